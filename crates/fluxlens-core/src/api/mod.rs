@@ -1,0 +1,72 @@
+//! Tolerant serde models of the Flux Operator status API (read endpoints only).
+//!
+//! Unknown fields are ignored, absent or `null` fields become `None`/empty, and a field with
+//! an unexpected shape costs only that field (see [`crate::lenient`]).
+
+pub mod events;
+pub mod inventory;
+pub mod object;
+pub mod report;
+pub mod resources;
+
+pub use events::{Event, EventList};
+pub use inventory::{InventoryObjectsRequest, InventoryObjectsResponse, ObjectRef, ObjectResult};
+pub use object::ApiObject;
+pub use report::FluxReport;
+pub use resources::{ResourceList, ResourceSummary};
+
+/// Every endpoint fluxlens may call, as `(method, path)`. The client refuses anything else;
+/// a test pins this list so a mutating endpoint cannot slip in.
+pub const ALLOWED_ENDPOINTS: [(&str, &str); 6] = [
+    ("GET", "/api/v1/report"),
+    ("GET", "/api/v1/resources"),
+    ("GET", "/api/v1/resource"),
+    ("GET", "/api/v1/events"),
+    ("GET", "/api/v1/search"),
+    ("POST", "/api/v1/inventory/objects"),
+];
+
+/// Whether `(method, path)` is in [`ALLOWED_ENDPOINTS`] (query string ignored).
+pub fn is_allowed(method: &str, path: &str) -> bool {
+    let path = path.split('?').next().unwrap_or(path);
+    ALLOWED_ENDPOINTS.iter().any(|(m, p)| *m == method && *p == path)
+}
+
+/// Decodes a "not found" answer: `GET /api/v1/resource` returns `{}` instead of 404.
+pub fn decode_resource(body: &str) -> Result<Option<ApiObject>, serde_json::Error> {
+    let v: serde_json::Value = serde_json::from_str(body)?;
+    if v.as_object().is_some_and(|m| m.is_empty()) {
+        return Ok(None);
+    }
+    serde_json::from_value(v).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_allowlist_is_read_only() {
+        // Pinned: changing this list must be a deliberate, reviewed act.
+        assert_eq!(ALLOWED_ENDPOINTS.len(), 6);
+        assert!(is_allowed("GET", "/api/v1/resources?kind=Kustomization"));
+        assert!(is_allowed("POST", "/api/v1/inventory/objects"));
+        for (m, p) in [
+            ("POST", "/api/v1/resource/action"),
+            ("POST", "/api/v1/workload/action"),
+            ("POST", "/logout"),
+            ("GET", "/api/v1/artifact/download"),
+            ("DELETE", "/api/v1/resource"),
+            ("POST", "/api/v1/resources"),
+        ] {
+            assert!(!is_allowed(m, p), "{m} {p}");
+        }
+    }
+
+    #[test]
+    fn empty_object_means_not_found() {
+        assert!(decode_resource("{}").unwrap().is_none());
+        assert!(decode_resource(r#"{"kind":"Kustomization"}"#).unwrap().is_some());
+        assert!(decode_resource("<html>").is_err());
+    }
+}

@@ -1,0 +1,18 @@
+//! fluxlens-core: everything fluxlens computes, with no browser or framework dependency.
+//!
+//! Data flows in one direction: [`api`] (tolerant serde models of the Flux Operator status
+//! API) → [`model`] (the normalized cluster: objects, references, statuses) → analyses
+//! ([`findings`]) → the views in the app crate, which only render what is computed here.
+
+pub mod api;
+pub mod findings;
+pub mod kind;
+pub mod lenient;
+pub mod load;
+pub mod model;
+pub mod status;
+pub mod time;
+
+pub use kind::Kind;
+pub use model::{Cluster, FluxObject, ObjectKey};
+pub use status::Status;

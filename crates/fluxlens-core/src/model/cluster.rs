@@ -1,0 +1,143 @@
+use super::key::ObjectKey;
+use super::object::FluxObject;
+use super::refs::RefKind;
+use crate::api::object::ApiObject;
+use crate::api::report::FluxReport;
+use crate::kind::Kind;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// What is known of the Flux CRDs (storage versions need read access to CRDs).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub enum CrdAccess {
+    /// Not asked, or the request failed.
+    #[default]
+    Unknown,
+    /// The API answered `Forbidden`: shown as "unknown (no access)", never pass or fail.
+    Forbidden,
+    /// The CRDs that could be read.
+    Known(Vec<ApiObject>),
+}
+
+/// Honest notes on how complete the loaded data is (never truncate silently).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoadNotes {
+    /// Kinds whose summary list hit the server cap and could not be completed.
+    pub truncated_kinds: Vec<String>,
+    /// Objects listed in summaries that could not be fetched (`Forbidden`, `Error`).
+    pub unreadable: Vec<(ObjectKey, String)>,
+    /// When the data was captured (Unix ms).
+    pub captured_at_ms: Option<i64>,
+}
+
+/// The whole cluster as fluxlens sees it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cluster {
+    pub report: FluxReport,
+    /// Objects sorted by key.
+    objects: Vec<FluxObject>,
+    #[serde(skip)]
+    index: HashMap<ObjectKey, usize>,
+    pub crds: CrdAccess,
+    pub notes: LoadNotes,
+}
+
+impl Cluster {
+    /// Builds the model from the report and full objects (duplicates: last one wins).
+    pub fn new(report: FluxReport, objects: impl IntoIterator<Item = ApiObject>, crds: CrdAccess) -> Cluster {
+        let mut map: HashMap<ObjectKey, FluxObject> = HashMap::new();
+        for o in objects.into_iter().filter_map(FluxObject::from_api) {
+            map.insert(o.key.clone(), o);
+        }
+        let mut objects: Vec<FluxObject> = map.into_values().collect();
+        objects.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut c = Cluster { report, objects, index: HashMap::new(), crds, notes: LoadNotes::default() };
+        c.reindex();
+        c
+    }
+
+    /// Rebuilds the key index (after deserialisation).
+    pub fn reindex(&mut self) {
+        self.index = self.objects.iter().enumerate().map(|(i, o)| (o.key.clone(), i)).collect();
+    }
+
+    /// All objects, sorted by key.
+    pub fn objects(&self) -> &[FluxObject] {
+        &self.objects
+    }
+
+    /// Looks an object up by key.
+    pub fn get(&self, key: &ObjectKey) -> Option<&FluxObject> {
+        self.index.get(key).map(|&i| &self.objects[i])
+    }
+
+    /// Whether an object exists.
+    pub fn contains(&self, key: &ObjectKey) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// Objects of one kind.
+    pub fn of_kind<'a>(&'a self, kind: &'a Kind) -> impl Iterator<Item = &'a FluxObject> + 'a {
+        self.objects.iter().filter(move |o| &o.key.kind == kind)
+    }
+
+    /// The operator namespace.
+    pub fn operator_namespace(&self) -> &str {
+        self.report.operator_namespace()
+    }
+
+    /// The FluxInstance (the operator allows one, named `flux`, in its namespace).
+    pub fn instance(&self) -> Option<&FluxObject> {
+        let ns = self.operator_namespace();
+        self.of_kind(&Kind::FluxInstance)
+            .find(|o| o.key.namespace == ns)
+            .or_else(|| self.of_kind(&Kind::FluxInstance).next())
+    }
+
+    /// The cluster-sync Kustomization key: the report's `sync.id`, else the FluxInstance sync.
+    pub fn root_kustomization(&self) -> Option<ObjectKey> {
+        let ns = self.operator_namespace();
+        if let Some(name) = self.report.sync_kustomization() {
+            return Some(ObjectKey::new(Kind::Kustomization, ns, name));
+        }
+        let inst = self.instance()?;
+        let sync = inst.raw.spec.sync.as_ref()?;
+        let name = sync.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| inst.key.namespace.clone());
+        Some(ObjectKey::new(Kind::Kustomization, inst.key.namespace.clone(), name))
+    }
+
+    /// The root source: what the cluster-sync Kustomization reads (§1.5 of the rule catalog).
+    /// Falls back to the FluxInstance sync kind/name when the Kustomization is not readable.
+    pub fn root_source(&self) -> Option<ObjectKey> {
+        let ks = self.root_kustomization()?;
+        if let Some(obj) = self.get(&ks)
+            && let Some(r) = obj.refs.iter().find(|r| r.kind == RefKind::Source)
+        {
+            return Some(r.target.clone());
+        }
+        let inst = self.instance()?;
+        inst.refs.iter().find(|r| r.kind == RefKind::Sync && r.target.kind != Kind::Kustomization).map(|r| r.target.clone())
+    }
+
+    /// Objects whose `managedBy` chain leads to `ancestor` (inclusive of direct children).
+    pub fn is_managed_under(&self, key: &ObjectKey, ancestor: &ObjectKey) -> bool {
+        let mut cur = self.get(key).and_then(|o| o.managed_by.clone());
+        for _ in 0..64 {
+            match cur {
+                Some(ref k) if k == ancestor => return true,
+                Some(ref k) => cur = self.get(k).and_then(|o| o.managed_by.clone()),
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Counts objects by kind (sorted by kind name).
+    pub fn count_by_kind(&self) -> Vec<(Kind, usize)> {
+        let mut m: std::collections::BTreeMap<String, (Kind, usize)> = Default::default();
+        for o in &self.objects {
+            m.entry(o.key.kind.as_str().to_string()).or_insert((o.key.kind.clone(), 0)).1 += 1;
+        }
+        m.into_values().collect()
+    }
+}

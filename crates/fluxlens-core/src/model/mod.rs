@@ -1,0 +1,12 @@
+//! The normalized cluster model: every Flux object by `Kind/namespace/name`, with its
+//! references resolved to keys, its status, and the cluster's identity.
+
+mod cluster;
+mod key;
+mod object;
+mod refs;
+
+pub use cluster::{Cluster, CrdAccess, LoadNotes};
+pub use key::ObjectKey;
+pub use object::FluxObject;
+pub use refs::{RefKind, Reference};

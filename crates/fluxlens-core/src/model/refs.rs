@@ -1,0 +1,153 @@
+//! Reference extraction: what each object points at, with the per-kind namespace defaults.
+
+use super::key::ObjectKey;
+use crate::api::object::{ApiObject, ChartField, CrossRef};
+use crate::kind::Kind;
+use serde::{Deserialize, Serialize};
+
+/// The kind of a reference, which is also the kind of graph edge it becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RefKind {
+    /// `spec.sourceRef` of Kustomization, HelmChart, ImageUpdateAutomation; ArtifactGenerator
+    /// `spec.sources[]`.
+    Source,
+    /// HelmRelease `spec.chartRef`.
+    ChartRef,
+    /// HelmRelease `spec.chart.spec.sourceRef` (the chart template).
+    ChartTemplate,
+    /// `spec.dependsOn[]`.
+    DependsOn,
+    /// FluxInstance `spec.sync` → the root source and Kustomization it generates.
+    Sync,
+    /// ArtifactGenerator → the ExternalArtifact it produces.
+    Artifact,
+    /// Alert event sources, Alert → Provider, Receiver resources.
+    Notification,
+}
+
+impl RefKind {
+    /// Short label for the UI and DOT export.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Source => "source",
+            RefKind::ChartRef => "chartRef",
+            RefKind::ChartTemplate => "chart",
+            RefKind::DependsOn => "dependsOn",
+            RefKind::Sync => "sync",
+            RefKind::Artifact => "artifact",
+            RefKind::Notification => "notification",
+        }
+    }
+}
+
+/// One reference from an object to another.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Reference {
+    pub kind: RefKind,
+    pub target: ObjectKey,
+    /// The spec field it came from, for evidence (`spec.sourceRef`).
+    pub field: String,
+}
+
+fn resolve(r: &CrossRef, default_kind: Option<Kind>, own_ns: &str, ns_allowed: bool) -> Option<ObjectKey> {
+    if r.name.is_empty() {
+        return None;
+    }
+    let kind = r.kind.as_deref().map(Kind::parse).or(default_kind)?;
+    // Refs without a namespace mean "same namespace as the referrer"; HelmChart refs never
+    // carry one (the chart's source is always in the chart's namespace).
+    let ns = match (&r.namespace, ns_allowed) {
+        (Some(ns), true) if !ns.is_empty() => ns.clone(),
+        _ => own_ns.to_string(),
+    };
+    Some(ObjectKey::new(kind, ns, r.name.clone()))
+}
+
+/// Every reference of `obj`, whose key is `key`.
+pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
+    let ns = key.namespace.as_str();
+    let spec = &obj.spec;
+    let mut out = Vec::new();
+    let mut push = |kind: RefKind, target: Option<ObjectKey>, field: &str| {
+        if let Some(target) = target {
+            out.push(Reference { kind, target, field: field.to_string() });
+        }
+    };
+    match key.kind {
+        Kind::Kustomization | Kind::ImageUpdateAutomation => {
+            if let Some(r) = &spec.source_ref {
+                push(RefKind::Source, resolve(r, None, ns, true), "spec.sourceRef");
+            }
+        }
+        Kind::HelmChart => {
+            if let Some(r) = &spec.source_ref {
+                push(RefKind::Source, resolve(r, None, ns, false), "spec.sourceRef");
+            }
+        }
+        Kind::HelmRelease => {
+            if let Some(r) = &spec.chart_ref {
+                push(RefKind::ChartRef, resolve(r, None, ns, true), "spec.chartRef");
+            } else if let Some(ChartField::Template { spec: t }) = &spec.chart
+                && let Some(r) = &t.source_ref
+            {
+                push(RefKind::ChartTemplate, resolve(r, None, ns, true), "spec.chart.spec.sourceRef");
+            }
+        }
+        Kind::ArtifactGenerator => {
+            for (i, r) in spec.sources.iter().enumerate() {
+                push(RefKind::Source, resolve(r, None, ns, true), &format!("spec.sources[{i}]"));
+            }
+            for (i, a) in spec.artifacts.iter().enumerate() {
+                let t = (!a.name.is_empty()).then(|| ObjectKey::new(Kind::ExternalArtifact, ns, a.name.clone()));
+                push(RefKind::Artifact, t, &format!("spec.artifacts[{i}]"));
+            }
+        }
+        Kind::FluxInstance => {
+            if let Some(sync) = &spec.sync {
+                let name = sync.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
+                if let Some(kind) = sync.kind.as_deref().filter(|k| !k.is_empty()) {
+                    push(RefKind::Sync, Some(ObjectKey::new(Kind::parse(kind), ns, name.clone())), "spec.sync");
+                }
+                push(RefKind::Sync, Some(ObjectKey::new(Kind::Kustomization, ns, name)), "spec.sync");
+            }
+        }
+        Kind::Alert => {
+            if let Some(p) = spec.provider_ref.as_ref().filter(|p| !p.name.is_empty()) {
+                push(RefKind::Notification, Some(ObjectKey::new(Kind::Provider, ns, p.name.clone())), "spec.providerRef");
+            }
+            for (i, s) in spec.event_sources.iter().enumerate() {
+                // Wildcards and label selectors name no single object.
+                if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
+                    continue;
+                }
+                let t_ns = s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
+                push(RefKind::Notification, Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())), &format!("spec.eventSources[{i}]"));
+            }
+        }
+        Kind::Receiver => {
+            for (i, s) in spec.resources.iter().enumerate() {
+                if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
+                    continue;
+                }
+                let t_ns = s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
+                push(RefKind::Notification, Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())), &format!("spec.resources[{i}]"));
+            }
+        }
+        _ => {}
+    }
+    // dependsOn: Kustomization and HelmRelease depend on their own kind; ResourceSet names any kind.
+    let dep_kind = match key.kind {
+        Kind::Kustomization | Kind::HelmRelease => Some(key.kind.clone()),
+        Kind::ResourceSet => None,
+        _ => return out,
+    };
+    for (i, d) in spec.depends_on.iter().enumerate() {
+        let kind_default = dep_kind.clone();
+        let r = if key.kind == Kind::ResourceSet { resolve(d, None, ns, true) } else {
+            // The kind of a Kustomization/HelmRelease dependency is implied; ignore stray kinds.
+            resolve(&CrossRef { kind: None, ..d.clone() }, kind_default, ns, true)
+        };
+        push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
+    }
+    out
+}
