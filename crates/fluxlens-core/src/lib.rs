@@ -11,6 +11,7 @@ pub mod lenient;
 pub mod load;
 pub mod model;
 pub mod status;
+pub mod synthetic;
 pub mod time;
 
 pub use kind::Kind;

@@ -1,0 +1,60 @@
+//! Command-line flags.
+
+use crate::faults::Faults;
+use std::path::PathBuf;
+
+/// Where the cluster data comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A scenario folder (or the name of one under `scenarios/`).
+    Scenario(PathBuf),
+    /// `--synthetic N`.
+    Synthetic(usize),
+}
+
+/// Parsed flags.
+#[derive(Debug, Clone)]
+pub struct Args {
+    pub addr: String,
+    pub source: Source,
+    pub dist: Option<PathBuf>,
+    /// Sub-path the app is mounted at (`/fluxlens/`), for the stand-in status page.
+    pub faults: Faults,
+}
+
+pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N] [--dist DIR]
+  faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden]
+  control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
+  request log: GET /__sim/log";
+
+/// Parses `std::env::args`-style flags.
+pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args {
+        addr: "127.0.0.1:8080".into(),
+        source: Source::Scenario("demo".into()),
+        dist: None,
+        faults: Faults::default(),
+    };
+    while let Some(flag) = it.next() {
+        let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match flag.as_str() {
+            "--addr" => a.addr = val("--addr")?,
+            "--scenario" => a.source = Source::Scenario(val("--scenario")?.into()),
+            "--synthetic" => {
+                let n = val("--synthetic")?.parse().map_err(|_| "--synthetic takes a number")?;
+                a.source = Source::Synthetic(n);
+            }
+            "--dist" => a.dist = Some(val("--dist")?.into()),
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => {
+                let key = other.trim_start_matches("--");
+                let takes_value = matches!(key, "latency-ms" | "error-rate");
+                let v = if takes_value { val(other)? } else { "1".into() };
+                if !a.faults.set(key, &v) {
+                    return Err(format!("unknown flag {other}\n{USAGE}"));
+                }
+            }
+        }
+    }
+    Ok(a)
+}

@@ -1,0 +1,65 @@
+//! Fault injection: set by flags at start, changeable at runtime through `/__sim/faults`.
+
+use serde::Serialize;
+
+/// The faults applied to `/api/` requests.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Faults {
+    /// Delay before answering.
+    pub latency_ms: u64,
+    /// Fraction of requests answered `500` with a text body.
+    pub error_rate: f64,
+    /// OIDC mode: `401` unless the request carries an `auth-storage` cookie.
+    pub oidc: bool,
+    /// Truncated JSON bodies.
+    pub malformed: bool,
+    /// `200` with the HTML page instead of JSON (what a wrong proxy or the SPA fallback gives).
+    pub html: bool,
+    /// Drop the connection mid-response.
+    pub drop: bool,
+    /// Answer `503 server not initialized` (API down).
+    pub down: bool,
+    /// `403` for every API request.
+    pub forbidden: bool,
+    /// Pad JSON answers to about 10 MB.
+    pub big: bool,
+    /// Answer `Forbidden` for CustomResourceDefinition reads.
+    pub crds_forbidden: bool,
+}
+
+impl Faults {
+    /// Sets one fault by its flag name; `false` when the name is unknown.
+    pub fn set(&mut self, key: &str, value: &str) -> bool {
+        let on = !matches!(value, "0" | "false" | "off" | "");
+        match key {
+            "latency-ms" => self.latency_ms = value.parse().unwrap_or(0),
+            "error-rate" => self.error_rate = value.parse::<f64>().unwrap_or(0.0).clamp(0.0, 1.0),
+            "oidc" => self.oidc = on,
+            "malformed" => self.malformed = on,
+            "html" => self.html = on,
+            "drop" => self.drop = on,
+            "down" => self.down = on,
+            "forbidden" => self.forbidden = on,
+            "big" => self.big = on,
+            "crds-forbidden" => self.crds_forbidden = on,
+            "reset" => *self = Faults { crds_forbidden: self.crds_forbidden, ..Faults::default() },
+            _ => return false,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_reset() {
+        let mut f = Faults::default();
+        assert!(f.set("latency-ms", "5000") && f.set("down", "1") && f.set("error-rate", "2"));
+        assert_eq!((f.latency_ms, f.down, f.error_rate), (5000, true, 1.0));
+        assert!(f.set("reset", "1"));
+        assert_eq!(f, Faults::default());
+        assert!(!f.set("nonsense", "1"));
+    }
+}

@@ -1,0 +1,319 @@
+//! The HTTP surface: the read API with the real server's quirks, refusal of every mutating
+//! call, the SPA fallback, static files of the built app, and the `/__sim/*` controls.
+
+use crate::faults::Faults;
+use crate::store::Store;
+use axum::body::{Body, Bytes, HttpBody};
+use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// One logged request.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    /// True for calls that would change the cluster (always refused).
+    pub mutating: bool,
+}
+
+/// Shared server state.
+pub struct AppState {
+    pub store: Store,
+    pub faults: Mutex<Faults>,
+    pub log: Mutex<Vec<LogEntry>>,
+    pub dist: Option<PathBuf>,
+    counter: AtomicU64,
+}
+
+impl AppState {
+    /// Wraps a store.
+    pub fn new(store: Store, faults: Faults, dist: Option<PathBuf>) -> Arc<AppState> {
+        Arc::new(AppState { store, faults: Mutex::new(faults), log: Mutex::new(vec![]), dist, counter: AtomicU64::new(0) })
+    }
+}
+
+const MUTATING_PATHS: [&str; 3] = ["/api/v1/resource/action", "/api/v1/workload/action", "/logout"];
+const MAX_BODY: usize = 1 << 20;
+
+/// Handles every request.
+pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let query: HashMap<String, String> = parse_query(req.uri().query().unwrap_or(""));
+    let headers = req.headers().clone();
+    let body = axum::body::to_bytes(req.into_body(), MAX_BODY + 1).await.unwrap_or_default();
+    let mutating = method != Method::GET && method != Method::HEAD && (MUTATING_PATHS.contains(&path.as_str()) || path != "/api/v1/inventory/objects");
+    let resp = if path.starts_with("/__sim/") {
+        control(&state, &path, &query)
+    } else if mutating && (path.starts_with("/api/") || path == "/logout") {
+        eprintln!("fluxlens-sim: REFUSED mutating request {method} {path}");
+        text(StatusCode::METHOD_NOT_ALLOWED, "fluxlens-sim refuses mutating requests")
+    } else if path.starts_with("/api/") {
+        api(&state, &method, &path, &query, &headers, &body).await
+    } else {
+        static_file(&state, &path)
+    };
+    if !path.starts_with("/__sim/") {
+        state.log.lock().unwrap().push(LogEntry { method: method.to_string(), path, status: resp.status().as_u16(), mutating });
+    }
+    gzip_if_accepted(&headers, resp).await
+}
+
+async fn api(state: &AppState, method: &Method, path: &str, q: &HashMap<String, String>, headers: &HeaderMap, body: &Bytes) -> Response<Body> {
+    let faults = state.faults.lock().unwrap().clone();
+    if faults.latency_ms > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(faults.latency_ms)).await;
+    }
+    if faults.down {
+        return text(StatusCode::SERVICE_UNAVAILABLE, "server not initialized");
+    }
+    if faults.oidc && !cookie_present(headers, "auth-storage") {
+        let provider = base64url(br#"{"provider":"OIDC","url":"/oauth2/authorize","authenticated":false,"autoLogin":false}"#);
+        let mut r = text(StatusCode::UNAUTHORIZED, "Unauthorized");
+        r.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&format!("auth-provider={provider}; Path=/; SameSite=Lax")).unwrap());
+        return r;
+    }
+    if faults.forbidden {
+        return text(StatusCode::FORBIDDEN, "You do not have access to this resource. User: sim, Groups: [sim]");
+    }
+    let n = state.counter.fetch_add(1, Ordering::Relaxed);
+    if faults.error_rate > 0.0 && ((n.wrapping_mul(2654435761) % 1000) as f64) < faults.error_rate * 1000.0 {
+        return text(StatusCode::INTERNAL_SERVER_ERROR, "Failed to list resources: injected error");
+    }
+    if faults.html {
+        return static_file(state, "/");
+    }
+    let s = &state.store;
+    let get = |k: &str| q.get(k).map(String::as_str).filter(|v| !v.is_empty());
+    for f in ["name", "namespace", "kind"] {
+        if q.get(f).is_some_and(|v| v.len() > 253) {
+            return text(StatusCode::BAD_REQUEST, &format!("{f} filter exceeds maximum length of 253 bytes"));
+        }
+    }
+    let is_get = method == Method::GET || method == Method::HEAD;
+    let value = match (path, is_get) {
+        ("/api/v1/report", true) if method == Method::HEAD => return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed"),
+        ("/api/v1/report", true) => s.report.clone(),
+        ("/api/v1/resources", true) => s.resources(get("kind"), get("name").unwrap_or(""), get("namespace"), get("status")),
+        ("/api/v1/search", true) => s.search(get("kind"), get("name").unwrap_or(""), get("namespace")),
+        ("/api/v1/resource", true) => match (get("kind"), get("name"), get("namespace")) {
+            (Some(k), Some(n), Some(ns)) => s.resource(k, n, ns),
+            _ => return text(StatusCode::BAD_REQUEST, "Missing required parameters: kind, name, namespace"),
+        },
+        ("/api/v1/events", true) => s.events(get("kind"), get("name").unwrap_or(""), get("namespace"), get("type")),
+        ("/api/v1/inventory/objects", false) => {
+            let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).unwrap_or("");
+            if site == "cross-site" || site == "same-site" {
+                return text(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed");
+            }
+            let ct = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+            if ct.split(';').next().unwrap_or("").trim() != "application/json" {
+                return text(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json");
+            }
+            let Some(req) = (body.len() <= MAX_BODY).then(|| serde_json::from_slice::<Value>(body).ok()).flatten() else {
+                return text(StatusCode::BAD_REQUEST, "Invalid request body");
+            };
+            let items = req["objects"].as_array().cloned().unwrap_or_default();
+            s.inventory_objects(&items, req["statusOnly"].as_bool().unwrap_or(false), faults.crds_forbidden)
+        }
+        // The real router's catch-all: unknown API paths get the SPA page with 200.
+        _ => return static_file(state, "/"),
+    };
+    let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
+    if faults.big {
+        // Keep it valid JSON: pad with whitespace to ~10 MB.
+        bytes.extend(std::iter::repeat_n(b' ', 10 << 20));
+    }
+    if faults.malformed {
+        bytes.truncate(bytes.len() / 2);
+    }
+    if faults.drop {
+        let half = Bytes::from(bytes[..bytes.len() / 2].to_vec());
+        let stream = futures_util::stream::iter(vec![Ok(half), Err(std::io::Error::other("connection dropped by fault injection"))]);
+        return with_security(Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from_stream(stream)).unwrap());
+    }
+    with_security(Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from(bytes)).unwrap())
+}
+
+fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Response<Body> {
+    match path {
+        "/__sim/faults" => {
+            let mut f = state.faults.lock().unwrap();
+            for (k, v) in q {
+                if !f.set(k, v) {
+                    return text(StatusCode::BAD_REQUEST, &format!("unknown fault {k}"));
+                }
+            }
+            json_resp(&json!(*f))
+        }
+        "/__sim/log" => {
+            let mut log = state.log.lock().unwrap();
+            let v = json!(*log);
+            if q.contains_key("clear") {
+                log.clear();
+            }
+            json_resp(&v)
+        }
+        "/__sim/status-page" => html(STAND_IN_STATUS_PAGE),
+        _ => text(StatusCode::NOT_FOUND, "unknown control"),
+    }
+}
+
+/// A stand-in for the Flux Operator's own UI page, for the launcher-plugin tests.
+const STAND_IN_STATUS_PAGE: &str = "<!doctype html><html><head><title>Flux Status</title></head><body><div id=\"app\">Flux Operator status page (stand-in)</div></body></html>";
+
+fn static_file(state: &AppState, path: &str) -> Response<Body> {
+    let Some(dist) = &state.dist else {
+        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
+    };
+    let rel = path.trim_start_matches('/');
+    let safe = !rel.split('/').any(|p| p == ".." || p.starts_with('.'));
+    let file = if safe && !rel.is_empty() { std::fs::read(dist.join(rel)).ok().map(|b| (b, rel.to_string())) } else { None };
+    let (bytes, name) = match file {
+        Some(f) => f,
+        None => (std::fs::read(dist.join("index.html")).unwrap_or_default(), "index.html".into()),
+    };
+    let ct = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("json") => "application/json",
+        _ => "application/octet-stream",
+    };
+    Response::builder()
+        .header(header::CONTENT_TYPE, ct)
+        .header(header::CACHE_CONTROL, "no-cache")
+        .header("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
+        .body(Body::from(bytes))
+        .unwrap()
+}
+
+fn with_security(mut r: Response<Body>) -> Response<Body> {
+    let h = r.headers_mut();
+    for (k, v) in [
+        ("x-frame-options", "DENY"),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "strict-origin-when-cross-origin"),
+        ("cache-control", "no-cache, no-store, must-revalidate"),
+        ("x-robots-tag", "noindex, nofollow"),
+    ] {
+        h.insert(k, HeaderValue::from_static(v));
+    }
+    r
+}
+
+fn text(code: StatusCode, msg: &str) -> Response<Body> {
+    with_security(
+        Response::builder().status(code).header(header::CONTENT_TYPE, "text/plain; charset=utf-8").body(Body::from(format!("{msg}\n"))).unwrap(),
+    )
+}
+
+fn html(s: &'static str) -> Response<Body> {
+    Response::builder().header(header::CONTENT_TYPE, "text/html; charset=utf-8").body(Body::from(s)).unwrap()
+}
+
+fn json_resp(v: &Value) -> Response<Body> {
+    Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from(v.to_string())).unwrap()
+}
+
+async fn gzip_if_accepted(req_headers: &HeaderMap, resp: Response<Body>) -> Response<Body> {
+    let accepts = req_headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("gzip"));
+    // A streamed (fault-injected) body is passed through untouched so the drop stays a drop.
+    if !accepts || resp.headers().contains_key(header::CONTENT_ENCODING) || resp.body().size_hint().exact().is_none() {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return Response::from_parts(parts, Body::empty());
+    };
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let _ = enc.write_all(&bytes);
+    let gz = enc.finish().unwrap_or_default();
+    parts.headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(gz))
+}
+
+fn cookie_present(h: &HeaderMap, name: &str) -> bool {
+    h.get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|c| c.trim().split('=').next() == Some(name))
+}
+
+/// Decodes `a=b&c=d` (percent and `+` decoding).
+pub fn parse_query(q: &str) -> HashMap<String, String> {
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn base64url(input: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in input.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_decoding() {
+        let q = parse_query("name=%21%2A-test&kind=Kustomization&x=a+b&bad=%zz");
+        assert_eq!(q["name"], "!*-test");
+        assert_eq!(q["x"], "a b");
+        assert_eq!(q["bad"], "%zz");
+    }
+
+    #[test]
+    fn base64url_no_padding() {
+        assert_eq!(base64url(b"{}"), "e30");
+        assert_eq!(base64url(b"abc"), "YWJj");
+        assert_eq!(base64url(b"ab"), "YWI");
+    }
+}

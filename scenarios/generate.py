@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""Writes the simulator's scenario folders (report.json, objects.json, events.json, crds.json).
+
+Built from the public field reports (jfroy/flatops PR #2161: staged Git -> signed-OCI root;
+cozystack PR #1641: distributions and `flux migrate`). Deterministic: re-running it gives the
+same files. Run: python3 scenarios/generate.py
+"""
+import json, os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TS = "2026-11-29T09:{:02d}:{:02d}Z"
+GIT_SHA = "4c1d9e0b7a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d"
+OCI_DIGEST = "sha256:" + "ab" * 32
+ID_ISSUER = r"^https://token\.actions\.githubusercontent\.com$"
+ID_SUBJECT = r"^https://github\.com/example-org/fleet/\.github/workflows/cluster-release\.yaml@refs/heads/main$"
+
+_t = [0]
+def ts():
+    _t[0] += 7
+    return TS.format((_t[0] // 60) % 60, _t[0] % 60)
+
+def cond(ok=True, reason=None, msg="", typ="Ready"):
+    status = ok if isinstance(ok, str) else ("True" if ok else "False")
+    return {"type": typ, "status": status, "reason": reason or ("Succeeded" if status == "True" else "Failed"),
+            "message": msg, "lastTransitionTime": ts(), "observedGeneration": 1}
+
+def obj(api, kind, ns, name, spec, conditions=(), managed_by="", status_extra=None, annotations=None, labels=None):
+    meta = {"name": name, "namespace": ns}
+    if annotations: meta["annotations"] = annotations
+    if labels: meta["labels"] = labels
+    status = {"conditions": list(conditions), "observedGeneration": 1}
+    if status_extra: status.update(status_extra)
+    if managed_by: status["reconcilerRef"] = {"managedBy": managed_by}
+    o = {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec, "status": status}
+    return o
+
+SRC = "source.toolkit.fluxcd.io/v1"
+KS = "kustomize.toolkit.fluxcd.io/v1"
+HR = "helm.toolkit.fluxcd.io/v2"
+NOTIF = "notification.toolkit.fluxcd.io/v1beta3"
+
+def fix_reconciler_refs(objects):
+    # The server always injects reconcilerRef; fill status/message from the Ready condition.
+    for o in objects:
+        st = o["status"]
+        rr = st.setdefault("reconcilerRef", {"managedBy": ""})
+        ready = next((c for c in st["conditions"] if c["type"] == "Ready"), None)
+        if o["spec"].get("suspend"):
+            rr.update(status="Suspended", message="Reconciliation suspended")
+        elif ready is None:
+            ok = o["kind"] in ("Alert", "Provider") or (o["kind"] == "HelmRepository" and o["spec"].get("type") == "oci")
+            rr.update(status="Ready" if ok else "Unknown", message="Valid configuration" if ok else "No status information available")
+        else:
+            s = {"True": "Ready", "False": "Failed"}.get(ready["status"], "Progressing")
+            if ready["status"] == "False" and ready["reason"] == "DependencyNotReady":
+                s = "Progressing"
+            rr.update(status=s, message=ready["message"])
+        rr.setdefault("lastReconciled", ready["lastTransitionTime"] if ready else "2026-11-29T08:00:00Z")
+    return objects
+
+def components(registry, tag_suffix="", digest=True, names=None):
+    names = names or ["helm-controller", "kustomize-controller", "notification-controller", "source-controller"]
+    versions = {"helm-controller": "v1.4.3", "kustomize-controller": "v1.7.2", "notification-controller": "v1.7.4",
+                "source-controller": "v1.7.3", "image-reflector-controller": "v1.0.2", "image-automation-controller": "v1.0.2",
+                "source-watcher": "v2.0.2"}
+    out = []
+    for i, n in enumerate(sorted(names)):
+        img = f"{registry}/{n}:{versions[n]}{tag_suffix}"
+        if digest:
+            img += "@sha256:" + format(i + 1, "x") * 64
+        out.append({"name": n, "ready": True, "status": "Current Deployment is available. Replicas: 1", "image": img})
+    return out
+
+def report(version, managed_by, comps, sync, entitlement="Issued by controlplane", operator="v0.33.0"):
+    r = {"apiVersion": "fluxcd.controlplane.io/v1", "kind": "FluxReport", "metadata": {"name": "flux", "namespace": "flux-system"},
+         "spec": {"distribution": {"entitlement": entitlement, "status": "Installed", "version": version, "managedBy": managed_by},
+                  "cluster": {"serverVersion": "v1.34.2", "platform": "linux/amd64", "nodes": 6},
+                  "components": comps}}
+    if operator:
+        r["spec"]["operator"] = {"apiVersion": "fluxcd.controlplane.io/v1", "version": operator, "platform": "linux/amd64"}
+    if sync:
+        r["spec"]["sync"] = sync
+    return r
+
+def crds(stored):
+    out = []
+    for name, versions in stored.items():
+        out.append({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                    "metadata": {"name": name, "labels": {"app.kubernetes.io/part-of": "flux"}},
+                    "spec": {"group": name.split(".", 1)[1], "versions": [{"name": v, "served": True, "storage": v == versions[-1]} for v in versions]},
+                    "status": {"storedVersions": versions}})
+    return out
+
+def events_for(objects, n=40):
+    ev = []
+    for o in objects[:n]:
+        rr = o["status"]["reconcilerRef"]
+        warn = rr["status"] == "Failed"
+        ev.append({"lastTimestamp": rr["lastReconciled"], "type": "Warning" if warn else "Normal",
+                   "message": rr["message"] or "Reconciliation finished", "involvedObject": f'{o["kind"]}/{o["metadata"]["name"]}',
+                   "namespace": o["metadata"]["namespace"]})
+    ev.sort(key=lambda e: e["lastTimestamp"] or "", reverse=True)
+    return ev
+
+def write(name, rep, objects, crd_list=(), events=None):
+    d = os.path.join(HERE, name)
+    os.makedirs(d, exist_ok=True)
+    objects = fix_reconciler_refs(objects)
+    for fname, data in [("report.json", rep), ("objects.json", objects), ("crds.json", list(crd_list)),
+                        ("events.json", events if events is not None else events_for(objects))]:
+        with open(os.path.join(d, fname), "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+            f.write("\n")
+    print(f"{name}: {len(objects)} objects")
+
+def git_root(managed_by="FluxInstance/flux-system/flux", verify=None):
+    spec = {"url": "https://github.com/example-org/fleet.git", "ref": {"name": "refs/heads/main"}, "interval": "1m", "secretRef": {"name": "flux-system"}}
+    if verify: spec["verify"] = verify
+    return obj(SRC, "GitRepository", "flux-system", "flux-system", spec,
+               [cond(msg=f"stored artifact for revision 'refs/heads/main@sha1:{GIT_SHA}'")], managed_by,
+               {"artifact": {"revision": f"refs/heads/main@sha1:{GIT_SHA}", "digest": "sha256:" + "12" * 32}})
+
+def oci_root(managed_by, verified=True, prune="Disabled", secret=True, ready=True):
+    spec = {"url": "oci://ghcr.io/example-org/fleet-manifests", "ref": {"tag": "latest"}, "interval": "1m",
+            "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": ID_ISSUER, "subject": ID_SUBJECT}]}}
+    if secret: spec["secretRef"] = {"name": "ghcr-auth"}
+    rev = f"latest@{OCI_DIGEST}"
+    conds = [cond(ready, None if ready else "AuthenticationFailed",
+                  f"stored artifact for digest '{rev}'" if ready else "failed to get credential: GET https://ghcr.io/token: UNAUTHORIZED: authentication required")]
+    if verified is True:
+        conds.append(cond(True, "Succeeded", f"verified signature of revision {rev}", "SourceVerified"))
+    elif verified is False:
+        conds.append(cond(False, "VerificationError", "failed to verify the signature using provider 'cosign keyless': no matching signatures were found for 'ghcr.io/example-org/fleet-manifests:latest'", "SourceVerified"))
+    ann = {"kustomize.toolkit.fluxcd.io/prune": prune} if prune else None
+    return obj(SRC, "OCIRepository", "flux-system", "flux-system", spec, conds, managed_by,
+               {"artifact": {"revision": rev, "digest": "sha256:" + "34" * 32,
+                             "metadata": {"org.opencontainers.image.source": "https://github.com/example-org/fleet",
+                                          "org.opencontainers.image.revision": f"main@sha1:{GIT_SHA}"}}} if ready else None,
+               annotations=ann)
+
+def instance(sync_kind, registry, variant=None, version="2.7.x", comps_status=None, patches=None, applied="v2.7.3"):
+    dist = {"version": version, "registry": registry}
+    if variant: dist["variant"] = variant; dist["imagePullSecret"] = "flux-enterprise-auth"
+    sync = {"kind": sync_kind, "url": "https://github.com/example-org/fleet.git" if sync_kind == "GitRepository" else "oci://ghcr.io/example-org/fleet-manifests",
+            "ref": "refs/heads/main" if sync_kind == "GitRepository" else "latest", "path": "clusters/prod-eu", "pullSecret": "flux-system" if sync_kind == "GitRepository" else "ghcr-auth"}
+    spec = {"distribution": dist, "components": ["source-controller", "kustomize-controller", "helm-controller", "notification-controller"],
+            "cluster": {"type": "kubernetes", "networkPolicy": True}, "sync": sync}
+    if patches: spec["kustomize"] = {"patches": patches}
+    return obj("fluxcd.controlplane.io/v1", "FluxInstance", "flux-system", "flux", spec,
+               [cond(msg=f"Reconciliation finished in 3s, next run in 1h0m0s")], "",
+               {"lastAppliedRevision": f"{applied}@sha256:" + "cd" * 32, "lastAttemptedRevision": f"{applied}@sha256:" + "cd" * 32,
+                "components": comps_status or []})
+
+def tenant_apps(ns, source, n_ks=4, n_hr=4, repo_kind="HelmRepository", owner="Kustomization/flux-system/tenants"):
+    objs = []
+    objs.append(obj(SRC, "HelmRepository", ns, "charts", {"url": "https://charts.example.org/stable", "interval": "1h"},
+                    [cond(msg="stored artifact: revision 'sha256:77'")], owner, {"artifact": {"revision": "sha256:" + "77" * 32}}))
+    for i in range(n_ks):
+        deps = [{"name": f"{ns}-app-{i - 1}"}] if i > 0 else []
+        objs.append(obj(KS, "Kustomization", ns, f"{ns}-app-{i}", {"interval": "10m", "path": f"./apps/{ns}/{i}", "prune": True,
+                        "sourceRef": dict(source), "dependsOn": deps},
+                        [cond(msg=f"Applied revision: " + (f"latest@{OCI_DIGEST}" if source["kind"] == "OCIRepository" else f"refs/heads/main@sha1:{GIT_SHA}"))],
+                        owner, {"lastAppliedRevision": f"latest@{OCI_DIGEST}" if source["kind"] == "OCIRepository" else f"refs/heads/main@sha1:{GIT_SHA}"}))
+    for i in range(n_hr):
+        objs.append(obj(HR, "HelmRelease", ns, f"svc-{i}", {"interval": "30m", "chart": {"spec": {"chart": f"svc-{i}", "version": "1.x",
+                        "sourceRef": {"kind": repo_kind, "name": "charts"}}}},
+                        [cond(msg=f"Helm upgrade succeeded for release {ns}/svc-{i}.v3 with chart svc-{i}@1.4.{i}")], owner,
+                        {"helmChart": f"{ns}/{ns}-svc-{i}"}))
+        objs.append(obj(SRC, "HelmChart", ns, f"{ns}-svc-{i}", {"chart": f"svc-{i}", "version": "1.x", "sourceRef": {"kind": repo_kind, "name": "charts"}},
+                        [cond(msg=f"pulled 'svc-{i}' chart with version '1.4.{i}'")], f"HelmRelease/{ns}/svc-{i}", {"artifact": {"revision": f"1.4.{i}"}}))
+    return objs
+
+def demo():
+    """Mid-way through the staged Git -> signed-OCI root migration (stage M3: consumers flipping)."""
+    reg = "ghcr.io/controlplaneio-fluxcd/distroless"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    objs = [instance("GitRepository", reg, "enterprise-distroless", comps_status=comp_status,
+                     patches=[{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign", "target": {"kind": "OCIRepository"}}]),
+            git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/prod-eu", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            oci_root("Kustomization/flux-system/flux-system"),
+            obj(KS, "Kustomization", "flux-system", "tenants", {"interval": "10m", "path": "./tenants", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}, "dependsOn": [{"name": "infra-configs"}]},
+                [cond(msg=f"Applied revision: latest@{OCI_DIGEST}")], "Kustomization/flux-system/flux-system",
+                {"lastAppliedRevision": f"latest@{OCI_DIGEST}", "lastAppliedOriginRevision": f"main@sha1:{GIT_SHA}"}),
+            obj(KS, "Kustomization", "flux-system", "infra-controllers", {"interval": "1h", "path": "./infrastructure/controllers", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: latest@{OCI_DIGEST}")], "Kustomization/flux-system/flux-system",
+                {"lastAppliedRevision": f"latest@{OCI_DIGEST}", "lastAppliedOriginRevision": f"main@sha1:{GIT_SHA}"}),
+            obj(KS, "Kustomization", "flux-system", "infra-configs", {"interval": "1h", "path": "./infrastructure/configs", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}, "dependsOn": [{"name": "infra-controllers"}]},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "Kustomization/flux-system/flux-system"),
+            obj(NOTIF, "Provider", "flux-system", "github-status", {"type": "github", "address": "https://github.com/example-org/fleet", "secretRef": {"name": "github-token"}}, [], "Kustomization/flux-system/flux-system"),
+            obj(NOTIF, "Alert", "flux-system", "commit-status", {"providerRef": {"name": "github-status"}, "eventSeverity": "info",
+                "eventSources": [{"kind": "Kustomization", "name": "*"}, {"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
+            obj("notification.toolkit.fluxcd.io/v1", "Receiver", "flux-system", "cluster-release", {"type": "generic-oidc",
+                "resources": [{"kind": "OCIRepository", "name": "flux-system"}]},
+                [cond(msg="Receiver initialized for path: /hook/ef1ac25eeff8057bf82070418a3eabb755c4821b29ff32377c75863bc1692ab5")], "Kustomization/flux-system/flux-system",
+                {"webhookPath": "/hook/ef1ac25eeff8057bf82070418a3eabb755c4821b29ff32377c75863bc1692ab5"}),
+            ]
+    tenants = ["payments", "ledger", "search", "identity", "web", "data", "ml", "edge", "mobile", "risk"]
+    for t_i, t in enumerate(tenants):
+        ns = f"team-{t}"
+        # Tenants flip from Git to the signed OCI root one by one: the first five are done.
+        src = {"kind": "OCIRepository", "name": "flux-system", "namespace": "flux-system"} if t_i < 6 else {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}
+        objs += tenant_apps(ns, src, n_ks=7, n_hr=5 if t_i % 2 == 0 else 4)
+    # A chart delivered as OCI artifact via chartRef, and an ArtifactGenerator slicing the root.
+    objs.append(obj(SRC, "OCIRepository", "team-web", "web-chart", {"url": "oci://ghcr.io/example-org/charts/web", "ref": {"semver": "2.x"},
+                    "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": ID_ISSUER, "subject": r"^https://github\.com/example-org/web/\.github/workflows/release\.yaml@refs/tags/v.*$"}]}},
+                    [cond(msg="stored artifact"), cond(True, "Succeeded", f"verified signature of revision 2.4.1@{OCI_DIGEST}", "SourceVerified")],
+                    "Kustomization/flux-system/tenants", {"artifact": {"revision": f"2.4.1@{OCI_DIGEST}"}}))
+    objs.append(obj(HR, "HelmRelease", "team-web", "web-frontend", {"interval": "10m", "chartRef": {"kind": "OCIRepository", "name": "web-chart"}},
+                    [cond(msg="Helm upgrade succeeded for release team-web/web-frontend.v12 with chart web@2.4.1")], "Kustomization/flux-system/tenants"))
+    objs.append(obj("source.extensions.fluxcd.io/v1beta1", "ArtifactGenerator", "flux-system", "platform-slices",
+                    {"sources": [{"alias": "root", "kind": "OCIRepository", "name": "flux-system"}],
+                     "artifacts": [{"name": "policies", "copy": [{"from": "@root/policies/**", "to": "@artifact/"}]}, {"name": "dashboards", "copy": [{"from": "@root/dashboards/**", "to": "@artifact/"}]}]},
+                    [cond(msg="reconciliation succeeded, generated 2 artifact(s)")], "Kustomization/flux-system/flux-system",
+                    {"inventory": [{"name": "policies", "namespace": "flux-system"}, {"name": "dashboards", "namespace": "flux-system"}]}))
+    for a in ["policies", "dashboards"]:
+        objs.append(obj(SRC, "ExternalArtifact", "flux-system", a, {"sourceRef": {"apiVersion": "source.extensions.fluxcd.io/v1beta1", "kind": "ArtifactGenerator", "name": "platform-slices"}},
+                        [cond(msg=f"stored artifact for revision 'latest@sha256:{'5' * 64}'")], "ArtifactGenerator/flux-system/platform-slices",
+                        {"artifact": {"revision": "latest@sha256:" + "5" * 64}}))
+        objs.append(obj(KS, "Kustomization", "flux-system", f"platform-{a}", {"interval": "10m", "path": "./", "prune": True,
+                        "sourceRef": {"kind": "ExternalArtifact", "name": a}, "dependsOn": [{"name": "infra-controllers"}]},
+                        [cond(msg="Applied revision: latest@sha256:" + "5" * 64)], "Kustomization/flux-system/flux-system"))
+    # Image automation stays on Git (an allowed holdout), one app is still progressing.
+    objs.append(obj("image.toolkit.fluxcd.io/v1", "ImageUpdateAutomation", "flux-system", "fleet-images",
+                    {"sourceRef": {"kind": "GitRepository", "name": "flux-system"}, "git": {"commit": {"author": {"name": "fluxbot"}}}, "interval": "30m"},
+                    [cond(msg="repository up-to-date")], "Kustomization/flux-system/flux-system"))
+    objs.append(obj(KS, "Kustomization", "team-ml", "team-ml-training", {"interval": "10m", "path": "./ml/training", "prune": True,
+                    "sourceRef": {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, "suspend": True},
+                    [cond(msg="Applied revision")], "Kustomization/flux-system/tenants"))
+    objs.append(obj(KS, "Kustomization", "team-data", "team-data-etl", {"interval": "10m", "path": "./data/etl", "prune": True,
+                    "sourceRef": {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, "dependsOn": [{"name": "team-data-app-4"}]},
+                    [cond("Unknown", "Progressing", "Reconciliation in progress")], "Kustomization/flux-system/tenants"))
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/prod-eu", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1"], "ocirepositories.source.toolkit.fluxcd.io": ["v1"],
+              "helmrepositories.source.toolkit.fluxcd.io": ["v1"], "helmcharts.source.toolkit.fluxcd.io": ["v1"],
+              "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2beta2", "v2"],
+              "alerts.notification.toolkit.fluxcd.io": ["v1beta3"], "providers.notification.toolkit.fluxcd.io": ["v1beta3"],
+              "receivers.notification.toolkit.fluxcd.io": ["v1"], "externalartifacts.source.toolkit.fluxcd.io": ["v1"],
+              "artifactgenerators.source.extensions.fluxcd.io": ["v1beta1"], "imageupdateautomations.image.toolkit.fluxcd.io": ["v1"],
+              "fluxinstances.fluxcd.controlplane.io": ["v1"]}
+    write("demo", rep, objs, crds(stored))
+
+def broken():
+    """Dangling references (the S003 bootstrap deadlock), failing verification, auth failure, a dependsOn cycle."""
+    comps = components("ghcr.io/fluxcd", digest=False)
+    comps[0]["ready"] = False
+    comps[0]["status"] = "InProgress Deployment is not ready. Replicas: 0/1"
+    objs = [instance("OCIRepository", "ghcr.io/fluxcd", comps_status=[],
+                     patches=[{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign", "target": {"kind": "OCIRepository", "name": "flux"}}]),
+            oci_root("FluxInstance/flux-system/flux", verified=False, prune=None, secret=False, ready=False),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/prod", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(False, "ArtifactFailed", "Source artifact not found, retrying in 30s")], "FluxInstance/flux-system/flux"),
+            obj(KS, "Kustomization", "flux-system", "cluster-apps", {"interval": "10m", "path": "./apps", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "cluster-apps"}},
+                [cond(False, "ArtifactFailed", 'ocirepositories.source.toolkit.fluxcd.io "cluster-apps" not found')], "Kustomization/flux-system/flux-system"),
+            obj(KS, "Kustomization", "apps", "frontend", {"interval": "10m", "path": "./frontend", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "apps-repo"}, "dependsOn": [{"name": "backend"}]},
+                [cond(False, "DependencyNotReady", "dependency 'apps/backend' is not ready")], "Kustomization/flux-system/cluster-apps"),
+            obj(KS, "Kustomization", "apps", "backend", {"interval": "10m", "path": "./backend", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "apps-repo"}, "dependsOn": [{"name": "frontend"}, {"name": "database"}]},
+                [cond(False, "DependencyNotReady", "dependency 'apps/frontend' is not ready")], "Kustomization/flux-system/cluster-apps"),
+            obj(SRC, "GitRepository", "apps", "apps-repo", {"url": "https://github.com/example-org/apps.git", "ref": {"branch": "main"},
+                "verify": {"mode": "Tag", "secretRef": {"name": "pgp-keys"}}},
+                [cond(False, "InvalidVerificationMode", "cannot verify tag: no tag ref given")], "Kustomization/flux-system/cluster-apps"),
+            obj(HR, "HelmRelease", "apps", "redis", {"interval": "10m", "chart": {"spec": {"chart": "redis", "sourceRef": {"kind": "HelmRepository", "name": "bitnami"},
+                "verify": {"provider": "cosign"}}}},
+                [cond(False, "ArtifactFailed", 'HelmChart \'apps/apps-redis\' is not ready: helmrepositories.source.toolkit.fluxcd.io "bitnami" not found')], "Kustomization/flux-system/cluster-apps"),
+            obj(SRC, "Bucket", "apps", "assets", {"bucketName": "assets", "endpoint": "minio.example.org", "provider": "generic"},
+                [cond(msg="stored artifact")], "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "sha256:" + "99" * 32}}),
+            obj(KS, "Kustomization", "apps", "assets", {"interval": "10m", "path": "./", "prune": True, "sourceRef": {"kind": "Bucket", "name": "assets"}},
+                [cond(msg="Applied revision: sha256:" + "99" * 32)], "Kustomization/flux-system/cluster-apps"),
+            obj(SRC, "OCIRepository", "apps", "public-manifests", {"url": "oci://ghcr.io/me/cluster", "ref": {"tag": "latest"}},
+                [cond(msg="stored artifact")], "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "latest@sha256:" + "42" * 32}}),
+            obj(SRC, "OCIRepository", "apps", "broad-identity", {"url": "oci://ghcr.io/example-org/broad", "ref": {"tag": "latest"},
+                "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": "token.actions.githubusercontent.com", "subject": ".*"}]}},
+                [cond(msg="stored artifact"), cond(True, "Succeeded", "verified signature of revision latest@sha256:" + "aa" * 32, "SourceVerified")],
+                "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "latest@sha256:" + "bb" * 32}}),
+            obj(NOTIF, "Alert", "flux-system", "slack", {"providerRef": {"name": "slack"}, "eventSources": [{"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
+            ]
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/prod", "ready": False, "source": "oci://ghcr.io/example-org/fleet-manifests",
+                  "status": "Source artifact not found, retrying in 30s\nfailed to get credential: UNAUTHORIZED"}, entitlement="Unknown")
+    write("broken", rep, objs, [])
+
+def enterprise_fips():
+    """Flux Enterprise, distroless FIPS variant, fully migrated to a signed OCI root owned by the instance."""
+    reg = "ghcr.io/controlplaneio-fluxcd/distroless-fips"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    patches = [{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign\n    matchOIDCIdentity:\n    - issuer: " + ID_ISSUER + "\n      subject: " + ID_SUBJECT,
+                "target": {"kind": "OCIRepository", "name": "flux-system"}}]
+    objs = [instance("OCIRepository", reg, "enterprise-distroless-fips", version="2.7.x", comps_status=comp_status, patches=patches),
+            oci_root("FluxInstance/flux-system/flux", prune=None),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/prod-fips", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: latest@{OCI_DIGEST}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"latest@{OCI_DIGEST}", "lastAppliedOriginRevision": f"main@sha1:{GIT_SHA}"}),
+            obj(KS, "Kustomization", "flux-system", "tenants", {"interval": "10m", "path": "./tenants", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: latest@{OCI_DIGEST}")], "Kustomization/flux-system/flux-system")]
+    for t in ["gov", "health", "finance"]:
+        objs += tenant_apps(f"team-{t}", {"kind": "OCIRepository", "name": "flux-system", "namespace": "flux-system"}, n_ks=3, n_hr=2)
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/prod-fips", "ready": True, "source": "oci://ghcr.io/example-org/fleet-manifests",
+                  "status": f"Applied revision: latest@{OCI_DIGEST}"}, entitlement="Issued by controlplane-aws")
+    write("enterprise-fips", rep, objs, [])
+
+def upstream_bootstrap():
+    """Installed by `flux bootstrap` on Flux 2.6, objects pending storage migration, no FluxInstance."""
+    comps = components("ghcr.io/fluxcd", digest=False, names=["helm-controller", "kustomize-controller", "notification-controller",
+                                                           "source-controller", "image-reflector-controller", "image-automation-controller"])
+    objs = [git_root(managed_by=""),
+            obj("kustomize.toolkit.fluxcd.io/v1", "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/legacy", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "",
+                {"inventory": [{"name": "source-controller", "namespace": "flux-system", "kind": "Deployment", "apiVersion": "apps/v1"}]})]
+    for t in ["alpha", "beta"]:
+        objs += tenant_apps(f"team-{t}", {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, n_ks=3, n_hr=3,
+                            owner="Kustomization/flux-system/flux-system")
+    stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1beta2", "v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2beta1", "v2beta2", "v2"],
+              "kustomizations.kustomize.toolkit.fluxcd.io": ["v1beta2", "v1"], "helmrepositories.source.toolkit.fluxcd.io": ["v1"],
+              "helmcharts.source.toolkit.fluxcd.io": ["v1"], "imagepolicies.image.toolkit.fluxcd.io": ["v1beta2"]}
+    rep = report("v2.6.4", "flux bootstrap", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/legacy", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.33.0")
+    write("upstream-bootstrap", rep, objs, crds(stored))
+
+if __name__ == "__main__":
+    demo(); broken(); enterprise_fips(); upstream_bootstrap()
