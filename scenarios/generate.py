@@ -288,6 +288,8 @@ def broken():
                 "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "latest@sha256:" + "bb" * 32}}),
             obj(NOTIF, "Alert", "flux-system", "slack", {"providerRef": {"name": "slack"}, "eventSources": [{"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
             ]
+    # S003 deadlock: the FluxInstance itself is delivered by cluster-apps, whose source only exists once it applies.
+    objs[0]["status"]["reconcilerRef"] = {"managedBy": "Kustomization/flux-system/cluster-apps"}
     rep = report("v2.7.3", "flux-operator", comps,
                  {"id": "kustomization/flux-system", "path": "clusters/prod", "ready": False, "source": "oci://ghcr.io/example-org/fleet-manifests",
                   "status": "Source artifact not found, retrying in 30s\nfailed to get credential: UNAUTHORIZED"}, entitlement="Unknown")

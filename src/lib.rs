@@ -1,1 +1,18 @@
+//! fluxlens, the browser app: views over what `fluxlens-core` computes.
+//!
+//! `api` is the only module that talks HTTP; `state` holds the loaded cluster; `pages` and
+//! `components` render. Nothing here re-derives what core computes.
 
+pub mod api;
+pub mod app;
+pub mod components;
+pub mod pages;
+pub mod perf;
+pub mod state;
+
+pub use app::App;
+
+/// Mounts the app on `<body>` for the lifetime of the page.
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}

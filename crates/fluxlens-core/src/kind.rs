@@ -122,9 +122,10 @@ impl Kind {
     /// The API group/version current Flux (2.7–2.9) serves this kind at.
     pub fn default_api_version(&self) -> &'static str {
         match self {
-            Kind::FluxInstance | Kind::FluxReport | Kind::ResourceSet | Kind::ResourceSetInputProvider => {
-                "fluxcd.controlplane.io/v1"
-            }
+            Kind::FluxInstance
+            | Kind::FluxReport
+            | Kind::ResourceSet
+            | Kind::ResourceSetInputProvider => "fluxcd.controlplane.io/v1",
             Kind::Kustomization => "kustomize.toolkit.fluxcd.io/v1",
             Kind::HelmRelease => "helm.toolkit.fluxcd.io/v2",
             Kind::GitRepository
@@ -136,7 +137,9 @@ impl Kind {
             Kind::ArtifactGenerator => "source.extensions.fluxcd.io/v1beta1",
             Kind::Alert | Kind::Provider => "notification.toolkit.fluxcd.io/v1beta3",
             Kind::Receiver => "notification.toolkit.fluxcd.io/v1",
-            Kind::ImageRepository | Kind::ImagePolicy | Kind::ImageUpdateAutomation => "image.toolkit.fluxcd.io/v1",
+            Kind::ImageRepository | Kind::ImagePolicy | Kind::ImageUpdateAutomation => {
+                "image.toolkit.fluxcd.io/v1"
+            }
             Kind::Other(_) => "v1",
         }
     }
@@ -151,7 +154,9 @@ impl Kind {
             | Kind::HelmChart
             | Kind::ExternalArtifact
             | Kind::ArtifactGenerator => Role::Source,
-            Kind::Kustomization | Kind::HelmRelease | Kind::ResourceSet | Kind::FluxInstance => Role::Applier,
+            Kind::Kustomization | Kind::HelmRelease | Kind::ResourceSet | Kind::FluxInstance => {
+                Role::Applier
+            }
             Kind::Alert | Kind::Provider | Kind::Receiver => Role::Notification,
             Kind::ImageRepository | Kind::ImagePolicy | Kind::ImageUpdateAutomation => Role::Image,
             _ => Role::Other,
@@ -203,16 +208,34 @@ mod tests {
         }
         assert_eq!(Kind::parse("Deployment"), Kind::Other("Deployment".into()));
         // Kind names are case-sensitive in the API.
-        assert_eq!(Kind::parse("ocirepository"), Kind::Other("ocirepository".into()));
+        assert_eq!(
+            Kind::parse("ocirepository"),
+            Kind::Other("ocirepository".into())
+        );
     }
 
     #[test]
     fn crd_names() {
-        assert_eq!(Kind::OciRepository.crd_name().unwrap(), "ocirepositories.source.toolkit.fluxcd.io");
-        assert_eq!(Kind::GitRepository.crd_name().unwrap(), "gitrepositories.source.toolkit.fluxcd.io");
-        assert_eq!(Kind::ImagePolicy.crd_name().unwrap(), "imagepolicies.image.toolkit.fluxcd.io");
-        assert_eq!(Kind::HelmRelease.crd_name().unwrap(), "helmreleases.helm.toolkit.fluxcd.io");
-        assert_eq!(Kind::ArtifactGenerator.crd_name().unwrap(), "artifactgenerators.source.extensions.fluxcd.io");
+        assert_eq!(
+            Kind::OciRepository.crd_name().unwrap(),
+            "ocirepositories.source.toolkit.fluxcd.io"
+        );
+        assert_eq!(
+            Kind::GitRepository.crd_name().unwrap(),
+            "gitrepositories.source.toolkit.fluxcd.io"
+        );
+        assert_eq!(
+            Kind::ImagePolicy.crd_name().unwrap(),
+            "imagepolicies.image.toolkit.fluxcd.io"
+        );
+        assert_eq!(
+            Kind::HelmRelease.crd_name().unwrap(),
+            "helmreleases.helm.toolkit.fluxcd.io"
+        );
+        assert_eq!(
+            Kind::ArtifactGenerator.crd_name().unwrap(),
+            "artifactgenerators.source.extensions.fluxcd.io"
+        );
         assert_eq!(Kind::Other("Deployment".into()).crd_name(), None);
     }
 }

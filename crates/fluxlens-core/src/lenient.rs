@@ -74,7 +74,8 @@ mod tests {
 
     #[test]
     fn mismatched_fields_cost_only_themselves() {
-        let p: Probe = serde_json::from_str(r#"{"n":"x","xs":[1,"a",3],"m":{"a":"b","c":1}}"#).unwrap();
+        let p: Probe =
+            serde_json::from_str(r#"{"n":"x","xs":[1,"a",3],"m":{"a":"b","c":1}}"#).unwrap();
         assert_eq!(p.n, None);
         assert_eq!(p.xs, vec![1, 3]);
         assert_eq!(p.m.len(), 1);

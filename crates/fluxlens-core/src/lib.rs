@@ -5,12 +5,15 @@
 //! ([`findings`]) → the views in the app crate, which only render what is computed here.
 
 pub mod api;
+pub mod auth;
+pub mod error;
 pub mod findings;
 pub mod kind;
 pub mod lenient;
 pub mod load;
 pub mod model;
 pub mod status;
+pub mod summary;
 pub mod synthetic;
 pub mod time;
 

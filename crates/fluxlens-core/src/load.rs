@@ -23,7 +23,9 @@ pub fn truncated_kinds(report: &FluxReport, summaries: &[ResourceSummary]) -> Ve
         .into_iter()
         .filter(|(kind, n)| {
             *n >= SUMMARY_CAP_PER_KIND
-                && report.stats_for(kind).is_none_or(|r| (r.stats.total() as usize) > *n)
+                && report
+                    .stats_for(kind)
+                    .is_none_or(|r| (r.stats.total() as usize) > *n)
         })
         .map(|(k, _)| k.to_string())
         .collect()
@@ -39,7 +41,10 @@ pub fn api_version_for(report: &FluxReport, kind: &str) -> String {
 }
 
 /// Splits summaries into `POST /api/v1/inventory/objects` bodies of at most 2000 items.
-pub fn object_batches(report: &FluxReport, summaries: &[ResourceSummary]) -> Vec<InventoryObjectsRequest> {
+pub fn object_batches(
+    report: &FluxReport,
+    summaries: &[ResourceSummary],
+) -> Vec<InventoryObjectsRequest> {
     let mut seen = std::collections::HashSet::new();
     let refs: Vec<ObjectRef> = summaries
         .iter()
@@ -53,7 +58,10 @@ pub fn object_batches(report: &FluxReport, summaries: &[ResourceSummary]) -> Vec
         })
         .collect();
     refs.chunks(MAX_BATCH)
-        .map(|c| InventoryObjectsRequest { objects: c.to_vec(), status_only: false })
+        .map(|c| InventoryObjectsRequest {
+            objects: c.to_vec(),
+            status_only: false,
+        })
         .collect()
 }
 
@@ -71,7 +79,10 @@ pub fn crd_request(report: &FluxReport) -> Option<InventoryObjectsRequest> {
             name,
         })
         .collect();
-    (!objects.is_empty()).then_some(InventoryObjectsRequest { objects, status_only: false })
+    (!objects.is_empty()).then_some(InventoryObjectsRequest {
+        objects,
+        status_only: false,
+    })
 }
 
 /// Separates fetched objects from the ones the server could not return.
@@ -105,7 +116,9 @@ pub fn crd_access(results: Vec<ObjectResult>) -> CrdAccess {
     if results.is_empty() {
         return CrdAccess::Unknown;
     }
-    let forbidden = results.iter().all(|r| r.error.as_deref() == Some("Forbidden"));
+    let forbidden = results
+        .iter()
+        .all(|r| r.error.as_deref() == Some("Forbidden"));
     let (objects, _) = split_results(results);
     match (objects.is_empty(), forbidden) {
         (_, true) => CrdAccess::Forbidden,
@@ -120,15 +133,24 @@ pub fn summary_key(s: &ResourceSummary) -> ObjectKey {
 }
 
 /// What a poll must do: summaries that are new or changed (refetch), and keys that vanished.
-pub fn diff_summaries(old: &[ResourceSummary], new: &[ResourceSummary]) -> (Vec<ResourceSummary>, Vec<ObjectKey>) {
-    let before: HashMap<ObjectKey, &ResourceSummary> = old.iter().map(|s| (summary_key(s), s)).collect();
-    let after: HashMap<ObjectKey, &ResourceSummary> = new.iter().map(|s| (summary_key(s), s)).collect();
+pub fn diff_summaries(
+    old: &[ResourceSummary],
+    new: &[ResourceSummary],
+) -> (Vec<ResourceSummary>, Vec<ObjectKey>) {
+    let before: HashMap<ObjectKey, &ResourceSummary> =
+        old.iter().map(|s| (summary_key(s), s)).collect();
+    let after: HashMap<ObjectKey, &ResourceSummary> =
+        new.iter().map(|s| (summary_key(s), s)).collect();
     let changed = new
         .iter()
         .filter(|s| before.get(&summary_key(s)).is_none_or(|b| *b != *s))
         .cloned()
         .collect();
-    let mut gone: Vec<ObjectKey> = before.keys().filter(|k| !after.contains_key(*k)).cloned().collect();
+    let mut gone: Vec<ObjectKey> = before
+        .keys()
+        .filter(|k| !after.contains_key(*k))
+        .cloned()
+        .collect();
     gone.sort();
     (changed, gone)
 }
@@ -139,7 +161,13 @@ mod tests {
     use crate::api::inventory::InventoryObjectsResponse;
 
     fn summary(kind: &str, ns: &str, name: &str) -> ResourceSummary {
-        ResourceSummary { kind: kind.into(), namespace: ns.into(), name: name.into(), status: "Ready".into(), ..Default::default() }
+        ResourceSummary {
+            kind: kind.into(),
+            namespace: ns.into(),
+            name: name.into(),
+            status: "Ready".into(),
+            ..Default::default()
+        }
     }
 
     fn report() -> FluxReport {
@@ -153,21 +181,42 @@ mod tests {
 
     #[test]
     fn batches_respect_the_server_cap_and_use_stored_versions() {
-        let rows: Vec<_> = (0..4500).map(|i| summary("Kustomization", "ns", &format!("k{i}"))).collect();
+        let rows: Vec<_> = (0..4500)
+            .map(|i| summary("Kustomization", "ns", &format!("k{i}")))
+            .collect();
         let b = object_batches(&report(), &rows);
-        assert_eq!(b.iter().map(|r| r.objects.len()).collect::<Vec<_>>(), vec![2000, 2000, 500]);
-        let g = object_batches(&report(), &[summary("GitRepository", "a", "b"), summary("GitRepository", "a", "b")]);
+        assert_eq!(
+            b.iter().map(|r| r.objects.len()).collect::<Vec<_>>(),
+            vec![2000, 2000, 500]
+        );
+        let g = object_batches(
+            &report(),
+            &[
+                summary("GitRepository", "a", "b"),
+                summary("GitRepository", "a", "b"),
+            ],
+        );
         assert_eq!(g[0].objects.len(), 1, "duplicates are requested once");
-        assert_eq!(g[0].objects[0].api_version, "source.toolkit.fluxcd.io/v1beta2");
+        assert_eq!(
+            g[0].objects[0].api_version,
+            "source.toolkit.fluxcd.io/v1beta2"
+        );
         let body = serde_json::to_string(&g[0]).unwrap();
         assert!(body.contains(r#""statusOnly":false"#) && body.contains(r#""apiVersion""#));
     }
 
     #[test]
     fn detects_truncated_kinds() {
-        let rows: Vec<_> = (0..2500).map(|i| summary("Kustomization", "ns", &format!("k{i}"))).collect();
-        assert_eq!(truncated_kinds(&report(), &rows), vec!["Kustomization".to_string()]);
-        let few: Vec<_> = (0..2).map(|i| summary("GitRepository", "ns", &format!("g{i}"))).collect();
+        let rows: Vec<_> = (0..2500)
+            .map(|i| summary("Kustomization", "ns", &format!("k{i}")))
+            .collect();
+        assert_eq!(
+            truncated_kinds(&report(), &rows),
+            vec!["Kustomization".to_string()]
+        );
+        let few: Vec<_> = (0..2)
+            .map(|i| summary("GitRepository", "ns", &format!("g{i}")))
+            .collect();
         assert!(truncated_kinds(&report(), &few).is_empty());
     }
 
@@ -191,8 +240,14 @@ mod tests {
 
     #[test]
     fn diff_finds_changed_and_gone() {
-        let a = vec![summary("Kustomization", "a", "x"), summary("Kustomization", "a", "y")];
-        let mut b = vec![summary("Kustomization", "a", "x"), summary("Kustomization", "a", "z")];
+        let a = vec![
+            summary("Kustomization", "a", "x"),
+            summary("Kustomization", "a", "y"),
+        ];
+        let mut b = vec![
+            summary("Kustomization", "a", "x"),
+            summary("Kustomization", "a", "z"),
+        ];
         b[0].status = "Failed".into();
         let (changed, gone) = diff_summaries(&a, &b);
         assert_eq!(changed.len(), 2);

@@ -111,17 +111,44 @@ mod tests {
     #[test]
     fn follows_the_operator_rules() {
         let cases = [
-            (r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"True","message":"ok"}]}}"#, Status::Ready),
-            (r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"False","reason":"BuildFailed"}]}}"#, Status::Failed),
-            (r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"False","reason":"DependencyNotReady"}]}}"#, Status::Progressing),
-            (r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"Reconciling"}]}}"#, Status::Progressing),
-            (r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"Weird"}]}}"#, Status::Unknown),
-            (r#"{"kind":"Kustomization","spec":{"suspend":true},"status":{"conditions":[{"type":"Ready","status":"True"}]}}"#, Status::Suspended),
-            (r#"{"kind":"FluxInstance","metadata":{"annotations":{"fluxcd.controlplane.io/reconcile":"disabled"}}}"#, Status::Suspended),
+            (
+                r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"True","message":"ok"}]}}"#,
+                Status::Ready,
+            ),
+            (
+                r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"False","reason":"BuildFailed"}]}}"#,
+                Status::Failed,
+            ),
+            (
+                r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"False","reason":"DependencyNotReady"}]}}"#,
+                Status::Progressing,
+            ),
+            (
+                r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"Reconciling"}]}}"#,
+                Status::Progressing,
+            ),
+            (
+                r#"{"kind":"Kustomization","status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"Weird"}]}}"#,
+                Status::Unknown,
+            ),
+            (
+                r#"{"kind":"Kustomization","spec":{"suspend":true},"status":{"conditions":[{"type":"Ready","status":"True"}]}}"#,
+                Status::Suspended,
+            ),
+            (
+                r#"{"kind":"FluxInstance","metadata":{"annotations":{"fluxcd.controlplane.io/reconcile":"disabled"}}}"#,
+                Status::Suspended,
+            ),
             (r#"{"kind":"Kustomization"}"#, Status::Unknown),
             (r#"{"kind":"Alert"}"#, Status::Ready),
-            (r#"{"kind":"HelmRepository","spec":{"type":"oci"}}"#, Status::Ready),
-            (r#"{"kind":"HelmRepository","spec":{"type":"default"}}"#, Status::Unknown),
+            (
+                r#"{"kind":"HelmRepository","spec":{"type":"oci"}}"#,
+                Status::Ready,
+            ),
+            (
+                r#"{"kind":"HelmRepository","spec":{"type":"default"}}"#,
+                Status::Unknown,
+            ),
         ];
         for (json, want) in cases {
             assert_eq!(derive(&obj(json)).0, want, "{json}");

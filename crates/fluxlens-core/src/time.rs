@@ -17,7 +17,12 @@ pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+    if b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't' | b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return None;
     }
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
@@ -90,7 +95,15 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 #[cfg(test)]
@@ -101,7 +114,10 @@ mod tests {
     fn parses_both_flavours_and_offsets() {
         let whole = parse_rfc3339_ms("2026-03-02T10:15:00Z").unwrap();
         assert_eq!(parse_rfc3339_ms("2026-03-02T10:15:00.000Z"), Some(whole));
-        assert_eq!(parse_rfc3339_ms("2026-03-02T10:15:00.123456789Z"), Some(whole + 123));
+        assert_eq!(
+            parse_rfc3339_ms("2026-03-02T10:15:00.123456789Z"),
+            Some(whole + 123)
+        );
         assert_eq!(parse_rfc3339_ms("2026-03-02T11:15:00+01:00"), Some(whole));
         assert_eq!(parse_rfc3339_ms("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(format_rfc3339(whole), "2026-03-02T10:15:00Z");
@@ -109,7 +125,14 @@ mod tests {
 
     #[test]
     fn rejects_garbage() {
-        for s in ["", "yesterday", "2026-13-02T10:15:00Z", "2026-03-02T10:15:00", "2026-03-02T10:15:00.Z", "2026-03-02T10:15:00Zjunk"] {
+        for s in [
+            "",
+            "yesterday",
+            "2026-13-02T10:15:00Z",
+            "2026-03-02T10:15:00",
+            "2026-03-02T10:15:00.Z",
+            "2026-03-02T10:15:00Zjunk",
+        ] {
             assert_eq!(parse_rfc3339_ms(s), None, "{s}");
         }
     }

@@ -41,7 +41,9 @@ pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--addr" => a.addr = val("--addr")?,
             "--scenario" => a.source = Source::Scenario(val("--scenario")?.into()),
             "--synthetic" => {
-                let n = val("--synthetic")?.parse().map_err(|_| "--synthetic takes a number")?;
+                let n = val("--synthetic")?
+                    .parse()
+                    .map_err(|_| "--synthetic takes a number")?;
                 a.source = Source::Synthetic(n);
             }
             "--dist" => a.dist = Some(val("--dist")?.into()),

@@ -42,7 +42,12 @@ impl Faults {
             "forbidden" => self.forbidden = on,
             "big" => self.big = on,
             "crds-forbidden" => self.crds_forbidden = on,
-            "reset" => *self = Faults { crds_forbidden: self.crds_forbidden, ..Faults::default() },
+            "reset" => {
+                *self = Faults {
+                    crds_forbidden: self.crds_forbidden,
+                    ..Faults::default()
+                }
+            }
             _ => return false,
         }
         true

@@ -13,7 +13,11 @@ pub fn name_matches(filter: &str, name: &str) -> bool {
         Some(p) => (true, p),
         None => (false, filter),
     };
-    let hit = if pat.contains('*') { wildcard(&pat.to_lowercase(), &name.to_lowercase()) } else { pat.eq_ignore_ascii_case(name) };
+    let hit = if pat.contains('*') {
+        wildcard(&pat.to_lowercase(), &name.to_lowercase())
+    } else {
+        pat.eq_ignore_ascii_case(name)
+    };
     hit != negate
 }
 
@@ -26,7 +30,11 @@ pub fn search_matches(term: &str, name: &str) -> bool {
         Some(b) => ("!", b),
         None => ("", term),
     };
-    if body.contains('*') { name_matches(term, name) } else { name_matches(&format!("{neg}*{body}*"), name) }
+    if body.contains('*') {
+        name_matches(term, name)
+    } else {
+        name_matches(&format!("{neg}*{body}*"), name)
+    }
 }
 
 fn wildcard(pat: &str, s: &str) -> bool {
@@ -53,7 +61,10 @@ mod tests {
     fn exact_wildcard_negation() {
         assert!(name_matches("podinfo", "podinfo"));
         assert!(!name_matches("podinfo", "podinfo-2"));
-        assert!(!name_matches("Podinfo", "podinfo"), "plain values are exact");
+        assert!(
+            !name_matches("Podinfo", "podinfo"),
+            "plain values are exact"
+        );
         assert!(name_matches("pod*", "PODINFO"));
         assert!(name_matches("*-test", "app-test"));
         assert!(!name_matches("!*-test", "app-test"));

@@ -35,11 +35,21 @@ pub struct AppState {
 impl AppState {
     /// Wraps a store.
     pub fn new(store: Store, faults: Faults, dist: Option<PathBuf>) -> Arc<AppState> {
-        Arc::new(AppState { store, faults: Mutex::new(faults), log: Mutex::new(vec![]), dist, counter: AtomicU64::new(0) })
+        Arc::new(AppState {
+            store,
+            faults: Mutex::new(faults),
+            log: Mutex::new(vec![]),
+            dist,
+            counter: AtomicU64::new(0),
+        })
     }
 }
 
-const MUTATING_PATHS: [&str; 3] = ["/api/v1/resource/action", "/api/v1/workload/action", "/logout"];
+const MUTATING_PATHS: [&str; 3] = [
+    "/api/v1/resource/action",
+    "/api/v1/workload/action",
+    "/logout",
+];
 const MAX_BODY: usize = 1 << 20;
 
 /// Handles every request.
@@ -48,25 +58,44 @@ pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> 
     let path = req.uri().path().to_string();
     let query: HashMap<String, String> = parse_query(req.uri().query().unwrap_or(""));
     let headers = req.headers().clone();
-    let body = axum::body::to_bytes(req.into_body(), MAX_BODY + 1).await.unwrap_or_default();
-    let mutating = method != Method::GET && method != Method::HEAD && (MUTATING_PATHS.contains(&path.as_str()) || path != "/api/v1/inventory/objects");
+    let body = axum::body::to_bytes(req.into_body(), MAX_BODY + 1)
+        .await
+        .unwrap_or_default();
+    let mutating = method != Method::GET
+        && method != Method::HEAD
+        && (MUTATING_PATHS.contains(&path.as_str()) || path != "/api/v1/inventory/objects");
     let resp = if path.starts_with("/__sim/") {
         control(&state, &path, &query)
     } else if mutating && (path.starts_with("/api/") || path == "/logout") {
         eprintln!("fluxlens-sim: REFUSED mutating request {method} {path}");
-        text(StatusCode::METHOD_NOT_ALLOWED, "fluxlens-sim refuses mutating requests")
+        text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "fluxlens-sim refuses mutating requests",
+        )
     } else if path.starts_with("/api/") {
         api(&state, &method, &path, &query, &headers, &body).await
     } else {
         static_file(&state, &path)
     };
     if !path.starts_with("/__sim/") {
-        state.log.lock().unwrap().push(LogEntry { method: method.to_string(), path, status: resp.status().as_u16(), mutating });
+        state.log.lock().unwrap().push(LogEntry {
+            method: method.to_string(),
+            path,
+            status: resp.status().as_u16(),
+            mutating,
+        });
     }
     gzip_if_accepted(&headers, resp).await
 }
 
-async fn api(state: &AppState, method: &Method, path: &str, q: &HashMap<String, String>, headers: &HeaderMap, body: &Bytes) -> Response<Body> {
+async fn api(
+    state: &AppState,
+    method: &Method,
+    path: &str,
+    q: &HashMap<String, String>,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Response<Body> {
     let faults = state.faults.lock().unwrap().clone();
     if faults.latency_ms > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(faults.latency_ms)).await;
@@ -77,15 +106,27 @@ async fn api(state: &AppState, method: &Method, path: &str, q: &HashMap<String, 
     if faults.oidc && !cookie_present(headers, "auth-storage") {
         let provider = base64url(br#"{"provider":"OIDC","url":"/oauth2/authorize","authenticated":false,"autoLogin":false}"#);
         let mut r = text(StatusCode::UNAUTHORIZED, "Unauthorized");
-        r.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&format!("auth-provider={provider}; Path=/; SameSite=Lax")).unwrap());
+        r.headers_mut().insert(
+            header::SET_COOKIE,
+            HeaderValue::from_str(&format!("auth-provider={provider}; Path=/; SameSite=Lax"))
+                .unwrap(),
+        );
         return r;
     }
     if faults.forbidden {
-        return text(StatusCode::FORBIDDEN, "You do not have access to this resource. User: sim, Groups: [sim]");
+        return text(
+            StatusCode::FORBIDDEN,
+            "You do not have access to this resource. User: sim, Groups: [sim]",
+        );
     }
     let n = state.counter.fetch_add(1, Ordering::Relaxed);
-    if faults.error_rate > 0.0 && ((n.wrapping_mul(2654435761) % 1000) as f64) < faults.error_rate * 1000.0 {
-        return text(StatusCode::INTERNAL_SERVER_ERROR, "Failed to list resources: injected error");
+    if faults.error_rate > 0.0
+        && ((n.wrapping_mul(2654435761) % 1000) as f64) < faults.error_rate * 1000.0
+    {
+        return text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Failed to list resources: injected error",
+        );
     }
     if faults.html {
         return static_file(state, "/");
@@ -94,34 +135,75 @@ async fn api(state: &AppState, method: &Method, path: &str, q: &HashMap<String, 
     let get = |k: &str| q.get(k).map(String::as_str).filter(|v| !v.is_empty());
     for f in ["name", "namespace", "kind"] {
         if q.get(f).is_some_and(|v| v.len() > 253) {
-            return text(StatusCode::BAD_REQUEST, &format!("{f} filter exceeds maximum length of 253 bytes"));
+            return text(
+                StatusCode::BAD_REQUEST,
+                &format!("{f} filter exceeds maximum length of 253 bytes"),
+            );
         }
     }
     let is_get = method == Method::GET || method == Method::HEAD;
     let value = match (path, is_get) {
-        ("/api/v1/report", true) if method == Method::HEAD => return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed"),
+        ("/api/v1/report", true) if method == Method::HEAD => {
+            return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
+        }
         ("/api/v1/report", true) => s.report.clone(),
-        ("/api/v1/resources", true) => s.resources(get("kind"), get("name").unwrap_or(""), get("namespace"), get("status")),
-        ("/api/v1/search", true) => s.search(get("kind"), get("name").unwrap_or(""), get("namespace")),
+        ("/api/v1/resources", true) => s.resources(
+            get("kind"),
+            get("name").unwrap_or(""),
+            get("namespace"),
+            get("status"),
+        ),
+        ("/api/v1/search", true) => {
+            s.search(get("kind"), get("name").unwrap_or(""), get("namespace"))
+        }
         ("/api/v1/resource", true) => match (get("kind"), get("name"), get("namespace")) {
             (Some(k), Some(n), Some(ns)) => s.resource(k, n, ns),
-            _ => return text(StatusCode::BAD_REQUEST, "Missing required parameters: kind, name, namespace"),
+            _ => {
+                return text(
+                    StatusCode::BAD_REQUEST,
+                    "Missing required parameters: kind, name, namespace",
+                );
+            }
         },
-        ("/api/v1/events", true) => s.events(get("kind"), get("name").unwrap_or(""), get("namespace"), get("type")),
+        ("/api/v1/events", true) => s.events(
+            get("kind"),
+            get("name").unwrap_or(""),
+            get("namespace"),
+            get("type"),
+        ),
         ("/api/v1/inventory/objects", false) => {
-            let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()).unwrap_or("");
+            let site = headers
+                .get("sec-fetch-site")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
             if site == "cross-site" || site == "same-site" {
-                return text(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed");
+                return text(
+                    StatusCode::FORBIDDEN,
+                    "Cross-origin requests are not allowed",
+                );
             }
-            let ct = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+            let ct = headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
             if ct.split(';').next().unwrap_or("").trim() != "application/json" {
-                return text(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json");
+                return text(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type must be application/json",
+                );
             }
-            let Some(req) = (body.len() <= MAX_BODY).then(|| serde_json::from_slice::<Value>(body).ok()).flatten() else {
+            let Some(req) = (body.len() <= MAX_BODY)
+                .then(|| serde_json::from_slice::<Value>(body).ok())
+                .flatten()
+            else {
                 return text(StatusCode::BAD_REQUEST, "Invalid request body");
             };
             let items = req["objects"].as_array().cloned().unwrap_or_default();
-            s.inventory_objects(&items, req["statusOnly"].as_bool().unwrap_or(false), faults.crds_forbidden)
+            s.inventory_objects(
+                &items,
+                req["statusOnly"].as_bool().unwrap_or(false),
+                faults.crds_forbidden,
+            )
         }
         // The real router's catch-all: unknown API paths get the SPA page with 200.
         _ => return static_file(state, "/"),
@@ -136,10 +218,25 @@ async fn api(state: &AppState, method: &Method, path: &str, q: &HashMap<String, 
     }
     if faults.drop {
         let half = Bytes::from(bytes[..bytes.len() / 2].to_vec());
-        let stream = futures_util::stream::iter(vec![Ok(half), Err(std::io::Error::other("connection dropped by fault injection"))]);
-        return with_security(Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from_stream(stream)).unwrap());
+        let stream = futures_util::stream::iter(vec![
+            Ok(half),
+            Err(std::io::Error::other(
+                "connection dropped by fault injection",
+            )),
+        ]);
+        return with_security(
+            Response::builder()
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from_stream(stream))
+                .unwrap(),
+        );
     }
-    with_security(Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from(bytes)).unwrap())
+    with_security(
+        Response::builder()
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(bytes))
+            .unwrap(),
+    )
 }
 
 fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Response<Body> {
@@ -175,10 +272,19 @@ fn static_file(state: &AppState, path: &str) -> Response<Body> {
     };
     let rel = path.trim_start_matches('/');
     let safe = !rel.split('/').any(|p| p == ".." || p.starts_with('.'));
-    let file = if safe && !rel.is_empty() { std::fs::read(dist.join(rel)).ok().map(|b| (b, rel.to_string())) } else { None };
+    let file = if safe && !rel.is_empty() {
+        std::fs::read(dist.join(rel))
+            .ok()
+            .map(|b| (b, rel.to_string()))
+    } else {
+        None
+    };
     let (bytes, name) = match file {
         Some(f) => f,
-        None => (std::fs::read(dist.join("index.html")).unwrap_or_default(), "index.html".into()),
+        None => (
+            std::fs::read(dist.join("index.html")).unwrap_or_default(),
+            "index.html".into(),
+        ),
     };
     let ct = match name.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",
@@ -214,22 +320,38 @@ fn with_security(mut r: Response<Body>) -> Response<Body> {
 
 fn text(code: StatusCode, msg: &str) -> Response<Body> {
     with_security(
-        Response::builder().status(code).header(header::CONTENT_TYPE, "text/plain; charset=utf-8").body(Body::from(format!("{msg}\n"))).unwrap(),
+        Response::builder()
+            .status(code)
+            .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+            .body(Body::from(format!("{msg}\n")))
+            .unwrap(),
     )
 }
 
 fn html(s: &'static str) -> Response<Body> {
-    Response::builder().header(header::CONTENT_TYPE, "text/html; charset=utf-8").body(Body::from(s)).unwrap()
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+        .body(Body::from(s))
+        .unwrap()
 }
 
 fn json_resp(v: &Value) -> Response<Body> {
-    Response::builder().header(header::CONTENT_TYPE, "application/json").body(Body::from(v.to_string())).unwrap()
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(v.to_string()))
+        .unwrap()
 }
 
 async fn gzip_if_accepted(req_headers: &HeaderMap, resp: Response<Body>) -> Response<Body> {
-    let accepts = req_headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("gzip"));
+    let accepts = req_headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("gzip"));
     // A streamed (fault-injected) body is passed through untouched so the drop stays a drop.
-    if !accepts || resp.headers().contains_key(header::CONTENT_ENCODING) || resp.body().size_hint().exact().is_none() {
+    if !accepts
+        || resp.headers().contains_key(header::CONTENT_ENCODING)
+        || resp.body().size_hint().exact().is_none()
+    {
         return resp;
     }
     let (mut parts, body) = resp.into_parts();
@@ -239,7 +361,9 @@ async fn gzip_if_accepted(req_headers: &HeaderMap, resp: Response<Body>) -> Resp
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let _ = enc.write_all(&bytes);
     let gz = enc.finish().unwrap_or_default();
-    parts.headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    parts
+        .headers
+        .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
     parts.headers.remove(header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(gz))
 }
@@ -271,7 +395,8 @@ fn percent_decode(s: &str) -> String {
         match b[i] {
             b'+' => out.push(b' '),
             b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
+                {
                     Ok(v) => {
                         out.push(v);
                         i += 2;
@@ -290,7 +415,10 @@ fn base64url(input: &[u8]) -> String {
     const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::new();
     for chunk in input.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
         for i in 0..=chunk.len() {
             out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
         }

@@ -29,7 +29,11 @@ async fn main() {
             }
         },
     };
-    eprintln!("fluxlens-sim: {} objects, serving http://{}", store.entries.len(), args.addr);
+    eprintln!(
+        "fluxlens-sim: {} objects, serving http://{}",
+        store.entries.len(),
+        args.addr
+    );
     let state = http::AppState::new(store, args.faults, args.dist);
     let app = axum::Router::new().fallback(move |req| http::handle(state.clone(), req));
     let listener = match tokio::net::TcpListener::bind(&args.addr).await {
@@ -47,5 +51,7 @@ fn scenario_dir(p: &Path) -> PathBuf {
     if p.is_dir() {
         return p.to_path_buf();
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(p)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios")
+        .join(p)
 }

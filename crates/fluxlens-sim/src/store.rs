@@ -45,9 +45,18 @@ impl Store {
         };
         let report = read("report.json", true)?;
         let objects = read("objects.json", true)?;
-        let objects = objects.as_array().cloned().ok_or("objects.json must be a list")?;
-        let events = read("events.json", false)?.as_array().cloned().unwrap_or_default();
-        let crds = read("crds.json", false)?.as_array().cloned().unwrap_or_default();
+        let objects = objects
+            .as_array()
+            .cloned()
+            .ok_or("objects.json must be a list")?;
+        let events = read("events.json", false)?
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let crds = read("crds.json", false)?
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         Ok(Store::new(report, objects, events, crds))
     }
 
@@ -64,31 +73,65 @@ impl Store {
     fn new(mut report: Value, objects: Vec<Value>, events: Vec<Value>, crds: Vec<Value>) -> Store {
         let mut entries = Vec::with_capacity(objects.len());
         for json in objects {
-            let Ok(api) = serde_json::from_value::<ApiObject>(json.clone()) else { continue };
+            let Ok(api) = serde_json::from_value::<ApiObject>(json.clone()) else {
+                continue;
+            };
             let last_reconciled = api
                 .condition("Ready")
                 .and_then(|c| c.last_transition_time.clone())
-                .or_else(|| api.status.reconciler_ref.as_ref().and_then(|r| r.last_reconciled.clone()));
+                .or_else(|| {
+                    api.status
+                        .reconciler_ref
+                        .as_ref()
+                        .and_then(|r| r.last_reconciled.clone())
+                });
             if let Some(obj) = FluxObject::from_api(api) {
-                entries.push(Entry { json, obj, last_reconciled });
+                entries.push(Entry {
+                    json,
+                    obj,
+                    last_reconciled,
+                });
             }
         }
         let index = entries
             .iter()
             .enumerate()
-            .map(|(i, e)| ((e.obj.key.kind.as_str().to_string(), e.obj.key.namespace.clone(), e.obj.key.name.clone()), i))
+            .map(|(i, e)| {
+                (
+                    (
+                        e.obj.key.kind.as_str().to_string(),
+                        e.obj.key.namespace.clone(),
+                        e.obj.key.name.clone(),
+                    ),
+                    i,
+                )
+            })
             .collect();
         fill_report(&mut report, &entries);
-        Store { report, entries, index, events, crds }
+        Store {
+            report,
+            entries,
+            index,
+            events,
+            crds,
+        }
     }
 
     /// Looks an object up by exact kind.
     pub fn get(&self, kind: &str, ns: &str, name: &str) -> Option<&Entry> {
-        self.index.get(&(kind.to_string(), ns.to_string(), name.to_string())).map(|&i| &self.entries[i])
+        self.index
+            .get(&(kind.to_string(), ns.to_string(), name.to_string()))
+            .map(|&i| &self.entries[i])
     }
 
     /// `GET /api/v1/resources`.
-    pub fn resources(&self, kind: Option<&str>, name: &str, ns: Option<&str>, status: Option<&str>) -> Value {
+    pub fn resources(
+        &self,
+        kind: Option<&str>,
+        name: &str,
+        ns: Option<&str>,
+        status: Option<&str>,
+    ) -> Value {
         let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
         for e in &self.entries {
             let k = e.obj.key.kind.as_str();
@@ -101,7 +144,10 @@ impl Store {
             }
             per_kind.entry(k).or_default().push(e);
         }
-        let mut rows: Vec<&Entry> = per_kind.into_values().flat_map(|v| v.into_iter().take(RESOURCES_CAP_PER_KIND)).collect();
+        let mut rows: Vec<&Entry> = per_kind
+            .into_values()
+            .flat_map(|v| v.into_iter().take(RESOURCES_CAP_PER_KIND))
+            .collect();
         rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
         if rows.is_empty() && status.is_none() {
             // Live mode answers null when nothing matched and no status filter was given.
@@ -136,18 +182,34 @@ impl Store {
     /// The object as the server serves it: `reconcilerRef` and `sourceRef` injected.
     pub fn served(&self, e: &Entry) -> Value {
         let mut v = e.json.clone();
-        let Some(obj) = v.as_object_mut() else { return v };
+        let Some(obj) = v.as_object_mut() else {
+            return v;
+        };
         let status = obj.entry("status").or_insert_with(|| json!({}));
-        let Some(status) = status.as_object_mut() else { return v };
+        let Some(status) = status.as_object_mut() else {
+            return v;
+        };
         status.entry("reconcilerRef").or_insert_with(|| {
             json!({"status": e.obj.status.as_str(), "message": e.obj.message, "lastReconciled": e.last_reconciled, "managedBy": ""})
         });
-        let src = e.obj.refs.iter().find(|r| matches!(r.kind, RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate));
+        let src = e.obj.refs.iter().find(|r| {
+            matches!(
+                r.kind,
+                RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+            )
+        });
         if let Some(r) = src
             && e.obj.key.kind != Kind::ArtifactGenerator
             && let Some(t) = self.get(r.target.kind.as_str(), &r.target.namespace, &r.target.name)
         {
-            let meta = t.obj.raw.status.artifact.as_ref().map(|a| a.metadata.clone()).unwrap_or_default();
+            let meta = t
+                .obj
+                .raw
+                .status
+                .artifact
+                .as_ref()
+                .map(|a| a.metadata.clone())
+                .unwrap_or_default();
             status.entry("sourceRef").or_insert_with(|| {
                 json!({"kind": r.target.kind.as_str(), "name": r.target.name, "namespace": r.target.namespace,
                     "url": t.obj.raw.spec.url.clone().unwrap_or_default(),
@@ -160,7 +222,13 @@ impl Store {
     }
 
     /// `GET /api/v1/events`.
-    pub fn events(&self, kind: Option<&str>, name: &str, ns: Option<&str>, type_: Option<&str>) -> Value {
+    pub fn events(
+        &self,
+        kind: Option<&str>,
+        name: &str,
+        ns: Option<&str>,
+        type_: Option<&str>,
+    ) -> Value {
         let rows: Vec<&Value> = self
             .events
             .iter()
@@ -177,22 +245,38 @@ impl Store {
     }
 
     /// `POST /api/v1/inventory/objects`: one result per item (at most 2000), in order.
-    pub fn inventory_objects(&self, items: &[Value], status_only: bool, crds_forbidden: bool) -> Value {
+    pub fn inventory_objects(
+        &self,
+        items: &[Value],
+        status_only: bool,
+        crds_forbidden: bool,
+    ) -> Value {
         let out: Vec<Value> = items
             .iter()
             .take(INVENTORY_CAP)
             .map(|it| {
                 let s = |k: &str| it[k].as_str().unwrap_or("").to_string();
-                let (api_version, kind, ns, name) = (s("apiVersion"), s("kind"), s("namespace"), s("name"));
-                let mut head = json!({"apiVersion": api_version, "kind": kind, "namespace": ns, "name": name});
+                let (api_version, kind, ns, name) =
+                    (s("apiVersion"), s("kind"), s("namespace"), s("name"));
+                let mut head =
+                    json!({"apiVersion": api_version, "kind": kind, "namespace": ns, "name": name});
                 let found = if kind == "CustomResourceDefinition" {
                     if crds_forbidden {
                         head["error"] = json!("Forbidden");
                         return head;
                     }
-                    self.crds.iter().find(|c| c["metadata"]["name"].as_str() == Some(name.as_str())).map(|c| (c.clone(), "Current", ""))
+                    self.crds
+                        .iter()
+                        .find(|c| c["metadata"]["name"].as_str() == Some(name.as_str()))
+                        .map(|c| (c.clone(), "Current", ""))
                 } else {
-                    self.get(&kind, &ns, &name).map(|e| (self.served(e), e.obj.status.as_str(), e.obj.message.as_str()))
+                    self.get(&kind, &ns, &name).map(|e| {
+                        (
+                            self.served(e),
+                            e.obj.status.as_str(),
+                            e.obj.message.as_str(),
+                        )
+                    })
                 };
                 match found {
                     Some((obj, status, msg)) => {
@@ -222,12 +306,25 @@ fn summary(e: &Entry, with_message: bool) -> Value {
 /// Accepts a kind name case-insensitively or a short name (§4).
 pub fn canonical_kind(k: &str) -> String {
     const SHORT: [(&str, &str); 19] = [
-        ("instance", "FluxInstance"), ("report", "FluxReport"), ("rset", "ResourceSet"),
-        ("rsip", "ResourceSetInputProvider"), ("ks", "Kustomization"), ("hr", "HelmRelease"),
-        ("gitrepo", "GitRepository"), ("ocirepo", "OCIRepository"), ("bucket", "Bucket"),
-        ("helmrepo", "HelmRepository"), ("hc", "HelmChart"), ("ea", "ExternalArtifact"),
-        ("ag", "ArtifactGenerator"), ("alert", "Alert"), ("provider", "Provider"), ("receiver", "Receiver"),
-        ("imgrepo", "ImageRepository"), ("imgpol", "ImagePolicy"), ("imgauto", "ImageUpdateAutomation"),
+        ("instance", "FluxInstance"),
+        ("report", "FluxReport"),
+        ("rset", "ResourceSet"),
+        ("rsip", "ResourceSetInputProvider"),
+        ("ks", "Kustomization"),
+        ("hr", "HelmRelease"),
+        ("gitrepo", "GitRepository"),
+        ("ocirepo", "OCIRepository"),
+        ("bucket", "Bucket"),
+        ("helmrepo", "HelmRepository"),
+        ("hc", "HelmChart"),
+        ("ea", "ExternalArtifact"),
+        ("ag", "ArtifactGenerator"),
+        ("alert", "Alert"),
+        ("provider", "Provider"),
+        ("receiver", "Receiver"),
+        ("imgrepo", "ImageRepository"),
+        ("imgpol", "ImagePolicy"),
+        ("imgauto", "ImageUpdateAutomation"),
     ];
     let lower = k.to_lowercase();
     SHORT
@@ -243,7 +340,10 @@ fn fill_report(report: &mut Value, entries: &[Entry]) {
     let mut namespaces: Vec<String> = Vec::new();
     for e in entries {
         let kind = e.obj.key.kind.as_str().to_string();
-        let api = e.json["apiVersion"].as_str().map(str::to_string).unwrap_or_else(|| e.obj.key.kind.default_api_version().into());
+        let api = e.json["apiVersion"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| e.obj.key.kind.default_api_version().into());
         let s = stats.entry(kind).or_insert((api, 0, 0, 0));
         match e.obj.status {
             Status::Suspended => s.3 += 1,
@@ -264,7 +364,10 @@ fn fill_report(report: &mut Value, entries: &[Entry]) {
             json!({"apiVersion": api, "kind": kind, "stats": {"running": running, "failing": failing, "suspended": suspended}})
         })
         .collect();
-    reconcilers.sort_by(|a, b| (a["apiVersion"].as_str(), a["kind"].as_str()).cmp(&(b["apiVersion"].as_str(), b["kind"].as_str())));
+    reconcilers.sort_by(|a, b| {
+        (a["apiVersion"].as_str(), a["kind"].as_str())
+            .cmp(&(b["apiVersion"].as_str(), b["kind"].as_str()))
+    });
     let spec = &mut report["spec"];
     if spec.get("reconcilers").is_none() {
         spec["reconcilers"] = json!(reconcilers);
@@ -282,29 +385,58 @@ mod tests {
     use super::*;
 
     fn demo() -> Store {
-        Store::from_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/demo")).unwrap()
+        Store::from_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/demo"))
+            .unwrap()
     }
 
     #[test]
     fn resources_semantics() {
         let s = demo();
-        assert_eq!(s.resources(Some("Nope"), "", None, None), json!({"resources": null}));
-        assert_eq!(s.resources(Some("Nope"), "", None, Some("Ready")), json!({"resources": []}));
-        let all = s.resources(None, "", None, None)["resources"].as_array().unwrap().len();
+        assert_eq!(
+            s.resources(Some("Nope"), "", None, None),
+            json!({"resources": null})
+        );
+        assert_eq!(
+            s.resources(Some("Nope"), "", None, Some("Ready")),
+            json!({"resources": []})
+        );
+        let all = s.resources(None, "", None, None)["resources"]
+            .as_array()
+            .unwrap()
+            .len();
         assert_eq!(all, s.entries.len());
-        let neg = s.resources(Some("Kustomization"), "!team-*", None, None)["resources"].as_array().unwrap().clone();
-        assert!(!neg.is_empty() && neg.iter().all(|r| !r["name"].as_str().unwrap().starts_with("team-")));
+        let neg = s.resources(Some("Kustomization"), "!team-*", None, None)["resources"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert!(
+            !neg.is_empty()
+                && neg
+                    .iter()
+                    .all(|r| !r["name"].as_str().unwrap().starts_with("team-"))
+        );
         let rows = s.resources(None, "", None, None);
-        let times: Vec<_> = rows["resources"].as_array().unwrap().iter().map(|r| r["lastReconciled"].as_str().unwrap_or("").to_string()).collect();
+        let times: Vec<_> = rows["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["lastReconciled"].as_str().unwrap_or("").to_string())
+            .collect();
         assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
     }
 
     #[test]
     fn caps_per_kind_and_search() {
         let s = Store::synthetic(6000);
-        let ks = s.resources(Some("Kustomization"), "", None, None)["resources"].as_array().unwrap().len();
+        let ks = s.resources(Some("Kustomization"), "", None, None)["resources"]
+            .as_array()
+            .unwrap()
+            .len();
         assert_eq!(ks, RESOURCES_CAP_PER_KIND);
-        let hits = s.search(None, "app", None)["resources"].as_array().unwrap().clone();
+        let hits = s.search(None, "app", None)["resources"]
+            .as_array()
+            .unwrap()
+            .clone();
         assert_eq!(hits.len(), SEARCH_CAP);
         assert!(hits.iter().all(|h| h["message"] == ""));
     }
@@ -312,7 +444,10 @@ mod tests {
     #[test]
     fn resource_not_found_is_empty_object_and_short_names_work() {
         let s = demo();
-        assert_eq!(s.resource("Kustomization", "nope", "flux-system"), json!({}));
+        assert_eq!(
+            s.resource("Kustomization", "nope", "flux-system"),
+            json!({})
+        );
         let o = s.resource("ks", "tenants", "flux-system");
         assert_eq!(o["kind"], "Kustomization");
         assert_eq!(o["status"]["sourceRef"]["kind"], "OCIRepository");
@@ -322,7 +457,9 @@ mod tests {
     #[test]
     fn inventory_objects_order_cap_and_errors() {
         let s = demo();
-        let mut items = vec![json!({"apiVersion":"v1","kind":"Kustomization","namespace":"flux-system","name":"nope"})];
+        let mut items = vec![
+            json!({"apiVersion":"v1","kind":"Kustomization","namespace":"flux-system","name":"nope"}),
+        ];
         items.extend((0..2100).map(|_| json!({"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","namespace":"flux-system","name":"tenants"})));
         let r = s.inventory_objects(&items, true, false);
         let objs = r["objects"].as_array().unwrap();
@@ -336,15 +473,26 @@ mod tests {
     #[test]
     fn report_counters_match_objects() {
         let s = demo();
-        let total: u64 = s.report["spec"]["reconcilers"].as_array().unwrap().iter()
-            .map(|r| r["stats"]["running"].as_u64().unwrap() + r["stats"]["suspended"].as_u64().unwrap()).sum();
+        let total: u64 = s.report["spec"]["reconcilers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["stats"]["running"].as_u64().unwrap() + r["stats"]["suspended"].as_u64().unwrap()
+            })
+            .sum();
         assert_eq!(total as usize, s.entries.len());
     }
 
     #[test]
     fn every_scenario_loads() {
         for name in ["demo", "broken", "enterprise-fips", "upstream-bootstrap"] {
-            let s = Store::from_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name)).unwrap();
+            let s = Store::from_dir(
+                &Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../scenarios")
+                    .join(name),
+            )
+            .unwrap();
             assert!(!s.entries.is_empty(), "{name}");
         }
     }

@@ -29,7 +29,9 @@ pub const ALLOWED_ENDPOINTS: [(&str, &str); 6] = [
 /// Whether `(method, path)` is in [`ALLOWED_ENDPOINTS`] (query string ignored).
 pub fn is_allowed(method: &str, path: &str) -> bool {
     let path = path.split('?').next().unwrap_or(path);
-    ALLOWED_ENDPOINTS.iter().any(|(m, p)| *m == method && *p == path)
+    ALLOWED_ENDPOINTS
+        .iter()
+        .any(|(m, p)| *m == method && *p == path)
 }
 
 /// Decodes a "not found" answer: `GET /api/v1/resource` returns `{}` instead of 404.
@@ -66,7 +68,11 @@ mod tests {
     #[test]
     fn empty_object_means_not_found() {
         assert!(decode_resource("{}").unwrap().is_none());
-        assert!(decode_resource(r#"{"kind":"Kustomization"}"#).unwrap().is_some());
+        assert!(
+            decode_resource(r#"{"kind":"Kustomization"}"#)
+                .unwrap()
+                .is_some()
+        );
         assert!(decode_resource("<html>").is_err());
     }
 }

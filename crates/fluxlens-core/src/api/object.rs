@@ -27,9 +27,17 @@ macro_rules! lenient_struct {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiObject {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kind: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub metadata: ObjectMeta,
@@ -46,9 +54,17 @@ pub struct ObjectMeta {
     pub name: String,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub namespace: String,
-    #[serde(default, deserialize_with = "lenient::string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::string_map",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub labels: BTreeMap<String, String>,
-    #[serde(default, deserialize_with = "lenient::string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::string_map",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub annotations: BTreeMap<String, String>,
 }
 
@@ -56,13 +72,25 @@ pub struct ObjectMeta {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossRef {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kind: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub namespace: Option<String>,
 }
 
@@ -97,15 +125,36 @@ lenient_struct!(
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Verify {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub provider: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub mode: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub secret_ref: Option<LocalRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub trusted_root_secret_ref: Option<LocalRef>,
-    #[serde(rename = "matchOIDCIdentity", default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "matchOIDCIdentity",
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub match_oidc_identity: Vec<OidcIdentity>,
 }
 
@@ -123,20 +172,36 @@ pub struct OidcIdentity {
 #[serde(untagged)]
 pub enum ChartField {
     Name(String),
-    Template { spec: ChartTemplateSpec },
+    Template { spec: Box<ChartTemplateSpec> },
 }
 
 /// `HelmRelease.spec.chart.spec`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChartTemplateSpec {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub chart: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source_ref: Option<CrossRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub verify: Option<Verify>,
 }
 
@@ -168,7 +233,11 @@ lenient_struct!(
 /// `FluxInstance.spec.kustomize`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct InstanceKustomize {
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub patches: Vec<KustomizePatch>,
 }
 
@@ -177,7 +246,11 @@ pub struct InstanceKustomize {
 pub struct KustomizePatch {
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub patch: String,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target: Option<PatchTarget>,
 }
 
@@ -202,9 +275,17 @@ pub struct EventSource {
     pub kind: String,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub namespace: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::string_map",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub match_labels: BTreeMap<String, String>,
 }
 
@@ -232,66 +313,180 @@ pub struct CrdVersion {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spec {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub suspend: Option<bool>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source_ref: Option<CrossRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub chart_ref: Option<CrossRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub chart: Option<ChartField>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub depends_on: Vec<CrossRef>,
     /// ArtifactGenerator inputs.
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub sources: Vec<CrossRef>,
     /// ArtifactGenerator outputs.
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub artifacts: Vec<GeneratedArtifact>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub verify: Option<Verify>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub url: Option<String>,
-    #[serde(rename = "ref", default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ref",
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub ref_: Option<RefField>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub secret_ref: Option<LocalRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cert_secret_ref: Option<LocalRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub provider: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub service_account_name: Option<String>,
-    #[serde(rename = "type", default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub interval: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub path: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub prune: Option<bool>,
     // FluxInstance
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub distribution: Option<InstanceDistribution>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub components: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub sync: Option<InstanceSync>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kustomize: Option<InstanceKustomize>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub migrate_resources: Option<bool>,
     // Alert / Receiver
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub provider_ref: Option<LocalRef>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub event_sources: Vec<EventSource>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub resources: Vec<EventSource>,
     // CustomResourceDefinition
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub group: Option<String>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub versions: Vec<CrdVersion>,
 }
 
@@ -303,13 +498,29 @@ pub struct Condition {
     pub type_: String,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub status: String,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_transition_time: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub observed_generation: Option<i64>,
 }
 
@@ -317,13 +528,29 @@ pub struct Condition {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Artifact {
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub revision: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub digest: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_update_time: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::string_map",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub metadata: BTreeMap<String, String>,
 }
 
@@ -387,7 +614,9 @@ impl InventoryWire {
     pub fn entries(&self) -> Vec<InventoryEntry> {
         match self {
             InventoryWire::List(l) => l.clone(),
-            InventoryWire::Entries { entries } => entries.iter().filter_map(NativeEntry::parse).collect(),
+            InventoryWire::Entries { entries } => {
+                entries.iter().filter_map(NativeEntry::parse).collect()
+            }
         }
     }
 }
@@ -403,8 +632,17 @@ impl NativeEntry {
         if name.is_empty() || kind.is_empty() {
             return None;
         }
-        let api_version = if group.is_empty() { self.v.clone() } else { format!("{group}/{}", self.v) };
-        Some(InventoryEntry { name, namespace, kind, api_version })
+        let api_version = if group.is_empty() {
+            self.v.clone()
+        } else {
+            format!("{group}/{}", self.v)
+        };
+        Some(InventoryEntry {
+            name,
+            namespace,
+            kind,
+            api_version,
+        })
     }
 }
 
@@ -422,37 +660,101 @@ lenient_struct!(
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectStatus {
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub conditions: Vec<Condition>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub observed_generation: Option<i64>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub artifact: Option<Artifact>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reconciler_ref: Option<ReconcilerRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source_ref: Option<InjectedSourceRef>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub inventory: Option<InventoryWire>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub inventory_error: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_applied_revision: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_attempted_revision: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_applied_origin_revision: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_artifact_revision: Option<String>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub components: Vec<InstanceComponent>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub webhook_path: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub helm_chart: Option<String>,
-    #[serde(default, deserialize_with = "lenient::vec", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::vec",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub stored_versions: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source_verification_mode: Option<String>,
 }
 
@@ -466,6 +768,9 @@ impl ApiObject {
 impl ObjectStatus {
     /// The inventory entries in one shape (empty when absent).
     pub fn inventory_entries(&self) -> Vec<InventoryEntry> {
-        self.inventory.as_ref().map(InventoryWire::entries).unwrap_or_default()
+        self.inventory
+            .as_ref()
+            .map(InventoryWire::entries)
+            .unwrap_or_default()
     }
 }

@@ -30,9 +30,15 @@ impl Severity {
 
     /// Parses the lower-case name.
     pub fn parse(s: &str) -> Option<Severity> {
-        [Severity::Info, Severity::Low, Severity::Medium, Severity::High, Severity::Critical]
-            .into_iter()
-            .find(|v| v.as_str() == s)
+        [
+            Severity::Info,
+            Severity::Low,
+            Severity::Medium,
+            Severity::High,
+            Severity::Critical,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
     }
 
     /// One level up (capped at critical).
@@ -92,7 +98,10 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
 }
 
 /// Findings about one object.
-pub fn for_subject<'a>(findings: &'a [Finding], key: &'a ObjectKey) -> impl Iterator<Item = &'a Finding> + 'a {
+pub fn for_subject<'a>(
+    findings: &'a [Finding],
+    key: &'a ObjectKey,
+) -> impl Iterator<Item = &'a Finding> + 'a {
     findings.iter().filter(move |f| &f.subject == key)
 }
 
@@ -105,7 +114,10 @@ mod tests {
         let mut ids: Vec<_> = registry().iter().map(|r| r.id()).collect();
         assert!(!ids.is_empty());
         for id in &ids {
-            assert!(id.starts_with("SIG-") || id.starts_with("MIG-") || id.starts_with("ENT-"), "{id}");
+            assert!(
+                id.starts_with("SIG-") || id.starts_with("MIG-") || id.starts_with("ENT-"),
+                "{id}"
+            );
         }
         ids.sort();
         ids.dedup();

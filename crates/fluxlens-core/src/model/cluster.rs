@@ -44,21 +44,36 @@ pub struct Cluster {
 
 impl Cluster {
     /// Builds the model from the report and full objects (duplicates: last one wins).
-    pub fn new(report: FluxReport, objects: impl IntoIterator<Item = ApiObject>, crds: CrdAccess) -> Cluster {
+    pub fn new(
+        report: FluxReport,
+        objects: impl IntoIterator<Item = ApiObject>,
+        crds: CrdAccess,
+    ) -> Cluster {
         let mut map: HashMap<ObjectKey, FluxObject> = HashMap::new();
         for o in objects.into_iter().filter_map(FluxObject::from_api) {
             map.insert(o.key.clone(), o);
         }
         let mut objects: Vec<FluxObject> = map.into_values().collect();
         objects.sort_by(|a, b| a.key.cmp(&b.key));
-        let mut c = Cluster { report, objects, index: HashMap::new(), crds, notes: LoadNotes::default() };
+        let mut c = Cluster {
+            report,
+            objects,
+            index: HashMap::new(),
+            crds,
+            notes: LoadNotes::default(),
+        };
         c.reindex();
         c
     }
 
     /// Rebuilds the key index (after deserialisation).
     pub fn reindex(&mut self) {
-        self.index = self.objects.iter().enumerate().map(|(i, o)| (o.key.clone(), i)).collect();
+        self.index = self
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.key.clone(), i))
+            .collect();
     }
 
     /// All objects, sorted by key.
@@ -102,8 +117,16 @@ impl Cluster {
         }
         let inst = self.instance()?;
         let sync = inst.raw.spec.sync.as_ref()?;
-        let name = sync.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| inst.key.namespace.clone());
-        Some(ObjectKey::new(Kind::Kustomization, inst.key.namespace.clone(), name))
+        let name = sync
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| inst.key.namespace.clone());
+        Some(ObjectKey::new(
+            Kind::Kustomization,
+            inst.key.namespace.clone(),
+            name,
+        ))
     }
 
     /// The root source: what the cluster-sync Kustomization reads (§1.5 of the rule catalog).
@@ -116,7 +139,10 @@ impl Cluster {
             return Some(r.target.clone());
         }
         let inst = self.instance()?;
-        inst.refs.iter().find(|r| r.kind == RefKind::Sync && r.target.kind != Kind::Kustomization).map(|r| r.target.clone())
+        inst.refs
+            .iter()
+            .find(|r| r.kind == RefKind::Sync && r.target.kind != Kind::Kustomization)
+            .map(|r| r.target.clone())
     }
 
     /// Objects whose `managedBy` chain leads to `ancestor` (inclusive of direct children).
@@ -136,7 +162,9 @@ impl Cluster {
     pub fn count_by_kind(&self) -> Vec<(Kind, usize)> {
         let mut m: std::collections::BTreeMap<String, (Kind, usize)> = Default::default();
         for o in &self.objects {
-            m.entry(o.key.kind.as_str().to_string()).or_insert((o.key.kind.clone(), 0)).1 += 1;
+            m.entry(o.key.kind.as_str().to_string())
+                .or_insert((o.key.kind.clone(), 0))
+                .1 += 1;
         }
         m.into_values().collect()
     }

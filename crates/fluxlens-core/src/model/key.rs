@@ -13,7 +13,11 @@ pub struct ObjectKey {
 impl ObjectKey {
     /// Builds a key.
     pub fn new(kind: Kind, namespace: impl Into<String>, name: impl Into<String>) -> Self {
-        ObjectKey { kind, namespace: namespace.into(), name: name.into() }
+        ObjectKey {
+            kind,
+            namespace: namespace.into(),
+            name: name.into(),
+        }
     }
 
     /// Parses `Kind/namespace/name` (the `data-node-id` and `managedBy` form).

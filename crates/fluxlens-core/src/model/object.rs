@@ -28,12 +28,25 @@ impl FluxObject {
         if raw.metadata.name.is_empty() {
             return None;
         }
-        let key = ObjectKey::new(kind, raw.metadata.namespace.clone(), raw.metadata.name.clone());
+        let key = ObjectKey::new(
+            kind,
+            raw.metadata.namespace.clone(),
+            raw.metadata.name.clone(),
+        );
         // Prefer what the server computed; derive the same way when it is absent.
-        let (status, message) = match raw.status.reconciler_ref.as_ref().and_then(|r| r.status.as_deref()) {
+        let (status, message) = match raw
+            .status
+            .reconciler_ref
+            .as_ref()
+            .and_then(|r| r.status.as_deref())
+        {
             Some(s) if !s.is_empty() => (
                 Status::parse(s),
-                raw.status.reconciler_ref.as_ref().and_then(|r| r.message.clone()).unwrap_or_default(),
+                raw.status
+                    .reconciler_ref
+                    .as_ref()
+                    .and_then(|r| r.message.clone())
+                    .unwrap_or_default(),
             ),
             _ => status::derive(&raw),
         };
@@ -44,7 +57,14 @@ impl FluxObject {
             .and_then(|r| r.managed_by.as_deref())
             .and_then(ObjectKey::parse);
         let refs = refs::extract(&key, &raw);
-        Some(FluxObject { key, status, message, refs, managed_by, raw })
+        Some(FluxObject {
+            key,
+            status,
+            message,
+            refs,
+            managed_by,
+            raw,
+        })
     }
 
     /// The condition of the given type.

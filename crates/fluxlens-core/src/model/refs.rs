@@ -49,7 +49,12 @@ pub struct Reference {
     pub field: String,
 }
 
-fn resolve(r: &CrossRef, default_kind: Option<Kind>, own_ns: &str, ns_allowed: bool) -> Option<ObjectKey> {
+fn resolve(
+    r: &CrossRef,
+    default_kind: Option<Kind>,
+    own_ns: &str,
+    ns_allowed: bool,
+) -> Option<ObjectKey> {
     if r.name.is_empty() {
         return None;
     }
@@ -70,58 +75,107 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
     let mut out = Vec::new();
     let mut push = |kind: RefKind, target: Option<ObjectKey>, field: &str| {
         if let Some(target) = target {
-            out.push(Reference { kind, target, field: field.to_string() });
+            out.push(Reference {
+                kind,
+                target,
+                field: field.to_string(),
+            });
         }
     };
     match key.kind {
         Kind::Kustomization | Kind::ImageUpdateAutomation => {
             if let Some(r) = &spec.source_ref {
-                push(RefKind::Source, resolve(r, None, ns, true), "spec.sourceRef");
+                push(
+                    RefKind::Source,
+                    resolve(r, None, ns, true),
+                    "spec.sourceRef",
+                );
             }
         }
         Kind::HelmChart => {
             if let Some(r) = &spec.source_ref {
-                push(RefKind::Source, resolve(r, None, ns, false), "spec.sourceRef");
+                push(
+                    RefKind::Source,
+                    resolve(r, None, ns, false),
+                    "spec.sourceRef",
+                );
             }
         }
         Kind::HelmRelease => {
             if let Some(r) = &spec.chart_ref {
-                push(RefKind::ChartRef, resolve(r, None, ns, true), "spec.chartRef");
+                push(
+                    RefKind::ChartRef,
+                    resolve(r, None, ns, true),
+                    "spec.chartRef",
+                );
             } else if let Some(ChartField::Template { spec: t }) = &spec.chart
                 && let Some(r) = &t.source_ref
             {
-                push(RefKind::ChartTemplate, resolve(r, None, ns, true), "spec.chart.spec.sourceRef");
+                push(
+                    RefKind::ChartTemplate,
+                    resolve(r, None, ns, true),
+                    "spec.chart.spec.sourceRef",
+                );
             }
         }
         Kind::ArtifactGenerator => {
             for (i, r) in spec.sources.iter().enumerate() {
-                push(RefKind::Source, resolve(r, None, ns, true), &format!("spec.sources[{i}]"));
+                push(
+                    RefKind::Source,
+                    resolve(r, None, ns, true),
+                    &format!("spec.sources[{i}]"),
+                );
             }
             for (i, a) in spec.artifacts.iter().enumerate() {
-                let t = (!a.name.is_empty()).then(|| ObjectKey::new(Kind::ExternalArtifact, ns, a.name.clone()));
+                let t = (!a.name.is_empty())
+                    .then(|| ObjectKey::new(Kind::ExternalArtifact, ns, a.name.clone()));
                 push(RefKind::Artifact, t, &format!("spec.artifacts[{i}]"));
             }
         }
         Kind::FluxInstance => {
             if let Some(sync) = &spec.sync {
-                let name = sync.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
+                let name = sync
+                    .name
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| ns.to_string());
                 if let Some(kind) = sync.kind.as_deref().filter(|k| !k.is_empty()) {
-                    push(RefKind::Sync, Some(ObjectKey::new(Kind::parse(kind), ns, name.clone())), "spec.sync");
+                    push(
+                        RefKind::Sync,
+                        Some(ObjectKey::new(Kind::parse(kind), ns, name.clone())),
+                        "spec.sync",
+                    );
                 }
-                push(RefKind::Sync, Some(ObjectKey::new(Kind::Kustomization, ns, name)), "spec.sync");
+                push(
+                    RefKind::Sync,
+                    Some(ObjectKey::new(Kind::Kustomization, ns, name)),
+                    "spec.sync",
+                );
             }
         }
         Kind::Alert => {
             if let Some(p) = spec.provider_ref.as_ref().filter(|p| !p.name.is_empty()) {
-                push(RefKind::Notification, Some(ObjectKey::new(Kind::Provider, ns, p.name.clone())), "spec.providerRef");
+                push(
+                    RefKind::Notification,
+                    Some(ObjectKey::new(Kind::Provider, ns, p.name.clone())),
+                    "spec.providerRef",
+                );
             }
             for (i, s) in spec.event_sources.iter().enumerate() {
                 // Wildcards and label selectors name no single object.
                 if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
                     continue;
                 }
-                let t_ns = s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
-                push(RefKind::Notification, Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())), &format!("spec.eventSources[{i}]"));
+                let t_ns = s
+                    .namespace
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| ns.to_string());
+                push(
+                    RefKind::Notification,
+                    Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())),
+                    &format!("spec.eventSources[{i}]"),
+                );
             }
         }
         Kind::Receiver => {
@@ -129,8 +183,16 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
                 if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
                     continue;
                 }
-                let t_ns = s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| ns.to_string());
-                push(RefKind::Notification, Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())), &format!("spec.resources[{i}]"));
+                let t_ns = s
+                    .namespace
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| ns.to_string());
+                push(
+                    RefKind::Notification,
+                    Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())),
+                    &format!("spec.resources[{i}]"),
+                );
             }
         }
         _ => {}
@@ -143,9 +205,19 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
     };
     for (i, d) in spec.depends_on.iter().enumerate() {
         let kind_default = dep_kind.clone();
-        let r = if key.kind == Kind::ResourceSet { resolve(d, None, ns, true) } else {
+        let r = if key.kind == Kind::ResourceSet {
+            resolve(d, None, ns, true)
+        } else {
             // The kind of a Kustomization/HelmRelease dependency is implied; ignore stray kinds.
-            resolve(&CrossRef { kind: None, ..d.clone() }, kind_default, ns, true)
+            resolve(
+                &CrossRef {
+                    kind: None,
+                    ..d.clone()
+                },
+                kind_default,
+                ns,
+                true,
+            )
         };
         push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
     }

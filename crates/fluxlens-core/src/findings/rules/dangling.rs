@@ -20,13 +20,23 @@ impl Rule for DanglingReference {
         let chain = delivery_chain(cluster);
         for obj in cluster.objects() {
             for r in &obj.refs {
-                let is_source = matches!(r.kind, RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate);
+                let is_source = matches!(
+                    r.kind,
+                    RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+                );
                 if !(is_source || r.kind == RefKind::DependsOn) || cluster.contains(&r.target) {
                     continue;
                 }
                 let on_chain = root.as_ref() == Some(&obj.key) || chain.contains(&obj.key);
-                let severity = if on_chain { Severity::Critical } else { Severity::High };
-                let mut evidence = vec![format!("{} → {} ({}), not found in the cluster", obj.key, r.target, r.field)];
+                let severity = if on_chain {
+                    Severity::Critical
+                } else {
+                    Severity::High
+                };
+                let mut evidence = vec![format!(
+                    "{} → {} ({}), not found in the cluster",
+                    obj.key, r.target, r.field
+                )];
                 if is_source && obj.raw.status.source_ref.is_none() {
                     evidence.push("the API injected no status.sourceRef: the server could not read the source either".into());
                 }
@@ -43,8 +53,16 @@ impl Rule for DanglingReference {
                         obj.key, r.target
                     ));
                 }
-                if cluster.notes.truncated_kinds.iter().any(|k| k == r.target.kind.as_str()) {
-                    evidence.push(format!("the {} list was truncated by the server; the object may exist unseen", r.target.kind));
+                if cluster
+                    .notes
+                    .truncated_kinds
+                    .iter()
+                    .any(|k| k == r.target.kind.as_str())
+                {
+                    evidence.push(format!(
+                        "the {} list was truncated by the server; the object may exist unseen",
+                        r.target.kind
+                    ));
                 }
                 let (message, remediation) = if is_source {
                     (
@@ -56,11 +74,21 @@ impl Rule for DanglingReference {
                     )
                 } else {
                     (
-                        format!("{} depends on {} which does not exist; it will wait forever", obj.key, r.target),
+                        format!(
+                            "{} depends on {} which does not exist; it will wait forever",
+                            obj.key, r.target
+                        ),
                         format!("Create {} or remove it from {}.", r.target, r.field),
                     )
                 };
-                out.push(Finding { rule: self.id().into(), severity, subject: obj.key.clone(), message, evidence, remediation });
+                out.push(Finding {
+                    rule: self.id().into(),
+                    severity,
+                    subject: obj.key.clone(),
+                    message,
+                    evidence,
+                    remediation,
+                });
             }
         }
     }
@@ -89,7 +117,11 @@ mod tests {
     fn cluster(objs: &[&str]) -> Cluster {
         let report: FluxReport =
             serde_json::from_str(r#"{"metadata":{"namespace":"flux-system"},"spec":{"sync":{"id":"kustomization/flux-system"}}}"#).unwrap();
-        Cluster::new(report, objs.iter().map(|s| serde_json::from_str(s).unwrap()), CrdAccess::Unknown)
+        Cluster::new(
+            report,
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        )
     }
 
     fn run(c: &Cluster) -> Vec<Finding> {
@@ -115,7 +147,10 @@ mod tests {
         ]);
         let f = run(&c);
         assert_eq!(f.len(), 2);
-        assert!(f.iter().all(|f| f.rule == "MIG-GO-02" && f.severity == Severity::High));
+        assert!(
+            f.iter()
+                .all(|f| f.rule == "MIG-GO-02" && f.severity == Severity::High)
+        );
         assert!(f[0].message.contains("OCIRepository/flux-system/gone"));
         assert!(f[1].message.contains("Kustomization/apps/infra"));
     }

@@ -1,0 +1,11 @@
+.PHONY: demo test bench build setup
+# Serve the app on the built-in demo backend at http://127.0.0.1:8080
+demo:
+	scripts/demo.sh
+# Run every test tier
+test:
+	scripts/test.sh
+setup:
+	scripts/setup.sh
+build:
+	scripts/build.sh

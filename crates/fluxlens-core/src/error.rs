@@ -1,0 +1,174 @@
+//! The one error type of the API client, and the pure classification of HTTP answers
+//! (so every branch is tested natively; the app only feeds it status, headers and body).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why an API call failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ApiError {
+    /// The request never got an answer (server down, connection dropped, DNS, CORS).
+    Network(String),
+    /// No answer within the client's deadline.
+    Timeout { seconds: u32 },
+    /// 401: the session is missing or expired; `login_url` comes from the `auth-provider` cookie.
+    Unauthorized { login_url: Option<String> },
+    /// 403, with the server's text.
+    Forbidden(String),
+    /// 5xx, with the server's text body.
+    Server { status: u16, body: String },
+    /// Any other non-2xx answer.
+    Http { status: u16, body: String },
+    /// 200 with HTML where JSON was expected: a proxy or the server's SPA fallback answered.
+    NotJson { content_type: String },
+    /// The body was not the JSON expected (truncated, malformed).
+    Decode(String),
+    /// The client refused to call an endpoint outside the read-only allowlist.
+    Refused(String),
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Network(m) => write!(f, "Cannot reach the Flux Operator API: {m}"),
+            ApiError::Timeout { seconds } => {
+                write!(f, "The Flux Operator API did not answer within {seconds} s")
+            }
+            ApiError::Unauthorized { .. } => write!(
+                f,
+                "Not signed in (401): sign in to the Flux Operator to continue"
+            ),
+            ApiError::Forbidden(m) => write!(f, "Access denied (403): {}", first_line(m)),
+            ApiError::Server { status, body } => {
+                write!(f, "The server failed ({status}): {}", first_line(body))
+            }
+            ApiError::Http { status, body } => {
+                write!(f, "Unexpected answer ({status}): {}", first_line(body))
+            }
+            ApiError::NotJson { content_type } => write!(
+                f,
+                "Got {} instead of JSON: the API path is not proxied to the Flux Operator (check the /api/ proxy)",
+                if content_type.is_empty() {
+                    "a non-JSON answer"
+                } else {
+                    content_type
+                }
+            ),
+            ApiError::Decode(m) => write!(f, "The API answer could not be read: {m}"),
+            ApiError::Refused(m) => write!(f, "Refused: {m} is not a read-only endpoint"),
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+fn first_line(s: &str) -> &str {
+    let line = s.trim().lines().next().unwrap_or("");
+    // Error bodies are server text; keep the banner readable whatever they hold.
+    match line.char_indices().nth(300) {
+        Some((i, _)) => &line[..i],
+        None => line,
+    }
+}
+
+/// Classifies an answer: `Ok(())` when the body should be decoded as JSON.
+pub fn classify(
+    status: u16,
+    content_type: &str,
+    body: &str,
+    cookies: &str,
+) -> Result<(), ApiError> {
+    match status {
+        200..=299 => {
+            let media = content_type
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if media == "application/json"
+                || (media.is_empty() && body.trim_start().starts_with(['{', '[']))
+            {
+                Ok(())
+            } else {
+                Err(ApiError::NotJson {
+                    content_type: media,
+                })
+            }
+        }
+        401 => Err(ApiError::Unauthorized {
+            login_url: crate::auth::login_url(cookies),
+        }),
+        403 => Err(ApiError::Forbidden(body.to_string())),
+        500..=599 => Err(ApiError::Server {
+            status,
+            body: body.to_string(),
+        }),
+        _ => Err(ApiError::Http {
+            status,
+            body: body.to_string(),
+        }),
+    }
+}
+
+/// Decodes a JSON body into `T`, mapping failures to [`ApiError::Decode`].
+pub fn decode<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, ApiError> {
+    serde_json::from_str(body).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification() {
+        assert_eq!(classify(200, "application/json", "{}", ""), Ok(()));
+        assert_eq!(
+            classify(200, "application/json; charset=utf-8", "{}", ""),
+            Ok(())
+        );
+        assert!(matches!(
+            classify(200, "text/html; charset=utf-8", "<!doctype html>", ""),
+            Err(ApiError::NotJson { .. })
+        ));
+        assert!(matches!(
+            classify(403, "text/plain", "You do not have access", ""),
+            Err(ApiError::Forbidden(_))
+        ));
+        assert_eq!(
+            classify(500, "text/plain", "Failed to get resource: boom\n", ""),
+            Err(ApiError::Server {
+                status: 500,
+                body: "Failed to get resource: boom\n".into()
+            })
+        );
+        assert!(matches!(
+            classify(400, "text/plain", "bad", ""),
+            Err(ApiError::Http { status: 400, .. })
+        ));
+        let cookie = "other=1; auth-provider=eyJwcm92aWRlciI6Ik9JREMiLCJ1cmwiOiIvb2F1dGgyL2F1dGhvcml6ZSIsImF1dGhlbnRpY2F0ZWQiOmZhbHNlfQ";
+        assert_eq!(
+            classify(401, "text/plain", "Unauthorized", cookie),
+            Err(ApiError::Unauthorized {
+                login_url: Some("/oauth2/authorize".into())
+            })
+        );
+    }
+
+    #[test]
+    fn messages_are_one_readable_line() {
+        let long = "x".repeat(1000);
+        let m = ApiError::Server {
+            status: 500,
+            body: format!("{long}\nsecond"),
+        }
+        .to_string();
+        assert!(m.len() < 400 && !m.contains("second"));
+        assert!(
+            decode::<serde_json::Value>("{\"a\":")
+                .unwrap_err()
+                .to_string()
+                .contains("could not be read")
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! The overview's numbers, computed once here so no view re-derives them.
+
+use crate::findings::{Finding, Severity};
+use crate::kind::Kind;
+use crate::model::{Cluster, RefKind};
+use crate::status::Status;
+
+/// Objects by kind and status, dangling references, findings by severity.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClusterSummary {
+    /// `(kind, counts in Status::ALL order)`, sorted by kind name.
+    pub by_kind: Vec<(Kind, [usize; 6])>,
+    pub total: usize,
+    /// References whose target does not exist.
+    pub missing_refs: usize,
+    /// Findings per severity, in `[info, low, medium, high, critical]` order.
+    pub findings_by_severity: [usize; 5],
+}
+
+impl ClusterSummary {
+    /// Summarizes a cluster and its findings.
+    pub fn compute(cluster: &Cluster, findings: &[Finding]) -> ClusterSummary {
+        let mut by_kind: Vec<(Kind, [usize; 6])> = Vec::new();
+        for o in cluster.objects() {
+            let idx = Status::ALL.iter().position(|s| *s == o.status).unwrap_or(4);
+            match by_kind.iter_mut().find(|(k, _)| *k == o.key.kind) {
+                Some((_, c)) => c[idx] += 1,
+                None => {
+                    let mut c = [0; 6];
+                    c[idx] = 1;
+                    by_kind.push((o.key.kind.clone(), c));
+                }
+            }
+        }
+        by_kind.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+        let missing_refs = cluster
+            .objects()
+            .iter()
+            .flat_map(|o| o.refs.iter())
+            .filter(|r| r.kind != RefKind::Notification && !cluster.contains(&r.target))
+            .count();
+        let mut findings_by_severity = [0; 5];
+        for f in findings {
+            findings_by_severity[f.severity as usize] += 1;
+        }
+        ClusterSummary {
+            by_kind,
+            total: cluster.objects().len(),
+            missing_refs,
+            findings_by_severity,
+        }
+    }
+
+    /// The worst severity present, if any finding exists.
+    pub fn worst(&self) -> Option<Severity> {
+        let all = [
+            Severity::Info,
+            Severity::Low,
+            Severity::Medium,
+            Severity::High,
+            Severity::Critical,
+        ];
+        (0..5)
+            .rev()
+            .find(|&i| self.findings_by_severity[i] > 0)
+            .map(|i| all[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FluxReport;
+    use crate::model::CrdAccess;
+
+    #[test]
+    fn counts() {
+        let objs: Vec<_> = crate::synthetic::objects(200)
+            .into_iter()
+            .map(|v| serde_json::from_value(v).unwrap())
+            .collect();
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let f = crate::findings::evaluate_all(&c);
+        let s = ClusterSummary::compute(&c, &f);
+        assert_eq!(s.total, 200);
+        assert_eq!(
+            s.by_kind
+                .iter()
+                .map(|(_, c)| c.iter().sum::<usize>())
+                .sum::<usize>(),
+            200
+        );
+        assert!(s.missing_refs > 0);
+        assert_eq!(s.findings_by_severity.iter().sum::<usize>(), f.len());
+        assert!(s.worst().is_some());
+    }
+}

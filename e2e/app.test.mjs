@@ -1,0 +1,139 @@
+// End to end: the built app on the simulator, per scenario, through faults.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, marks } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('demo: header shows the report, counts match, marks recorded, every route renders', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    await page.locator('[data-count=objects]').waitFor();
+    assert.equal(await page.locator('[data-identity=Flux]').textContent(), 'v2.7.3');
+    assert.equal(await page.locator('[data-identity=Kubernetes]').textContent(), 'v1.34.2');
+    assert.equal(await page.locator('[data-identity=Operator]').textContent(), 'v0.33.0');
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+    const m = await marks(page);
+    assert.ok(m.includes('fluxlens:data-ready'), m.join());
+    for (const [link, heading] of [['Graph', 'Source graph'], ['Signatures', 'Artifact signatures'], ['Migrations', 'Migrations'], ['Compliance', 'Flux Enterprise compliance']]) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    }
+    await page.getByRole('link', { name: 'Signatures', exact: true }).click();
+    await page.locator('[data-root=true]').waitFor();
+    assert.match(await page.locator('[data-root=true] th').textContent(), /GitRepository\/flux-system\/flux-system \(root\)/);
+    await page.goto(sim.base + '/no/such/page');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    assert.deepEqual(page.errors, []);
+    // Keyboard: the skip link is the first focus stop and leads to main.
+    await page.goto(sim.base + '/');
+    await page.locator('[data-count=objects]').waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
+  } finally { sim.stop(); }
+});
+
+test('initial load needs at most 3 + ceil(N/2000) API requests', async () => {
+  const sim = await startSim(['--synthetic', '4500']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=600');
+    await page.locator('[data-count=objects]').waitFor({ timeout: 30000 });
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '4500');
+    const api = (await sim.log()).filter((e) => e.path.startsWith('/api/'));
+    assert.ok(api.length <= 3 + Math.ceil(4500 / 2000) + 1, `requests: ${api.map((e) => e.path).join(', ')}`); // +1: CRDs
+  } finally { sim.stop(); }
+});
+
+test('broken: the bootstrap deadlock is a critical MIG-GO-02 finding', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    const f = page.locator('[data-rule="MIG-GO-02"][data-severity=critical]');
+    await f.first().waitFor();
+    assert.match(await f.first().textContent(), /Kustomization\/flux-system\/cluster-apps references OCIRepository\/flux-system\/cluster-apps/);
+    assert.ok(Number(await page.locator('[data-count=missing]').textContent()) >= 3);
+    await page.goto(sim.base + '/graph');
+    await page.locator('td[data-node-id="OCIRepository/flux-system/cluster-apps"][data-status=Missing]').waitFor();
+  } finally { sim.stop(); }
+});
+
+test('API down at start: clear message, then recovery without a reload', async () => {
+  const sim = await startSim(['--scenario', 'demo', '--down']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=1');
+    await page.getByRole('alert').waitFor();
+    assert.match(await page.getByRole('alert').textContent(), /server failed \(503\): server not initialized/);
+    await sim.faults('reset=1');
+    await page.locator('[data-count=objects]').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.deepEqual(page.errors, []);
+  } finally { sim.stop(); }
+});
+
+test('API fails after load: last good data stays with "stale since"', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=1');
+    await page.locator('[data-count=objects]').waitFor();
+    await sim.faults('html=1');
+    await page.getByRole('alert').waitFor();
+    assert.match(await page.getByRole('alert').textContent(), /instead of JSON/);
+    assert.match(await page.getByRole('alert').textContent(), /stale since/);
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
+    await sim.faults('reset=1&malformed=1');
+    await page.getByText(/could not be read/).waitFor();
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
+    await sim.faults('reset=1');
+    await page.getByRole('alert').waitFor({ state: 'detached' });
+  } finally { sim.stop(); }
+});
+
+test('401 in OIDC mode offers sign-in at the provider URL; 403 is explained', async () => {
+  const sim = await startSim(['--scenario', 'demo', '--oidc']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph');
+    const signIn = page.getByRole('link', { name: 'Sign in' });
+    await signIn.waitFor();
+    assert.equal(await signIn.getAttribute('href'), '/oauth2/authorize?originalPath=%2Fgraph');
+    await sim.faults('reset=1&forbidden=1');
+    await page.getByText(/Access denied \(403\)/).waitFor({ timeout: 15000 });
+  } finally { sim.stop(); }
+});
+
+test('read-only: visiting every route sends no mutating request', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    for (const r of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/embed/graph', '/embed/overview']) {
+      await page.goto(sim.base + r);
+      await page.locator('.fl-page').waitFor();
+      for (const b of await page.getByRole('button').all()) await b.click();
+    }
+    const log = await sim.log();
+    assert.ok(log.some((e) => e.path === '/api/v1/inventory/objects'));
+    assert.deepEqual(log.filter((e) => e.mutating), []);
+    assert.ok(log.filter((e) => e.path.startsWith('/api/')).every((e) => ['GET', 'POST'].includes(e.method)));
+    assert.ok(log.filter((e) => e.method === 'POST').every((e) => e.path === '/api/v1/inventory/objects'));
+  } finally { sim.stop(); }
+});
+
+test('embed: no chrome, theme parameter honoured', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/embed/overview?theme=dark');
+    await page.locator('[data-count=objects]').waitFor();
+    assert.equal(await page.locator('header').count(), 0);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  } finally { sim.stop(); }
+});

@@ -1,0 +1,53 @@
+// Shared helpers: start the simulator on a free port, launch Chromium, collect page errors.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+export async function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** Starts fluxlens-sim serving dist/ with the given flags; resolves when it answers. */
+export async function startSim(args = []) {
+  const port = await freePort();
+  const proc = spawn(`${ROOT}target/release/fluxlens-sim`, ['--addr', `127.0.0.1:${port}`, '--dist', `${ROOT}dist`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try { const r = await fetch(`${base}/__sim/log`); if (r.ok) break; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+    if (i === 99) throw new Error(`simulator did not start: ${stderr}`);
+  }
+  return {
+    base,
+    stop: () => proc.kill(),
+    faults: async (q) => (await fetch(`${base}/__sim/faults?${q}`)).json(),
+    log: async () => (await fetch(`${base}/__sim/log`)).json(),
+  };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A page that records uncaught errors and console errors from the wasm app. */
+export async function newPage(browser) {
+  const page = await browser.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+export async function marks(page) {
+  return page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+}

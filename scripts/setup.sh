@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what fluxlens needs and is missing. Idempotent; every version pinned.
+# Needs only rustup/cargo, node/npm and apt (as root) on the machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14          # 0.22.x needs rustc >= 1.96.1
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing chromium and chromium-driver (apt)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
+
+if ! trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (about 9 minutes on 2 cores)"
+  cargo install trunk --locked --version "$TRUNK_VERSION"
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
+  say "installing wasm-bindgen-cli $WB_VERSION"
+  # Not --locked: its lockfile pins a crate version the registry no longer has.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  say "installing node tooling (binaryen wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
+fi
+# Debian's binaryen 108 silently breaks the app; Trunk.toml pins version_132 and npm's comes first on PATH.
+wasm-opt --version | grep -q 'version 132' || { echo "setup: wrong wasm-opt on PATH: $(command -v wasm-opt)" >&2; exit 1; }
+say "ready"

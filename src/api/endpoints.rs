@@ -1,0 +1,36 @@
+//! One async function per endpoint.
+
+use super::{ApiError, get_json, post_json};
+use fluxlens_core::api::{
+    EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceList,
+};
+
+/// `GET /api/v1/report`.
+pub async fn report() -> Result<FluxReport, ApiError> {
+    get_json("/api/v1/report", &[]).await
+}
+
+/// `GET /api/v1/resources` (empty filters are omitted).
+pub async fn resources(kind: &str, namespace: &str) -> Result<ResourceList, ApiError> {
+    get_json(
+        "/api/v1/resources",
+        &[("kind", kind), ("namespace", namespace)],
+    )
+    .await
+}
+
+/// `GET /api/v1/events` for one object.
+pub async fn events(kind: &str, name: &str, namespace: &str) -> Result<EventList, ApiError> {
+    get_json(
+        "/api/v1/events",
+        &[("kind", kind), ("name", name), ("namespace", namespace)],
+    )
+    .await
+}
+
+/// `POST /api/v1/inventory/objects` (read-only).
+pub async fn inventory_objects(
+    req: &InventoryObjectsRequest,
+) -> Result<InventoryObjectsResponse, ApiError> {
+    post_json("/api/v1/inventory/objects", req).await
+}

@@ -1,0 +1,121 @@
+//! The only module that talks HTTP. Relative `/api/v1/...` URLs under a base path, every
+//! answer classified by `fluxlens_core::error`, deadlines by `AbortController`, and a
+//! read-only allowlist checked before anything is sent.
+
+mod endpoints;
+pub mod loader;
+
+pub use endpoints::*;
+pub use fluxlens_core::error::ApiError;
+
+use gloo_net::http::{Request, RequestBuilder};
+use wasm_bindgen::JsCast;
+
+/// Deadline for one request.
+pub const TIMEOUT_SECONDS: u32 = 30;
+
+/// The path prefix the app and the API live under (`""` at the root, `/fluxlens` under a
+/// sub-path). Read from `<meta name="fluxlens-api-base">`, so one build serves both.
+pub fn base_path() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("meta[name=fluxlens-api-base]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .map(|s| s.trim_end_matches('/').to_string())
+        .unwrap_or_default()
+}
+
+fn cookies() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+        .and_then(|d| d.cookie().ok())
+        .unwrap_or_default()
+}
+
+/// Sends a request with a deadline and returns the JSON body text, or a typed error.
+async fn send(
+    method: &str,
+    path: &str,
+    build: impl FnOnce(RequestBuilder) -> Result<Request, gloo_net::Error>,
+) -> Result<String, ApiError> {
+    if !fluxlens_core::api::is_allowed(method, path) {
+        return Err(ApiError::Refused(format!("{method} {path}")));
+    }
+    let url = format!("{}{}", base_path(), path);
+    let controller = web_sys::AbortController::new()
+        .map_err(|_| ApiError::Network("no AbortController".into()))?;
+    let signal = controller.signal();
+    let builder = match method {
+        "POST" => Request::post(&url),
+        _ => Request::get(&url),
+    }
+    .abort_signal(Some(&signal));
+    let request = build(builder).map_err(|e| ApiError::Network(e.to_string()))?;
+    let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
+    {
+        let (controller, timed_out) = (controller.clone(), timed_out.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000).await;
+            timed_out.set(true);
+            controller.abort();
+        });
+    }
+    let result = async {
+        let resp = request
+            .send()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        let status = resp.status();
+        let ct = resp.headers().get("content-type").unwrap_or_default();
+        let body = resp
+            .text()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        fluxlens_core::error::classify(status, &ct, &body, &cookies())?;
+        Ok(body)
+    }
+    .await;
+    if timed_out.get() {
+        return Err(ApiError::Timeout {
+            seconds: TIMEOUT_SECONDS,
+        });
+    }
+    // Done: cancel the deadline's effect (aborting a finished request is harmless).
+    result
+}
+
+/// `GET path?query` decoded as `T`.
+pub async fn get_json<T: serde::de::DeserializeOwned>(
+    path: &str,
+    query: &[(&str, &str)],
+) -> Result<T, ApiError> {
+    let pairs: Vec<(String, String)> = query
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let body = send("GET", path, |b| {
+        b.query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .build()
+    })
+    .await?;
+    fluxlens_core::error::decode(&body)
+}
+
+/// `POST path` with a JSON body (read-only endpoints only), decoded as `T`.
+pub async fn post_json<B: serde::Serialize, T: serde::de::DeserializeOwned>(
+    path: &str,
+    body: &B,
+) -> Result<T, ApiError> {
+    let text = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+    let resp = send("POST", path, |b| {
+        b.header("Content-Type", "application/json").body(text)
+    })
+    .await?;
+    fluxlens_core::error::decode(&resp)
+}

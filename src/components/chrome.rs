@@ -1,0 +1,113 @@
+//! Header with the cluster's identity, navigation, and the load/error notices.
+
+use super::theme::ThemeState;
+use crate::state::AppState;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+/// Site header: brand, cluster identity from the report, navigation, theme toggle.
+#[component]
+pub fn Header() -> impl IntoView {
+    let state = AppState::expect();
+    let theme = expect_context::<ThemeState>();
+    let identity = move || {
+        state.data.get().map(|d| {
+            let s = &d.cluster.report.spec;
+            let or = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unknown".into());
+            vec![
+                ("Flux", or(s.distribution.version.as_ref())),
+                (
+                    "Operator",
+                    or(s.operator.as_ref().and_then(|o| o.version.as_ref())),
+                ),
+                (
+                    "Kubernetes",
+                    or(s.cluster.as_ref().and_then(|c| c.server_version.as_ref())),
+                ),
+                (
+                    "Platform",
+                    or(s.cluster.as_ref().and_then(|c| c.platform.as_ref())),
+                ),
+            ]
+        })
+    };
+    view! {
+        <header class="fl-header">
+            <a class="fl-brand" href="/">"fluxlens"</a>
+            <dl class="fl-identity" aria-label="Cluster identity">
+                {move || identity().unwrap_or_default().into_iter().map(|(k, v)| view! {
+                    <div class="fl-identity__item"><dt>{k}</dt><dd data-identity=k>{v}</dd></div>
+                }).collect_view()}
+            </dl>
+            <nav class="fl-nav" aria-label="Views">
+                <A href="/" exact=true>"Overview"</A>
+                <A href="/graph">"Graph"</A>
+                <A href="/signatures">"Signatures"</A>
+                <A href="/migrations">"Migrations"</A>
+                <A href="/compliance">"Compliance"</A>
+            </nav>
+            <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
+                {move || theme.0.get().label()}
+            </button>
+        </header>
+    }
+}
+
+/// Progress of the first load, errors, "stale since", and honest notes on completeness.
+#[component]
+pub fn Notices() -> impl IntoView {
+    let state = AppState::expect();
+    let error = move || {
+        state.error.get().map(|e| {
+            let login = match &e {
+                fluxlens_core::error::ApiError::Unauthorized { login_url: Some(u) } => {
+                    let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
+                    Some(format!("{u}?originalPath={}", js_sys::encode_uri_component(&path)))
+                }
+                _ => None,
+            };
+            let stale = state.stale_since.get().map(|t| {
+                let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t));
+                format!("Showing the last good data — stale since {}", String::from(d.to_locale_time_string("en-GB")))
+            });
+            view! {
+                <div class="fl-notice fl-notice--error" role="alert" data-error=format!("{:?}", e).split(['(', ' ', '{']).next().unwrap_or("").to_string()>
+                    <p>{e.to_string()}</p>
+                    {stale.map(|s| view! { <p class="fl-stale">{s}</p> })}
+                    {login.map(|u| view! { <p><a class="fl-btn" href=u>"Sign in"</a></p> })}
+                </div>
+            }
+        })
+    };
+    let notes = move || {
+        state.data.get().map(|d| {
+            let n = &d.cluster.notes;
+            let mut lines = Vec::new();
+            if !n.truncated_kinds.is_empty() {
+                lines.push(format!(
+                    "The server capped these lists; some objects are not shown: {}",
+                    n.truncated_kinds.join(", ")
+                ));
+            }
+            if !n.unreadable.is_empty() {
+                lines.push(format!(
+                    "{} listed objects could not be read (for example {} — {})",
+                    n.unreadable.len(),
+                    n.unreadable[0].0,
+                    n.unreadable[0].1
+                ));
+            }
+            lines
+                .into_iter()
+                .map(|l| view! { <p class="fl-notice fl-notice--warn" role="status">{l}</p> })
+                .collect_view()
+        })
+    };
+    view! {
+        {move || state.progress.get().map(|p| view! {
+            <p class="fl-notice fl-notice--progress" role="status" aria-live="polite" data-progress="">"Loading " {p} "…"</p>
+        })}
+        {error}
+        {notes}
+    }
+}

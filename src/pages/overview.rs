@@ -1,0 +1,52 @@
+use super::with_data;
+use crate::components::findings::FindingsList;
+use fluxlens_core::Status;
+use leptos::prelude::*;
+
+/// `/`: objects by kind and status, missing references, findings.
+#[component]
+pub fn OverviewPage() -> impl IntoView {
+    view! {
+        <section class="fl-page" aria-labelledby="ov-title">
+            <h1 id="ov-title">"Overview"</h1>
+            {with_data(|d| {
+                let s = d.summary.clone();
+                let sev = s.findings_by_severity;
+                view! {
+                    <div class="fl-cards">
+                        <article class="fl-card" data-card="objects">
+                            <h2>"Objects"</h2>
+                            <p class="fl-big" data-count="objects">{s.total}</p>
+                            <p><a href="/graph">"Open the source graph"</a></p>
+                        </article>
+                        <article class="fl-card" data-card="missing">
+                            <h2>"Missing references"</h2>
+                            <p class="fl-big" data-count="missing">{s.missing_refs}</p>
+                            <p><a href="/graph?status=Missing">"Show missing"</a></p>
+                        </article>
+                        <article class="fl-card" data-card="findings">
+                            <h2>"Findings"</h2>
+                            <p class="fl-big" data-count="findings">{sev.iter().sum::<usize>()}</p>
+                            <p>{format!("{} critical · {} high · {} medium · {} low · {} info", sev[4], sev[3], sev[2], sev[1], sev[0])}</p>
+                        </article>
+                    </div>
+                    <table class="fl-table" data-table="by-kind">
+                        <caption>"Objects by kind and status"</caption>
+                        <thead><tr><th scope="col">"Kind"</th>
+                            {Status::ALL.iter().map(|st| view! { <th scope="col">{st.as_str()}</th> }).collect_view()}
+                        </tr></thead>
+                        <tbody>
+                            {s.by_kind.iter().map(|(k, c)| view! {
+                                <tr data-kind=k.as_str().to_string()><th scope="row">{k.as_str().to_string()}</th>
+                                    {c.iter().map(|n| view! { <td>{*n}</td> }).collect_view()}
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    <h2>"Findings"</h2>
+                    <FindingsList findings=d.findings.clone()/>
+                }
+            })}
+        </section>
+    }
+}
