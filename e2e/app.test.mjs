@@ -1,7 +1,7 @@
 // End to end: the built app on the simulator, per scenario, through faults.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, marks } from './helpers.mjs';
+import { startSim, launch, newPage, marks, cleanup } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -35,7 +35,7 @@ test('demo: header shows the report, counts match, marks recorded, every route r
     await page.locator('[data-count=objects]').waitFor();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('initial load needs at most 3 + ceil(N/2000) API requests', async () => {
@@ -47,7 +47,7 @@ test('initial load needs at most 3 + ceil(N/2000) API requests', async () => {
     assert.equal(await page.locator('[data-count=objects]').textContent(), '4500');
     const api = (await sim.log()).filter((e) => e.path.startsWith('/api/'));
     assert.ok(api.length <= 3 + Math.ceil(4500 / 2000) + 1, `requests: ${api.map((e) => e.path).join(', ')}`); // +1: CRDs
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('broken: the bootstrap deadlock is a critical MIG-GO-02 finding', async () => {
@@ -61,7 +61,7 @@ test('broken: the bootstrap deadlock is a critical MIG-GO-02 finding', async () 
     assert.ok(Number(await page.locator('[data-count=missing]').textContent()) >= 3);
     await page.goto(sim.base + '/graph');
     await page.locator('td[data-node-id="OCIRepository/flux-system/cluster-apps"][data-status=Missing]').waitFor();
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('API down at start: clear message, then recovery without a reload', async () => {
@@ -75,7 +75,7 @@ test('API down at start: clear message, then recovery without a reload', async (
     await page.locator('[data-count=objects]').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0);
     assert.deepEqual(page.errors, []);
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('API fails after load: last good data stays with "stale since"', async () => {
@@ -94,7 +94,7 @@ test('API fails after load: last good data stays with "stale since"', async () =
     assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
     await sim.faults('reset=1');
     await page.getByRole('alert').waitFor({ state: 'detached' });
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('401 in OIDC mode offers sign-in at the provider URL; 403 is explained', async () => {
@@ -107,7 +107,7 @@ test('401 in OIDC mode offers sign-in at the provider URL; 403 is explained', as
     assert.equal(await signIn.getAttribute('href'), '/oauth2/authorize?originalPath=%2Fgraph');
     await sim.faults('reset=1&forbidden=1');
     await page.getByText(/Access denied \(403\)/).waitFor({ timeout: 15000 });
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('read-only: visiting every route sends no mutating request', async () => {
@@ -124,7 +124,7 @@ test('read-only: visiting every route sends no mutating request', async () => {
     assert.deepEqual(log.filter((e) => e.mutating), []);
     assert.ok(log.filter((e) => e.path.startsWith('/api/')).every((e) => ['GET', 'POST'].includes(e.method)));
     assert.ok(log.filter((e) => e.method === 'POST').every((e) => e.path === '/api/v1/inventory/objects'));
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
 });
 
 test('embed: no chrome, theme parameter honoured', async () => {
@@ -135,5 +135,49 @@ test('embed: no chrome, theme parameter honoured', async () => {
     await page.locator('[data-count=objects]').waitFor();
     assert.equal(await page.locator('header').count(), 0);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-  } finally { sim.stop(); }
+  } finally { await cleanup(browser, sim); }
+});
+
+test('every scenario loads and shows the simulator\'s object count', async () => {
+  for (const scenario of ['demo', 'broken', 'enterprise-fips', 'upstream-bootstrap']) {
+    const sim = await startSim(['--scenario', scenario]);
+    try {
+      const rows = (await (await fetch(sim.base + '/api/v1/resources')).json()).resources;
+      const page = await newPage(browser);
+      await page.goto(sim.base + '/');
+      await page.locator('[data-count=objects]').waitFor();
+      assert.equal(await page.locator('[data-count=objects]').textContent(), String(rows.length), scenario);
+      assert.deepEqual(page.errors, [], scenario);
+    } finally { await cleanup(browser, sim); }
+  }
+});
+
+test('faults after load: dropped connections and 500s keep the last good data', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=1');
+    await page.locator('[data-count=objects]').waitFor();
+    for (const [fault, text] of [['drop=1', /Cannot reach the Flux Operator API/], ['error-rate=1', /server failed \(500\): Failed to list resources: injected error/]]) {
+      await sim.faults('reset=1&' + fault);
+      await page.getByText(text).waitFor({ timeout: 15000 });
+      assert.equal(await page.locator('[data-count=objects]').textContent(), '190', fault);
+      assert.match(await page.getByRole('alert').textContent(), /stale since/);
+    }
+    await sim.faults('reset=1');
+    await page.getByRole('alert').waitFor({ state: 'detached' });
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('5 s latency and 10 MB answers still load, with a progress indicator meanwhile', async () => {
+  const sim = await startSim(['--scenario', 'demo', '--latency-ms', '2500', '--big']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    await page.locator('[data-progress]').waitFor();
+    assert.match(await page.locator('[data-progress]').textContent(), /Loading (report|resource summaries|objects)/);
+    await page.locator('[data-count=objects]').waitFor({ timeout: 30000 });
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
+  } finally { await cleanup(browser, sim); }
 });

@@ -42,7 +42,9 @@ export async function launch() {
 
 /** A page that records uncaught errors and console errors from the wasm app. */
 export async function newPage(browser) {
-  const page = await browser.newPage();
+  // A fresh context per page: no cookies or storage leak between tests.
+  const context = await browser.newContext();
+  const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   return page;
@@ -50,4 +52,10 @@ export async function newPage(browser) {
 
 export async function marks(page) {
   return page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+}
+
+/** Stops the simulator and closes every page, so no background tab keeps polling. */
+export async function cleanup(browser, sim) {
+  sim.stop();
+  await Promise.all(browser.contexts().map((c) => c.close()));
 }

@@ -54,6 +54,22 @@ impl Faults {
     }
 }
 
+impl Faults {
+    /// Applies a query of faults; `reset` goes first whatever its position, so
+    /// `reset=1&malformed=1` means "only malformed". Returns the first unknown name.
+    pub fn apply(&mut self, q: &std::collections::HashMap<String, String>) -> Result<(), String> {
+        if let Some(v) = q.get("reset") {
+            self.set("reset", v);
+        }
+        for (k, v) in q.iter().filter(|(k, _)| k.as_str() != "reset") {
+            if !self.set(k, v) {
+                return Err(k.clone());
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +82,32 @@ mod tests {
         assert!(f.set("reset", "1"));
         assert_eq!(f, Faults::default());
         assert!(!f.set("nonsense", "1"));
+    }
+
+    #[test]
+    fn reset_applies_first_whatever_the_query_order() {
+        // Regression: a HashMap-ordered loop sometimes reset after setting the new fault.
+        for _ in 0..20 {
+            let mut f = Faults {
+                down: true,
+                ..Faults::default()
+            };
+            let q = [("malformed", "1"), ("reset", "1")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            f.apply(&q).unwrap();
+            assert_eq!(
+                f,
+                Faults {
+                    malformed: true,
+                    ..Faults::default()
+                }
+            );
+        }
+        let q = [("bogus".to_string(), "1".to_string())]
+            .into_iter()
+            .collect();
+        assert_eq!(Faults::default().apply(&q), Err("bogus".into()));
     }
 }

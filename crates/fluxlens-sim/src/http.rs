@@ -243,12 +243,10 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
     match path {
         "/__sim/faults" => {
             let mut f = state.faults.lock().unwrap();
-            for (k, v) in q {
-                if !f.set(k, v) {
-                    return text(StatusCode::BAD_REQUEST, &format!("unknown fault {k}"));
-                }
+            match f.apply(q) {
+                Ok(()) => json_resp(&json!(*f)),
+                Err(k) => text(StatusCode::BAD_REQUEST, &format!("unknown fault {k}")),
             }
-            json_resp(&json!(*f))
         }
         "/__sim/log" => {
             let mut log = state.log.lock().unwrap();
