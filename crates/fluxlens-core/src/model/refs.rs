@@ -1,7 +1,7 @@
 //! Reference extraction: what each object points at, with the per-kind namespace defaults.
 
 use super::key::ObjectKey;
-use crate::api::object::{ApiObject, ChartField, CrossRef};
+use crate::api::object::{ApiObject, ChartField, CrossRef, EventSource};
 use crate::kind::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +66,20 @@ fn resolve(
         _ => own_ns.to_string(),
     };
     Some(ObjectKey::new(kind, ns, r.name.clone()))
+}
+
+/// The single object an Alert event source or Receiver resource names; wildcards and label
+/// selectors name no single object.
+fn named_target(s: &EventSource, own_ns: &str) -> Option<ObjectKey> {
+    if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
+        return None;
+    }
+    let ns = s
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| own_ns.to_string());
+    Some(ObjectKey::new(Kind::parse(&s.kind), ns, s.name.clone()))
 }
 
 /// Every reference of `obj`, whose key is `key`.
@@ -162,35 +176,18 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
                 );
             }
             for (i, s) in spec.event_sources.iter().enumerate() {
-                // Wildcards and label selectors name no single object.
-                if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
-                    continue;
-                }
-                let t_ns = s
-                    .namespace
-                    .clone()
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or_else(|| ns.to_string());
                 push(
                     RefKind::Notification,
-                    Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())),
+                    named_target(s, ns),
                     &format!("spec.eventSources[{i}]"),
                 );
             }
         }
         Kind::Receiver => {
             for (i, s) in spec.resources.iter().enumerate() {
-                if s.name.is_empty() || s.name.contains('*') || s.kind.is_empty() {
-                    continue;
-                }
-                let t_ns = s
-                    .namespace
-                    .clone()
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or_else(|| ns.to_string());
                 push(
                     RefKind::Notification,
-                    Some(ObjectKey::new(Kind::parse(&s.kind), t_ns, s.name.clone())),
+                    named_target(s, ns),
                     &format!("spec.resources[{i}]"),
                 );
             }
@@ -222,4 +219,31 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
         push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notification_targets_skip_wildcards_and_default_namespace() {
+        let o: ApiObject = serde_json::from_str(
+            r#"{"kind":"Alert","metadata":{"name":"a","namespace":"ops"},"spec":{"providerRef":{"name":"slack"},
+            "eventSources":[{"kind":"Kustomization","name":"*"},{"kind":"GitRepository","name":"flux-system","namespace":"flux-system"},{"kind":"HelmRelease","name":"web"}]}}"#,
+        )
+        .unwrap();
+        let key = ObjectKey::new(Kind::Alert, "ops", "a");
+        let t: Vec<String> = extract(&key, &o)
+            .iter()
+            .map(|r| r.target.to_string())
+            .collect();
+        assert_eq!(
+            t,
+            vec![
+                "Provider/ops/slack",
+                "GitRepository/flux-system/flux-system",
+                "HelmRelease/ops/web"
+            ]
+        );
+    }
 }
