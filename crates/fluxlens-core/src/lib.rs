@@ -8,6 +8,7 @@ pub mod api;
 pub mod auth;
 pub mod error;
 pub mod findings;
+pub mod graph;
 pub mod kind;
 pub mod lenient;
 pub mod load;

@@ -1,0 +1,69 @@
+//! Native benchmark: graph build + view + layout at 200 / 1,000 / 5,000 objects, plus
+//! model building and rule evaluation. Prints a Markdown table of medians (11 runs).
+//! Run: `cargo bench -p fluxlens-core --bench graph`.
+
+use fluxlens_core::api::{ApiObject, FluxReport};
+use fluxlens_core::graph::{Graph, GraphFilter, GraphOptions, layout, view};
+use fluxlens_core::model::{Cluster, CrdAccess};
+use std::collections::HashSet;
+use std::time::Instant;
+
+const RUNS: usize = 11;
+
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    let mut t: Vec<f64> = (0..RUNS)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[RUNS / 2]
+}
+
+fn main() {
+    println!(
+        "| objects | decode + model (ms) | rules (ms) | graph build (ms) | view + grouping (ms) | layout (ms) | build + view + layout (ms) |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for n in [200, 1000, 5000] {
+        let json = serde_json::to_string(&fluxlens_core::synthetic::objects(n)).unwrap();
+        let decode = median_ms(|| {
+            let objs: Vec<ApiObject> = serde_json::from_str(&json).unwrap();
+            std::hint::black_box(Cluster::new(
+                FluxReport::default(),
+                objs,
+                CrdAccess::Unknown,
+            ));
+        });
+        let objs: Vec<ApiObject> = serde_json::from_str(&json).unwrap();
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let rules = median_ms(|| {
+            std::hint::black_box(fluxlens_core::findings::evaluate_all(&c));
+        });
+        let build = median_ms(|| {
+            std::hint::black_box(Graph::build(&c, GraphOptions::default()));
+        });
+        let g = Graph::build(&c, GraphOptions::default());
+        let f = GraphFilter {
+            group_threshold: 0,
+            ..Default::default()
+        };
+        let v_ms = median_ms(|| {
+            std::hint::black_box(view(&g, &f, &HashSet::new()));
+        });
+        let v = view(&g, &f, &HashSet::new());
+        let l_ms = median_ms(|| {
+            std::hint::black_box(layout(&v));
+        });
+        let all = median_ms(|| {
+            let g = Graph::build(&c, GraphOptions::default());
+            let v = view(&g, &f, &HashSet::new());
+            std::hint::black_box(layout(&v));
+        });
+        println!(
+            "| {n} | {decode:.2} | {rules:.2} | {build:.2} | {v_ms:.2} | {l_ms:.2} | {all:.2} |"
+        );
+    }
+}

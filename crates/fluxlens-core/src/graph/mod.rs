@@ -1,0 +1,13 @@
+//! The source graph: every source and what consumes it, typed edges, missing references
+//! as nodes, dependsOn cycles; filtering, grouping and a layered layout for drawing.
+
+mod build;
+mod cycles;
+mod dot;
+mod layout;
+mod view;
+
+pub use build::{Edge, EdgeKind, Graph, GraphOptions, Node, NodeKind};
+pub use dot::to_dot;
+pub use layout::{Layout, NODE_H, NODE_W, Rect, layout};
+pub use view::{GraphFilter, ViewGraph, view};

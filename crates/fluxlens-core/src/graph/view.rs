@@ -1,0 +1,360 @@
+//! What the graph view draws: filtered nodes (plus their direct neighbours as context) and
+//! collapsed groups (whole namespaces on demand, long runs of sibling leaf consumers by default).
+
+use super::build::{Edge, EdgeKind, Graph, NodeKind};
+use crate::kind::Kind;
+use crate::model::ObjectKey;
+use crate::status::Status;
+use std::collections::{HashMap, HashSet};
+
+/// Filters and grouping, as kept in the URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphFilter {
+    pub namespaces: Vec<String>,
+    pub kinds: Vec<String>,
+    pub statuses: Vec<Status>,
+    /// Only objects with a non-Ready status, a finding, or in a cycle.
+    pub problems_only: bool,
+    /// Case-insensitive substring of `Kind/namespace/name`.
+    pub query: String,
+    /// Namespaces drawn as one node each.
+    pub collapsed_namespaces: Vec<String>,
+    /// Group ids the user expanded.
+    pub expanded: Vec<String>,
+    /// Runs of more than this many sibling leaf consumers are grouped (0 = never).
+    pub group_threshold: usize,
+}
+
+impl Default for GraphFilter {
+    fn default() -> Self {
+        GraphFilter {
+            namespaces: vec![],
+            kinds: vec![],
+            statuses: vec![],
+            problems_only: false,
+            query: String::new(),
+            collapsed_namespaces: vec![],
+            expanded: vec![],
+            group_threshold: 8,
+        }
+    }
+}
+
+impl GraphFilter {
+    fn narrows(&self) -> bool {
+        !self.namespaces.is_empty()
+            || !self.kinds.is_empty()
+            || !self.statuses.is_empty()
+            || self.problems_only
+            || !self.query.is_empty()
+    }
+}
+
+/// A drawn node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewNode {
+    pub id: ObjectKey,
+    pub status: Status,
+    pub kind: NodeKind,
+    /// Graph node indices this node stands for (one, or a group's members).
+    pub members: Vec<u32>,
+    /// Shown only because it neighbours a match.
+    pub context: bool,
+    pub in_cycle: bool,
+}
+
+/// The drawn graph.
+#[derive(Debug, Clone, Default)]
+pub struct ViewGraph {
+    pub nodes: Vec<ViewNode>,
+    pub edges: Vec<Edge>,
+}
+
+fn severity(s: Status) -> u8 {
+    match s {
+        Status::Failed => 5,
+        Status::Missing => 4,
+        Status::Unknown => 3,
+        Status::Progressing => 2,
+        Status::Suspended => 1,
+        Status::Ready => 0,
+    }
+}
+
+/// Applies a filter and grouping; `problems` are subjects of findings.
+pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGraph {
+    let n = g.nodes.len();
+    let q = f.query.to_lowercase();
+    let in_cycle: HashSet<&ObjectKey> = g.cycles.iter().flatten().collect();
+    let matched: Vec<bool> = g
+        .nodes
+        .iter()
+        .map(|node| {
+            let id = &node.id;
+            (f.namespaces.is_empty() || f.namespaces.contains(&id.namespace))
+                && (f.kinds.is_empty() || f.kinds.iter().any(|k| k == id.kind.as_str()))
+                && (f.statuses.is_empty() || f.statuses.contains(&node.status))
+                && (q.is_empty() || id.to_string().to_lowercase().contains(&q))
+                && (!f.problems_only
+                    || !matches!(node.status, Status::Ready | Status::Suspended)
+                    || problems.contains(id)
+                    || in_cycle.contains(id))
+        })
+        .collect();
+    let mut include = matched.clone();
+    if f.narrows() {
+        for e in &g.edges {
+            let (a, b) = (e.from as usize, e.to as usize);
+            if matched[a] {
+                include[b] = true;
+            }
+            if matched[b] {
+                include[a] = true;
+            }
+        }
+    }
+    // Group assignment: graph node → group key.
+    let mut group_of: Vec<Option<ObjectKey>> = vec![None; n];
+    for i in 0..n {
+        let id = &g.nodes[i].id;
+        if include[i] && f.collapsed_namespaces.contains(&id.namespace) {
+            group_of[i] = Some(ObjectKey::new(
+                Kind::Other("Namespace".into()),
+                "",
+                id.namespace.clone(),
+            ));
+        }
+    }
+    if f.group_threshold > 0 {
+        let mut has_out = vec![false; n];
+        for e in &g.edges {
+            has_out[e.from as usize] = true;
+        }
+        let mut runs: HashMap<(u32, &str, &str), Vec<u32>> = HashMap::new();
+        for e in g.edges.iter().filter(|e| {
+            matches!(
+                e.kind,
+                EdgeKind::Source | EdgeKind::ChartRef | EdgeKind::Chart
+            )
+        }) {
+            let c = e.to as usize;
+            if include[c] && !has_out[c] && group_of[c].is_none() {
+                let id = &g.nodes[c].id;
+                runs.entry((e.from, id.kind.as_str(), id.namespace.as_str()))
+                    .or_default()
+                    .push(e.to);
+            }
+        }
+        let mut runs: Vec<_> = runs
+            .into_iter()
+            .filter(|(_, v)| v.len() > f.group_threshold)
+            .collect();
+        runs.sort();
+        for ((src, kind, ns), members) in runs {
+            let s = &g.nodes[src as usize].id;
+            let key = ObjectKey::new(
+                Kind::Other("Group".into()),
+                ns,
+                format!("{kind}s-of-{}-{}-{}", s.kind, s.namespace, s.name),
+            );
+            if f.expanded.iter().any(|e| *e == key.to_string()) {
+                continue;
+            }
+            for m in members {
+                if group_of[m as usize].is_none() {
+                    group_of[m as usize] = Some(key.clone());
+                }
+            }
+        }
+    }
+    let mut out = ViewGraph::default();
+    let mut vindex: Vec<u32> = vec![u32::MAX; n];
+    let mut groups: HashMap<ObjectKey, u32> = HashMap::new();
+    for i in 0..n {
+        if !include[i] {
+            continue;
+        }
+        let node = &g.nodes[i];
+        let v = match &group_of[i] {
+            Some(key) => *groups.entry(key.clone()).or_insert_with(|| {
+                out.nodes.push(ViewNode {
+                    id: key.clone(),
+                    status: Status::Ready,
+                    kind: NodeKind::Group { count: 0 },
+                    members: vec![],
+                    context: true,
+                    in_cycle: false,
+                });
+                (out.nodes.len() - 1) as u32
+            }),
+            None => {
+                out.nodes.push(ViewNode {
+                    id: node.id.clone(),
+                    status: node.status,
+                    kind: node.kind.clone(),
+                    members: vec![],
+                    context: f.narrows() && !matched[i],
+                    in_cycle: in_cycle.contains(&node.id),
+                });
+                (out.nodes.len() - 1) as u32
+            }
+        };
+        let vn = &mut out.nodes[v as usize];
+        vn.members.push(i as u32);
+        if let NodeKind::Group { count } = &mut vn.kind {
+            *count += 1;
+            if severity(node.status) > severity(vn.status) || vn.members.len() == 1 {
+                vn.status = node.status;
+            }
+            vn.context &= f.narrows() && !matched[i];
+            vn.in_cycle |= in_cycle.contains(&node.id);
+        }
+        vindex[i] = v;
+    }
+    let mut edges: Vec<Edge> = g
+        .edges
+        .iter()
+        .filter_map(|e| {
+            let (a, b) = (vindex[e.from as usize], vindex[e.to as usize]);
+            (a != u32::MAX && b != u32::MAX && a != b).then_some(Edge {
+                from: a,
+                to: b,
+                kind: e.kind,
+            })
+        })
+        .collect();
+    edges.sort();
+    edges.dedup_by(|a, b| a.from == b.from && a.to == b.to);
+    out.edges = edges;
+    out
+}
+
+impl ViewGraph {
+    /// Nodes reachable upstream (`up`) or downstream from `start`, including it.
+    pub fn chain(&self, start: u32, up: bool) -> HashSet<u32> {
+        let mut seen = HashSet::from([start]);
+        let mut todo = vec![start];
+        while let Some(v) = todo.pop() {
+            for e in &self.edges {
+                let (from, to) = if up { (e.to, e.from) } else { (e.from, e.to) };
+                if from == v && seen.insert(to) {
+                    todo.push(to);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The index of a node by id.
+    pub fn find(&self, id: &ObjectKey) -> Option<u32> {
+        self.nodes
+            .iter()
+            .position(|n| &n.id == id)
+            .map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FluxReport;
+    use crate::graph::GraphOptions;
+    use crate::model::{Cluster, CrdAccess};
+
+    fn demo(n_apps: usize) -> Graph {
+        let mut objs = vec![r#"{"kind":"GitRepository","metadata":{"name":"repo","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"True"}]}}"#.to_string()];
+        for i in 0..n_apps {
+            objs.push(format!(r#"{{"kind":"Kustomization","metadata":{{"name":"app-{i}","namespace":"team"}},"spec":{{"sourceRef":{{"kind":"GitRepository","name":"repo","namespace":"flux-system"}}}},"status":{{"conditions":[{{"type":"Ready","status":"{}"}}]}}}}"#, if i == 3 { "False" } else { "True" }));
+        }
+        objs.push(r#"{"kind":"Kustomization","metadata":{"name":"lonely","namespace":"other"},"spec":{"sourceRef":{"kind":"GitRepository","name":"gone"}}}"#.into());
+        let c = Cluster::new(
+            FluxReport::default(),
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        );
+        Graph::build(&c, GraphOptions::default())
+    }
+
+    #[test]
+    fn sibling_runs_group_and_expand() {
+        let g = demo(20);
+        let v = view(&g, &GraphFilter::default(), &HashSet::new());
+        let group = v
+            .nodes
+            .iter()
+            .find(|n| matches!(n.kind, NodeKind::Group { .. }))
+            .unwrap();
+        assert_eq!(group.kind, NodeKind::Group { count: 20 });
+        assert_eq!(
+            group.status,
+            Status::Failed,
+            "a group shows its worst member"
+        );
+        assert_eq!(v.nodes.len(), 4); // repo, group, lonely, missing
+        let f = GraphFilter {
+            expanded: vec![group.id.to_string()],
+            ..Default::default()
+        };
+        assert_eq!(view(&g, &f, &HashSet::new()).nodes.len(), 23);
+        let small = view(&demo(5), &GraphFilter::default(), &HashSet::new());
+        assert!(
+            small
+                .nodes
+                .iter()
+                .all(|n| !matches!(n.kind, NodeKind::Group { .. }))
+        );
+    }
+
+    #[test]
+    fn filters_keep_neighbours_as_context() {
+        let g = demo(5);
+        let f = GraphFilter {
+            problems_only: true,
+            ..Default::default()
+        };
+        let v = view(&g, &f, &HashSet::new());
+        let names: Vec<_> = v
+            .nodes
+            .iter()
+            .map(|n| (n.id.name.clone(), n.context))
+            .collect();
+        assert!(names.contains(&("app-3".into(), false)));
+        assert!(names.contains(&("repo".into(), true)), "{names:?}");
+        assert!(
+            names.contains(&("gone".into(), false)),
+            "missing nodes are problems"
+        );
+        assert!(!names.iter().any(|(n, _)| n == "app-1"));
+        let q = view(
+            &g,
+            &GraphFilter {
+                query: "LONELY".into(),
+                ..Default::default()
+            },
+            &HashSet::new(),
+        );
+        assert_eq!(q.nodes.len(), 2);
+        let ns = view(
+            &g,
+            &GraphFilter {
+                collapsed_namespaces: vec!["team".into()],
+                ..Default::default()
+            },
+            &HashSet::new(),
+        );
+        assert!(ns.nodes.iter().any(
+            |n| n.id.to_string() == "Namespace//team" && n.kind == NodeKind::Group { count: 5 }
+        ));
+    }
+
+    #[test]
+    fn chains() {
+        let g = demo(3);
+        let v = view(&g, &GraphFilter::default(), &HashSet::new());
+        let repo = v
+            .find(&ObjectKey::new(Kind::GitRepository, "flux-system", "repo"))
+            .unwrap();
+        assert_eq!(v.chain(repo, false).len(), 4);
+        assert_eq!(v.chain(repo, true).len(), 1);
+    }
+}
