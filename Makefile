@@ -9,3 +9,6 @@ setup:
 	scripts/setup.sh
 build:
 	scripts/build.sh
+# Run the benchmarks and rewrite BENCHMARKS.md
+bench:
+	scripts/bench.sh

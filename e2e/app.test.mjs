@@ -60,7 +60,7 @@ test('broken: the bootstrap deadlock is a critical MIG-GO-02 finding', async () 
     assert.match(await f.first().textContent(), /Kustomization\/flux-system\/cluster-apps references OCIRepository\/flux-system\/cluster-apps/);
     assert.ok(Number(await page.locator('[data-count=missing]').textContent()) >= 3);
     await page.goto(sim.base + '/graph');
-    await page.locator('td[data-node-id="OCIRepository/flux-system/cluster-apps"][data-status=Missing]').waitFor();
+    await page.locator('g[data-node-id="OCIRepository/flux-system/cluster-apps"][data-status=Missing]').waitFor();
   } finally { await cleanup(browser, sim); }
 });
 

@@ -2,6 +2,7 @@
 
 use fluxlens_core::error::ApiError;
 use fluxlens_core::findings::{self, Finding};
+use fluxlens_core::graph::{Graph, GraphOptions};
 use fluxlens_core::model::Cluster;
 use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
@@ -12,6 +13,8 @@ pub struct Loaded {
     pub cluster: Cluster,
     pub findings: Vec<Finding>,
     pub summary: ClusterSummary,
+    /// The graph with default layers (the graph view rebuilds only for other layers).
+    pub graph: Arc<Graph>,
 }
 
 impl Loaded {
@@ -19,10 +22,12 @@ impl Loaded {
     pub fn new(cluster: Cluster) -> Loaded {
         let findings = findings::evaluate_all(&cluster);
         let summary = ClusterSummary::compute(&cluster, &findings);
+        let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
         Loaded {
             cluster,
             findings,
             summary,
+            graph,
         }
     }
 }
@@ -59,5 +64,28 @@ impl AppState {
 impl Default for AppState {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Compares by identity: cheap equality for large shared values in memos.
+#[derive(Debug)]
+pub struct Shared<T>(pub Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
     }
 }

@@ -1,40 +1,178 @@
-use super::{findings_with, with_data};
-use crate::components::status::StatusPill;
+use crate::components::findings::FindingsList;
+use crate::components::graph_canvas::{Drawing, GraphCanvas};
+use crate::components::node_panel::NodePanel;
+use crate::state::{AppState, Shared};
+use fluxlens_core::graph::{Graph, GraphOptions, NodeKind, layout, to_dot, to_svg, view};
+use fluxlens_core::urlstate::GraphQuery;
 use fluxlens_core::{ObjectKey, Status};
 use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_location, use_navigate};
+use std::collections::HashSet;
+use std::sync::Arc;
 
-/// `/graph`: sources and what consumes them. (The laid-out SVG graph lands with its issue;
-/// until then this is the reference list the graph is built from.)
+/// `/graph`: every source and what consumes it; filters, selection and zoom in the URL.
 #[component]
 pub fn GraphPage() -> impl IntoView {
+    let state = AppState::expect();
+    let location = use_location();
+    let navigate = use_navigate();
+    let query = Memo::new(move |_| GraphQuery::from_query(&location.search.get()));
+    let set_query = Callback::new(move |q: GraphQuery| {
+        let s = q.to_query();
+        let path = location.pathname.get_untracked();
+        let url = if s.is_empty() { path } else { format!("{path}?{s}") };
+        navigate(&url, NavigateOptions { replace: true, scroll: false, ..Default::default() });
+    });
+    let options = Memo::new(move |_| {
+        let q = query.get();
+        GraphOptions { notifications: q.notifications, managed_by: q.managed_by }
+    });
+    let graph = Memo::new(move |_| {
+        let d = state.data.get()?;
+        let opts = options.get();
+        Some(Shared(if opts == GraphOptions::default() { d.graph.clone() } else { Arc::new(Graph::build(&d.cluster, opts)) }))
+    });
+    let filter = Memo::new(move |_| query.get().filter);
+    let drawing: Memo<Drawing> = Memo::new(move |_| {
+        let Some(g) = graph.get() else { return Shared(Arc::new(Default::default())) };
+        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| d.as_ref().map(|d| d.findings.iter().map(|f| f.subject.clone()).collect()).unwrap_or_default());
+        let v = view(&g, &filter.get(), &problems);
+        let l = layout(&v);
+        Shared(Arc::new((v, l)))
+    });
+    Effect::new(move |_| {
+        if !drawing.get().0.0.nodes.is_empty() {
+            request_animation_frame(|| crate::perf::mark(crate::perf::GRAPH_LAID_OUT));
+        }
+    });
+    let selected = Memo::new(move |_| query.get().selected.and_then(|k| drawing.get().0.0.find(&k)));
+    let highlight = Memo::new(move |_| {
+        let i = selected.get()?;
+        let d = drawing.get();
+        let mut set = d.0.0.chain(i, true);
+        set.extend(d.0.0.chain(i, false));
+        Some(set)
+    });
+    let on_select = Callback::new(move |i: u32| {
+        let d = drawing.get_untracked();
+        let node = &d.0.0.nodes[i as usize];
+        let mut q = query.get_untracked();
+        match node.kind {
+            // Activating a group expands it; a namespace group un-collapses the namespace.
+            NodeKind::Group { .. } if node.id.kind.as_str() == "Namespace" => q.filter.collapsed_namespaces.retain(|n| *n != node.id.name),
+            NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),
+            _ => q.selected = Some(node.id.clone()),
+        }
+        set_query.run(q);
+    });
+    let on_viewport = Callback::new(move |vp: (f32, f32, f32)| {
+        let mut q = query.get_untracked();
+        q.viewport = Some(vp);
+        set_query.run(q);
+    });
+    let export = move |dot: bool| {
+        let d = drawing.get_untracked();
+        let (v, l) = &*d.0;
+        if dot {
+            crate::components::download::download("fluxlens-graph.dot", "text/vnd.graphviz", &to_dot(v));
+        } else {
+            crate::components::download::download("fluxlens-graph.svg", "image/svg+xml", &to_svg(v, l));
+        }
+    };
+    let initial = query.get_untracked().viewport;
     view! {
-        <section class="fl-page" aria-labelledby="gr-title">
+        <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            {with_data(|d| {
-                let rows: Vec<_> = d.cluster.objects().iter().flat_map(|o| o.refs.iter().map(move |r| (o.key.clone(), o.status, r.clone()))).collect();
-                let status_of = |k: &ObjectKey| d.cluster.get(k).map(|o| o.status).unwrap_or(Status::Missing);
-                view! {
-                    <table class="fl-table" data-table="edges">
-                        <caption>"References (consumer → target)"</caption>
-                        <thead><tr><th scope="col">"Consumer"</th><th scope="col">"Reference"</th><th scope="col">"Target"</th><th scope="col">"Target status"</th></tr></thead>
-                        <tbody>
-                            {rows.into_iter().map(|(from, st, r)| {
-                                let ts = status_of(&r.target);
-                                view! {
-                                    <tr>
-                                        <td data-node-id=from.to_string() data-status=st.as_str()>{from.to_string()}</td>
-                                        <td>{r.kind.as_str()}</td>
-                                        <td data-node-id=r.target.to_string() data-status=ts.as_str()>{r.target.to_string()}</td>
-                                        <td><StatusPill status=ts/></td>
-                                    </tr>
-                                }
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                    <h2>"Reference findings"</h2>
-                    <crate::components::findings::FindingsList findings=findings_with(&d, &["MIG-GO-02"])/>
-                }
-            })}
+            {crate::pages::with_data(move |d| view! { <GraphFilters data=d query=query set_query=set_query/> })}
+            <Show when=move || state.data.with(Option::is_some)>
+                {move || {
+                    let g = graph.get();
+                    let missing = g.as_ref().map(|g| g.missing().count()).unwrap_or(0);
+                    let cycles = g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default();
+                    let d = drawing.get();
+                    view! {
+                        <p class="fl-graph-summary" role="status">
+                            <span data-count="nodes">{d.0.0.nodes.len()}</span>" nodes shown · "
+                            <span data-count="missing">{missing}</span>" missing references · "
+                            <span data-count="cycles">{cycles.len()}</span>" dependsOn cycles"
+                        </p>
+                        {(!cycles.is_empty()).then(|| view! {
+                            <ul class="fl-cycles" aria-label="dependsOn cycles">
+                                {cycles.into_iter().map(|c| view! { <li data-cycle="">{c.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(" → ")}</li> }).collect_view()}
+                            </ul>
+                        })}
+                    }
+                }}
+                <div class="fl-graph-actions">
+                    <button class="fl-btn" type="button" on:click=move |_| export(false)>"Export SVG"</button>
+                    <button class="fl-btn" type="button" on:click=move |_| export(true)>"Export DOT"</button>
+                </div>
+                <div class="fl-graph-layout">
+                    <GraphCanvas drawing=drawing selected=selected highlight=highlight on_select=on_select initial=initial on_viewport=on_viewport/>
+                    {move || {
+                        let d = state.data.get()?;
+                        let id = query.get().selected?;
+                        let close = Callback::new(move |_| { let mut q = query.get_untracked(); q.selected = None; set_query.run(q); });
+                        Some(view! { <NodePanel data=d id=id on_close=close/> })
+                    }}
+                </div>
+                {move || state.data.get().map(|d| {
+                    let f: Vec<_> = d.findings.iter().filter(|f| f.rule == "MIG-GO-02").cloned().collect();
+                    view! { <h2>"Reference findings"</h2><FindingsList findings=f/> }
+                })}
+            </Show>
         </section>
+    }
+}
+
+/// The filter bar; every control writes the URL.
+#[component]
+fn GraphFilters(data: Arc<crate::state::Loaded>, query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
+    let mut namespaces: Vec<String> = data.cluster.objects().iter().map(|o| o.key.namespace.clone()).collect();
+    namespaces.sort();
+    namespaces.dedup();
+    let kinds: Vec<String> = data.summary.by_kind.iter().map(|(k, _)| k.to_string()).collect();
+    let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
+        let mut q = query.get_untracked();
+        f(&mut q);
+        set_query.run(q);
+    };
+    let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
+    let ns_opts = namespaces.clone();
+    view! {
+        <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
+            <label>"Namespace "
+                <select prop:value=move || first(query.get().filter.namespaces) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.namespaces = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
+                    <option value="">"all"</option>
+                    {ns_opts.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>"Kind "
+                <select prop:value=move || first(query.get().filter.kinds) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.kinds = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
+                    <option value="">"all"</option>
+                    {kinds.into_iter().map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>"Status "
+                <select prop:value=move || query.get().filter.statuses.first().map(|s| s.as_str().to_string()).unwrap_or_default() on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.statuses = if v.is_empty() { vec![] } else { vec![Status::parse(&v)] })) }>
+                    <option value="">"all"</option>
+                    {Status::ALL.iter().map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label><input type="checkbox" prop:checked=move || query.get().filter.problems_only on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.problems_only = c)) }/>" Problems only"</label>
+            <label>"Search "
+                <input type="search" prop:value=move || query.get().filter.query on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.query = v.clone())) }/>
+            </label>
+            <label>"Collapse "
+                <select prop:value="" on:change=move |ev| { let v = event_target_value(&ev); if !v.is_empty() { update(Box::new(move |q| if !q.filter.collapsed_namespaces.contains(&v) { q.filter.collapsed_namespaces.push(v.clone()) })) } }>
+                    <option value="">"a namespace…"</option>
+                    {namespaces.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label><input type="checkbox" prop:checked=move || query.get().notifications on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.notifications = c)) }/>" Notifications"</label>
+            <label><input type="checkbox" prop:checked=move || query.get().managed_by on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.managed_by = c)) }/>" Ownership"</label>
+            <label><input type="checkbox" prop:checked=move || query.get().filter.group_threshold != 0 on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 })) }/>" Group siblings"</label>
+        </form>
     }
 }

@@ -22,7 +22,12 @@ pub fn OverviewPage() -> impl IntoView {
                         <article class="fl-card" data-card="missing">
                             <h2>"Missing references"</h2>
                             <p class="fl-big" data-count="missing">{s.missing_refs}</p>
-                            <p><a href="/graph?status=Missing">"Show missing"</a></p>
+                            <p><a href="/graph?status=Missing">"Show missing in the graph"</a></p>
+                        </article>
+                        <article class="fl-card" data-card="cycles">
+                            <h2>"dependsOn cycles"</h2>
+                            <p class="fl-big" data-count="cycles">{d.graph.cycles.len()}</p>
+                            <p><a href="/graph?problems=1">"Show problems in the graph"</a></p>
                         </article>
                         <article class="fl-card" data-card="findings">
                             <h2>"Findings"</h2>
@@ -37,8 +42,8 @@ pub fn OverviewPage() -> impl IntoView {
                         </tr></thead>
                         <tbody>
                             {s.by_kind.iter().map(|(k, c)| view! {
-                                <tr data-kind=k.as_str().to_string()><th scope="row">{k.as_str().to_string()}</th>
-                                    {c.iter().map(|n| view! { <td>{*n}</td> }).collect_view()}
+                                <tr data-kind=k.as_str().to_string()><th scope="row"><a href=format!("/graph?kind={}", k.as_str())>{k.as_str().to_string()}</a></th>
+                                    {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=format!("/graph?kind={}&status={}", k.as_str(), st.as_str())>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
                                 </tr>
                             }).collect_view()}
                         </tbody>

@@ -17,6 +17,7 @@ pub mod status;
 pub mod summary;
 pub mod synthetic;
 pub mod time;
+pub mod urlstate;
 
 pub use kind::Kind;
 pub use model::{Cluster, FluxObject, ObjectKey};

@@ -5,9 +5,11 @@ mod build;
 mod cycles;
 mod dot;
 mod layout;
+mod svg;
 mod view;
 
 pub use build::{Edge, EdgeKind, Graph, GraphOptions, Node, NodeKind};
 pub use dot::to_dot;
 pub use layout::{Layout, NODE_H, NODE_W, Rect, layout};
-pub use view::{GraphFilter, ViewGraph, view};
+pub use svg::to_svg;
+pub use view::{GraphFilter, ViewGraph, ViewNode, view};

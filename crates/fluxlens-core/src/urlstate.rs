@@ -1,0 +1,198 @@
+//! URL state: every view's filters, selection and zoom live in the query string. Pure, so
+//! round-trips are tested natively; the app only reads and writes `location.search`.
+
+use crate::graph::GraphFilter;
+use crate::model::ObjectKey;
+use crate::status::Status;
+
+/// Longest query value accepted (longer values are ignored, not truncated).
+pub const MAX_VALUE_LEN: usize = 512;
+/// Most list items accepted per key.
+pub const MAX_ITEMS: usize = 64;
+
+/// Percent-encodes a query component (unreserved characters kept).
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes a query component (`+` is a space); invalid escapes are kept literally.
+pub fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 3 <= b.len() => {
+                match std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses `?a=1&b=2` (leading `?` optional) into decoded pairs, bounded in size.
+pub fn parse_query(q: &str) -> Vec<(String, String)> {
+    q.trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .take(MAX_ITEMS * 4)
+        .filter_map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (v.len() <= MAX_VALUE_LEN * 3).then(|| (decode(k), decode(v)))
+        })
+        .collect()
+}
+
+fn list(pairs: &[(String, String)], key: &str) -> Vec<String> {
+    pairs
+        .iter()
+        .filter(|(k, _)| k == key)
+        .flat_map(|(_, v)| v.split(','))
+        .filter(|s| !s.is_empty() && s.len() <= MAX_VALUE_LEN)
+        .take(MAX_ITEMS)
+        .map(str::to_string)
+        .collect()
+}
+
+fn one(pairs: &[(String, String)], key: &str) -> Option<String> {
+    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).filter(|v| v.len() <= MAX_VALUE_LEN)
+}
+
+/// Everything the graph view keeps in the URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphQuery {
+    pub filter: GraphFilter,
+    pub selected: Option<ObjectKey>,
+    pub notifications: bool,
+    pub managed_by: bool,
+    /// Zoom factor and pan offset; `None` = fit to screen.
+    pub viewport: Option<(f32, f32, f32)>,
+}
+
+impl Default for GraphQuery {
+    fn default() -> Self {
+        GraphQuery { filter: GraphFilter::default(), selected: None, notifications: false, managed_by: false, viewport: None }
+    }
+}
+
+impl GraphQuery {
+    /// Reads the query string.
+    pub fn from_query(q: &str) -> GraphQuery {
+        let p = parse_query(q);
+        let flag = |k: &str| one(&p, k).is_some_and(|v| v == "1" || v == "true");
+        let viewport = one(&p, "vp").and_then(|v| {
+            let n: Vec<f32> = v.split(',').filter_map(|x| x.parse().ok()).filter(|x: &f32| x.is_finite()).collect();
+            (n.len() == 3 && n[0] > 0.0).then(|| (n[0].clamp(0.02, 4.0), n[1], n[2]))
+        });
+        GraphQuery {
+            filter: GraphFilter {
+                namespaces: list(&p, "ns"),
+                kinds: list(&p, "kind"),
+                statuses: list(&p, "status").iter().map(|s| Status::parse(s)).collect(),
+                problems_only: flag("problems"),
+                query: one(&p, "q").unwrap_or_default(),
+                collapsed_namespaces: list(&p, "collapse"),
+                expanded: list(&p, "expand"),
+                group_threshold: one(&p, "group").and_then(|v| v.parse().ok()).unwrap_or(GraphFilter::default().group_threshold),
+            },
+            selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
+            notifications: flag("notif"),
+            managed_by: flag("owners"),
+            viewport,
+        }
+    }
+
+    /// Writes the query string (without `?`), omitting defaults.
+    pub fn to_query(&self) -> String {
+        let f = &self.filter;
+        let mut parts: Vec<String> = Vec::new();
+        let mut push = |k: &str, v: String| {
+            if !v.is_empty() {
+                parts.push(format!("{k}={}", encode(&v)));
+            }
+        };
+        push("ns", f.namespaces.join(","));
+        push("kind", f.kinds.join(","));
+        push("status", f.statuses.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(","));
+        if f.problems_only {
+            push("problems", "1".into());
+        }
+        push("q", f.query.clone());
+        push("collapse", f.collapsed_namespaces.join(","));
+        push("expand", f.expanded.join(","));
+        if f.group_threshold != GraphFilter::default().group_threshold {
+            push("group", f.group_threshold.to_string());
+        }
+        push("sel", self.selected.as_ref().map(|k| k.to_string()).unwrap_or_default());
+        if self.notifications {
+            push("notif", "1".into());
+        }
+        if self.managed_by {
+            push("owners", "1".into());
+        }
+        if let Some((z, x, y)) = self.viewport {
+            push("vp", format!("{z:.3},{x:.0},{y:.0}"));
+        }
+        parts.join("&")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kind::Kind;
+
+    #[test]
+    fn graph_query_round_trips() {
+        let q = GraphQuery {
+            filter: GraphFilter {
+                namespaces: vec!["team-a".into(), "flux-system".into()],
+                kinds: vec!["Kustomization".into()],
+                statuses: vec![Status::Failed, Status::Missing],
+                problems_only: true,
+                query: "a b&c=d%".into(),
+                collapsed_namespaces: vec!["team-b".into()],
+                expanded: vec!["Group/ns/Kustomizations-of-GitRepository-flux-system-repo".into()],
+                group_threshold: 0,
+            },
+            selected: Some(ObjectKey::new(Kind::OciRepository, "flux-system", "flux-system")),
+            notifications: true,
+            managed_by: true,
+            viewport: Some((0.5, -120.0, 40.0)),
+        };
+        let s = q.to_query();
+        assert_eq!(GraphQuery::from_query(&format!("?{s}")), q);
+        assert_eq!(GraphQuery::default().to_query(), "");
+        assert_eq!(GraphQuery::from_query(""), GraphQuery::default());
+    }
+
+    #[test]
+    fn hostile_and_huge_queries_are_bounded() {
+        let huge = format!("ns={}", "a,".repeat(100_000));
+        assert!(GraphQuery::from_query(&huge).filter.namespaces.len() <= MAX_ITEMS);
+        let q = GraphQuery::from_query("vp=NaN,1,2&sel=%ZZ&q=%3Cscript%3E&group=x");
+        assert_eq!(q.viewport, None);
+        assert_eq!(q.selected, None);
+        assert_eq!(q.filter.query, "<script>");
+        assert_eq!(q.filter.group_threshold, 8);
+        assert_eq!(decode("%"), "%");
+        assert_eq!(decode("%4"), "%4");
+        assert_eq!(decode("%41"), "A");
+    }
+}

@@ -1,0 +1,80 @@
+// End to end: the source graph view.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, marks, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('broken: missing nodes, the cycle, selection with side panel and events, URL state', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph');
+    const missing = page.locator('g[data-node-id="Kustomization/apps/database"]');
+    await missing.waitFor();
+    assert.equal(await missing.getAttribute('data-status'), 'Missing');
+    assert.match(await missing.getAttribute('class'), /fl-node--missing/);
+    assert.equal(await page.locator('[data-count=cycles]').textContent(), '1');
+    assert.equal(await page.locator('g[data-node-id="Kustomization/apps/backend"]').getAttribute('data-cycle'), 'true');
+    assert.ok((await marks(page)).includes('fluxlens:graph-laid-out'));
+    await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();
+    await page.waitForURL(/sel=Kustomization\/flux-system\/cluster-apps/);
+    const panel = page.locator('[data-panel="Kustomization/flux-system/cluster-apps"]');
+    await panel.waitFor();
+    await panel.locator('[data-rule="MIG-GO-02"][data-severity=critical]').waitFor();
+    await panel.locator('[data-event-type]').first().waitFor();
+    // Unrelated nodes are dimmed, the chain is not.
+    assert.match(await page.locator('g[data-node-id="Bucket/apps/assets"]').getAttribute('class'), /fl-dim/);
+    assert.doesNotMatch(await page.locator('g[data-node-id="OCIRepository/flux-system/cluster-apps"]').getAttribute('class'), /fl-dim/);
+    // The URL alone restores the view in a fresh context.
+    const url = page.url();
+    const page2 = await newPage(browser);
+    await page2.goto(url);
+    await page2.locator('[data-panel="Kustomization/flux-system/cluster-apps"]').waitFor();
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('filters live in the URL and keep neighbours as context', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?ns=team-ml&group=0');
+    await page.locator('g[data-node-id="Kustomization/team-ml/team-ml-training"]').waitFor();
+    const ids = await page.locator('g[data-node-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')));
+    assert.ok(ids.every((id) => id.split('/')[1] === 'team-ml' || id.includes('flux-system')), ids.join());
+    assert.equal(await page.locator('g[data-node-id="GitRepository/flux-system/flux-system"]').getAttribute('class').then((c) => /fl-node--context/.test(c)), true);
+    await page.getByLabel('Status').selectOption('Suspended');
+    await page.waitForURL(/status=Suspended/);
+    await page.getByLabel('Problems only').check();
+    await page.waitForURL(/problems=1/);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('5,000 objects: laid out, DOM bounded by the viewport, keyboard zoom, exports', async () => {
+  const sim = await startSim(['--synthetic', '5000']);
+  try {
+    const page = await newPage(browser);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(sim.base + '/graph?group=0&poll=600');
+    await page.locator('g[data-node-id]').first().waitFor({ timeout: 60000 });
+    assert.ok((await marks(page)).includes('fluxlens:graph-laid-out'));
+    const total = Number(await page.locator('[data-count=nodes]').textContent());
+    assert.ok(total >= 5000, `nodes shown ${total}`);
+    const inDom = await page.locator('g[data-node-id]').count();
+    assert.ok(inDom < 600, `DOM holds ${inDom} of ${total} nodes`);
+    await page.locator('.fl-canvas').focus();
+    await page.keyboard.press('+');
+    await page.waitForURL(/vp=/);
+    const dl = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export DOT' }).click();
+    const file = await dl;
+    assert.equal(file.suggestedFilename(), 'fluxlens-graph.dot');
+    const svg = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export SVG' }).click();
+    assert.equal((await svg).suggestedFilename(), 'fluxlens-graph.svg');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

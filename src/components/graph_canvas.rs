@@ -1,0 +1,205 @@
+//! The graph drawing: SVG with pan (drag, arrow keys), zoom (wheel, +/-), fit (0), and only
+//! the nodes inside the viewport in the DOM once the graph is large.
+
+use crate::state::Shared;
+use fluxlens_core::graph::{Layout, NODE_H, NODE_W, NodeKind, Rect, ViewGraph};
+use leptos::prelude::*;
+use std::collections::HashSet;
+
+/// Below this many nodes everything is rendered; above, only what is in view.
+pub const CULL_ABOVE: usize = 300;
+const MARGIN: f32 = 200.0;
+
+/// The view graph and its layout, shared.
+pub type Drawing = Shared<(ViewGraph, Layout)>;
+
+fn short(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max - 1).collect::<String>())
+    }
+}
+
+/// The smallest zoom allowed for a graph of `n` nodes. Large graphs stop at a zoom where the
+/// viewport holds a few hundred nodes, which keeps the DOM bounded by the viewport.
+pub fn min_zoom(n: usize) -> f32 {
+    if n > CULL_ABOVE { 0.3 } else { 0.03 }
+}
+
+/// Zoom/pan that fits `l` (of `n` nodes) in a `w`×`h` viewport, as far as `min_zoom` allows.
+pub fn fit(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
+    if l.width <= 0.0 || l.height <= 0.0 {
+        return (1.0, 20.0, 20.0);
+    }
+    let z = ((w - 40.0) / l.width).min((h - 40.0) / l.height).clamp(min_zoom(n), 1.0);
+    (z, ((w - l.width * z) / 2.0).max(20.0), 20.0)
+}
+
+/// The canvas.
+#[component]
+pub fn GraphCanvas(
+    /// What to draw.
+    drawing: Memo<Drawing>,
+    /// Selected node index in the view graph.
+    #[prop(into)]
+    selected: Signal<Option<u32>>,
+    /// Nodes to keep bright (the selection's chains); `None` = all.
+    #[prop(into)]
+    highlight: Signal<Option<HashSet<u32>>>,
+    /// Called with a node index when a node is activated.
+    on_select: Callback<u32>,
+    /// Initial zoom and pan; `None` fits.
+    initial: Option<(f32, f32, f32)>,
+    /// Called with (zoom, x, y) when the user finishes a pan or zoom.
+    on_viewport: Callback<(f32, f32, f32)>,
+) -> impl IntoView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    let size = RwSignal::new((1200.0f32, 700.0f32));
+    let lo = min_zoom(drawing.get_untracked().0.0.nodes.len());
+    let vp = RwSignal::new(initial.map(|(z, x, y)| (z.max(lo), x, y)).unwrap_or((1.0, 20.0, 20.0)));
+    let fitted = StoredValue::new(initial.is_some());
+    Effect::new(move |_| {
+        if let Some(el) = host.get() {
+            let (w, h) = (el.client_width().max(300) as f32, el.client_height().max(300) as f32);
+            size.set((w, h));
+            let d = drawing.get();
+            if !fitted.get_value() {
+                vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h));
+                fitted.set_value(true);
+            }
+        }
+    });
+    let visible = Memo::new(move |_| {
+        let d = drawing.get();
+        let (v, l) = &*d.0;
+        if v.nodes.len() <= CULL_ABOVE {
+            return (0..v.nodes.len() as u32).collect::<Vec<_>>();
+        }
+        let (z, tx, ty) = vp.get();
+        let (w, h) = size.get();
+        l.visible(Rect { x: -tx / z - MARGIN, y: -ty / z - MARGIN, w: w / z + 2.0 * MARGIN, h: h / z + 2.0 * MARGIN })
+    });
+    let edges = move || {
+        let d = drawing.get();
+        let (v, l) = &*d.0;
+        let vis: HashSet<u32> = visible.get().into_iter().collect();
+        let hl = highlight.get();
+        v.edges
+            .iter()
+            .filter(|e| vis.contains(&e.from) || vis.contains(&e.to))
+            .map(|e| {
+                let dim = hl.as_ref().is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
+                let class = format!("fl-edge fl-edge--{}{}", e.kind.as_str(), if dim { " fl-dim" } else { "" });
+                view! { <path class=class d=l.edge_path(e.from, e.to)/> }
+            })
+            .collect_view()
+    };
+    let node_view = move |i: u32| {
+        let d = drawing.get_untracked();
+        let (v, l) = &*d.0;
+        let n = v.nodes[i as usize].clone();
+        let (x, y) = l.pos[i as usize];
+        let id = n.id.to_string();
+        let (title, sub) = match n.kind {
+            NodeKind::Group { count } => (format!("{count} × {}", n.id.name.split("-of-").next().unwrap_or("")), format!("group · {}", n.id.namespace)),
+            NodeKind::Missing => (n.id.name.clone(), format!("MISSING {} · {}", n.id.kind, n.id.namespace)),
+            NodeKind::Object => (n.id.name.clone(), format!("{} · {}", n.id.kind, n.id.namespace)),
+        };
+        let class = move || {
+            let dim = highlight.get().is_some_and(|h| !h.contains(&i));
+            format!(
+                "fl-node {}{}{}{}{}",
+                n.status.css_class(),
+                if n.kind == NodeKind::Missing { " fl-node--missing" } else { "" },
+                if n.context { " fl-node--context" } else { "" },
+                if selected.get() == Some(i) { " fl-node--selected" } else { "" },
+                if dim { " fl-dim" } else { "" },
+            )
+        };
+        let label = format!("{id}, {}{}", n.status.as_str(), if n.in_cycle { ", in a dependsOn cycle" } else { "" });
+        view! {
+            <g class=class data-node-id=id.clone() data-status=n.status.as_str() data-cycle=n.in_cycle.then_some("true")
+                transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
+                on:click=move |_| on_select.run(i)
+                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); on_select.run(i) }>
+                <title>{id.clone()}</title>
+                <rect width=NODE_W height=NODE_H rx="6"/>
+                <text class="fl-node__sub" x="10" y="16">{short(&sub, 34)}</text>
+                <text class="fl-node__name" x="10" y="34">{short(&title, 30)}</text>
+            </g>
+        }
+    };
+    let drag = StoredValue::new(None::<(f32, f32, f32, f32)>);
+    let emit = move || on_viewport.run(vp.get_untracked());
+    let zoom_at = move |factor: f32, px: f32, py: f32| {
+        let lo = min_zoom(drawing.get_untracked().0.0.nodes.len());
+        vp.update(|(z, tx, ty)| {
+            let nz = (*z * factor).clamp(lo, 4.0);
+            *tx = px - (px - *tx) * (nz / *z);
+            *ty = py - (py - *ty) * (nz / *z);
+            *z = nz;
+        });
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let (w, h) = size.get_untracked();
+        let handled = match ev.key().as_str() {
+            "ArrowLeft" => { vp.update(|v| v.1 += 60.0); true }
+            "ArrowRight" => { vp.update(|v| v.1 -= 60.0); true }
+            "ArrowUp" => { vp.update(|v| v.2 += 60.0); true }
+            "ArrowDown" => { vp.update(|v| v.2 -= 60.0); true }
+            "+" | "=" => { zoom_at(1.25, w / 2.0, h / 2.0); true }
+            "-" | "_" => { zoom_at(0.8, w / 2.0, h / 2.0); true }
+            "0" => { { let d = drawing.get_untracked(); vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h)) }; true }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+            emit();
+        }
+    };
+    view! {
+        <div class="fl-canvas" node_ref=host tabindex="0" role="application"
+            aria-label="Source graph. Arrow keys pan, plus and minus zoom, 0 fits; Tab moves between nodes, Enter selects."
+            on:keydown=on_key>
+            <div class="fl-canvas__tools">
+                <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); zoom_at(1.25, w / 2.0, h / 2.0); emit(); }>"Zoom in"</button>
+                <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); zoom_at(0.8, w / 2.0, h / 2.0); emit(); }>"Zoom out"</button>
+                <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); { let d = drawing.get_untracked(); vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h)) }; emit(); }>"Fit"</button>
+            </div>
+            <svg class="fl-svg" width="100%" height="100%"
+                on:wheel=move |ev: web_sys::WheelEvent| {
+                    ev.prevent_default();
+                    zoom_at((-(ev.delta_y() as f32) * 0.0015).exp(), ev.offset_x() as f32, ev.offset_y() as f32);
+                    emit();
+                }
+                on:pointerdown=move |ev: web_sys::PointerEvent| {
+                    let (_, tx, ty) = vp.get_untracked();
+                    drag.set_value(Some((ev.client_x() as f32, ev.client_y() as f32, tx, ty)));
+                }
+                on:pointermove=move |ev: web_sys::PointerEvent| {
+                    if let Some((sx, sy, tx, ty)) = drag.get_value() {
+                        vp.update(|v| { v.1 = tx + ev.client_x() as f32 - sx; v.2 = ty + ev.client_y() as f32 - sy; });
+                    }
+                }
+                on:pointerup=move |_| { if drag.get_value().is_some() { drag.set_value(None); emit(); } }
+                on:pointerleave=move |_| drag.set_value(None)>
+                <defs>
+                    <marker id="fl-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="fl-arrow"/>
+                    </marker>
+                </defs>
+                <g transform=move || { let (z, x, y) = vp.get(); format!("translate({x},{y}) scale({z})") }>
+                    <g class="fl-edges">{edges}</g>
+                    <g class="fl-nodes">
+                        // Keyed by node and drawing: a new filter makes new nodes at old indices.
+                        <For each=move || { let g = std::sync::Arc::as_ptr(&drawing.get().0) as usize; visible.get().into_iter().map(move |i| (i, g)).collect::<Vec<_>>() }
+                            key=|k| *k let:k>
+                            {node_view(k.0)}
+                        </For>
+                    </g>
+                </g>
+            </svg>
+        </div>
+    }
+}

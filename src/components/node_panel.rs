@@ -1,0 +1,96 @@
+//! The side panel of a selected graph node: status, conditions, revision, findings, recent
+//! events, and links to the other views.
+
+use crate::components::findings::FindingsList;
+use crate::components::status::StatusPill;
+use crate::state::Loaded;
+use fluxlens_core::ObjectKey;
+use fluxlens_core::findings::for_subject;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Details of one object (or of a missing reference).
+#[component]
+pub fn NodePanel(
+    /// Loaded data.
+    data: Arc<Loaded>,
+    /// The selected node's id.
+    id: ObjectKey,
+    /// Closes the panel.
+    on_close: Callback<()>,
+) -> impl IntoView {
+    let obj = data.cluster.get(&id).cloned();
+    let findings: Vec<_> = for_subject(&data.findings, &id).cloned().collect();
+    let referrers: Vec<String> = data
+        .cluster
+        .objects()
+        .iter()
+        .filter(|o| o.refs.iter().any(|r| r.target == id))
+        .map(|o| o.key.to_string())
+        .collect();
+    let events = {
+        let (kind, name, ns) = (id.kind.to_string(), id.name.clone(), id.namespace.clone());
+        let exists = obj.is_some();
+        LocalResource::new(move || {
+            let (kind, name, ns) = (kind.clone(), name.clone(), ns.clone());
+            async move { if exists { crate::api::events(&kind, &name, &ns).await.map(|e| e.events) } else { Ok(vec![]) } }
+        })
+    };
+    let body = match obj {
+        None => view! {
+            <p><StatusPill status=fluxlens_core::Status::Missing/>" This object does not exist in the cluster."</p>
+        }
+        .into_any(),
+        Some(o) => {
+            let conditions = o.raw.status.conditions.clone();
+            view! {
+                <p><StatusPill status=o.status/>" "{o.message.clone()}</p>
+                <dl class="fl-facts">
+                    <dt>"Revision"</dt><dd><code>{o.artifact_revision().or(o.raw.status.last_applied_revision.as_deref()).unwrap_or("—").to_string()}</code></dd>
+                    <dt>"Managed by"</dt><dd>{o.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_else(|| "—".into())}</dd>
+                </dl>
+                <table class="fl-table">
+                    <caption>"Conditions"</caption>
+                    <thead><tr><th scope="col">"Type"</th><th scope="col">"Status"</th><th scope="col">"Reason"</th><th scope="col">"Message"</th></tr></thead>
+                    <tbody>{conditions.into_iter().map(|c| view! {
+                        <tr><td>{c.type_}</td><td>{c.status}</td><td>{c.reason.unwrap_or_default()}</td><td>{c.message.unwrap_or_default()}</td></tr>
+                    }).collect_view()}</tbody>
+                </table>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <aside class="fl-panel" aria-labelledby="panel-title" data-panel=id.to_string()>
+            <div class="fl-panel__head">
+                <h2 id="panel-title">{id.to_string()}</h2>
+                <button class="fl-btn" type="button" on:click=move |_| on_close.run(())>"Close"</button>
+            </div>
+            {body}
+            <h3>"Referenced by"</h3>
+            <ul class="fl-refs">{referrers.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+            <h3>"Findings"</h3>
+            <FindingsList findings=findings/>
+            <h3>"Recent events"</h3>
+            <Suspense fallback=|| view! { <p class="fl-empty">"Loading events…"</p> }>
+                {move || Suspend::new(async move {
+                    match events.await {
+                        Ok(ev) if ev.is_empty() => view! { <p class="fl-empty">"No events."</p> }.into_any(),
+                        Ok(ev) => view! {
+                            <ul class="fl-events">{ev.into_iter().take(20).map(|e| view! {
+                                <li class=format!("fl-event fl-event--{}", e.type_.to_lowercase()) data-event-type=e.type_.clone()>
+                                    <time>{e.last_timestamp.unwrap_or_default()}</time>" "<strong>{e.type_.clone()}</strong>" "{e.message}
+                                </li>
+                            }).collect_view()}</ul>
+                        }.into_any(),
+                        Err(e) => view! { <p class="fl-empty">{format!("Events unavailable: {e}")}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <p class="fl-links">
+                <a href=format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string()))>"Signatures"</a>" · "
+                <a href="/migrations">"Migrations"</a>
+            </p>
+        </aside>
+    }
+}
