@@ -286,6 +286,17 @@ def broken():
                 "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": "token.actions.githubusercontent.com", "subject": ".*"}]}},
                 [cond(msg="stored artifact"), cond(True, "Succeeded", "verified signature of revision latest@sha256:" + "aa" * 32, "SourceVerified")],
                 "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "latest@sha256:" + "bb" * 32}}),
+            obj(HR, "HelmRelease", "apps", "dashboards", {"interval": "10m", "chart": {"spec": {"chart": "./charts/dashboards", "sourceRef": {"kind": "GitRepository", "name": "apps-repo"},
+                "verify": {"provider": "cosign", "secretRef": {"name": "cosign-pub"}}}}},
+                [cond(msg="Helm install succeeded")], "Kustomization/flux-system/cluster-apps", {"helmChart": "apps/apps-dashboards"}),
+            obj(SRC, "HelmChart", "apps", "apps-dashboards", {"chart": "./charts/dashboards", "sourceRef": {"kind": "GitRepository", "name": "apps-repo"},
+                "verify": {"provider": "cosign", "secretRef": {"name": "cosign-pub"}}},
+                [cond(msg="packaged 'dashboards' chart with version '0.3.0'")], "HelmRelease/apps/dashboards", {"artifact": {"revision": "0.3.0"}}),
+            obj(SRC, "OCIRepository", "apps", "multi-identity", {"url": "oci://ghcr.io/example-org/multi", "ref": {"semver": "1.x"}, "secretRef": {"name": "ghcr"},
+                "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": ID_ISSUER, "subject": ID_SUBJECT},
+                                                                       {"issuer": ID_ISSUER, "subject": r"^https://github\.com/example-org/fleet/\.github/workflows/hotfix\.yaml@refs/heads/release-.+$"}]}},
+                [cond(msg="stored artifact"), cond(True, "Succeeded", "verified signature of revision 1.4.2@sha256:" + "cc" * 32, "SourceVerified")],
+                "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "1.4.2@sha256:" + "cc" * 32}}),
             obj(NOTIF, "Alert", "flux-system", "slack", {"providerRef": {"name": "slack"}, "eventSources": [{"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
             ]
     # S003 deadlock: the FluxInstance itself is delivered by cluster-apps, whose source only exists once it applies.

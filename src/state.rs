@@ -4,6 +4,7 @@ use fluxlens_core::error::ApiError;
 use fluxlens_core::findings::{self, Finding};
 use fluxlens_core::graph::{Graph, GraphOptions};
 use fluxlens_core::model::Cluster;
+use fluxlens_core::signatures::{self, SignatureSummary, SourcePosture};
 use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -15,6 +16,9 @@ pub struct Loaded {
     pub summary: ClusterSummary,
     /// The graph with default layers (the graph view rebuilds only for other layers).
     pub graph: Arc<Graph>,
+    /// Signature posture of every source, the root first.
+    pub postures: Vec<SourcePosture>,
+    pub signatures: SignatureSummary,
 }
 
 impl Loaded {
@@ -23,11 +27,15 @@ impl Loaded {
         let findings = findings::evaluate_all(&cluster);
         let summary = ClusterSummary::compute(&cluster, &findings);
         let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
+        let postures = signatures::postures(&cluster, &graph);
+        let signatures = signatures::summary(&postures);
         Loaded {
             cluster,
             findings,
             summary,
             graph,
+            postures,
+            signatures,
         }
     }
 }

@@ -32,7 +32,9 @@ pub fn fit(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
     if l.width <= 0.0 || l.height <= 0.0 {
         return (1.0, 20.0, 20.0);
     }
-    let z = ((w - 40.0) / l.width).min((h - 40.0) / l.height).clamp(min_zoom(n), 1.0);
+    let z = ((w - 40.0) / l.width)
+        .min((h - 40.0) / l.height)
+        .clamp(min_zoom(n), 1.0);
     (z, ((w - l.width * z) / 2.0).max(20.0), 20.0)
 }
 
@@ -57,11 +59,18 @@ pub fn GraphCanvas(
     let host = NodeRef::<leptos::html::Div>::new();
     let size = RwSignal::new((1200.0f32, 700.0f32));
     let lo = min_zoom(drawing.get_untracked().0.0.nodes.len());
-    let vp = RwSignal::new(initial.map(|(z, x, y)| (z.max(lo), x, y)).unwrap_or((1.0, 20.0, 20.0)));
+    let vp = RwSignal::new(
+        initial
+            .map(|(z, x, y)| (z.max(lo), x, y))
+            .unwrap_or((1.0, 20.0, 20.0)),
+    );
     let fitted = StoredValue::new(initial.is_some());
     Effect::new(move |_| {
         if let Some(el) = host.get() {
-            let (w, h) = (el.client_width().max(300) as f32, el.client_height().max(300) as f32);
+            let (w, h) = (
+                el.client_width().max(300) as f32,
+                el.client_height().max(300) as f32,
+            );
             size.set((w, h));
             let d = drawing.get();
             if !fitted.get_value() {
@@ -78,7 +87,12 @@ pub fn GraphCanvas(
         }
         let (z, tx, ty) = vp.get();
         let (w, h) = size.get();
-        l.visible(Rect { x: -tx / z - MARGIN, y: -ty / z - MARGIN, w: w / z + 2.0 * MARGIN, h: h / z + 2.0 * MARGIN })
+        l.visible(Rect {
+            x: -tx / z - MARGIN,
+            y: -ty / z - MARGIN,
+            w: w / z + 2.0 * MARGIN,
+            h: h / z + 2.0 * MARGIN,
+        })
     });
     let edges = move || {
         let d = drawing.get();
@@ -89,8 +103,14 @@ pub fn GraphCanvas(
             .iter()
             .filter(|e| vis.contains(&e.from) || vis.contains(&e.to))
             .map(|e| {
-                let dim = hl.as_ref().is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
-                let class = format!("fl-edge fl-edge--{}{}", e.kind.as_str(), if dim { " fl-dim" } else { "" });
+                let dim = hl
+                    .as_ref()
+                    .is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
+                let class = format!(
+                    "fl-edge fl-edge--{}{}",
+                    e.kind.as_str(),
+                    if dim { " fl-dim" } else { "" }
+                );
                 view! { <path class=class d=l.edge_path(e.from, e.to)/> }
             })
             .collect_view()
@@ -102,22 +122,47 @@ pub fn GraphCanvas(
         let (x, y) = l.pos[i as usize];
         let id = n.id.to_string();
         let (title, sub) = match n.kind {
-            NodeKind::Group { count } => (format!("{count} × {}", n.id.name.split("-of-").next().unwrap_or("")), format!("group · {}", n.id.namespace)),
-            NodeKind::Missing => (n.id.name.clone(), format!("MISSING {} · {}", n.id.kind, n.id.namespace)),
-            NodeKind::Object => (n.id.name.clone(), format!("{} · {}", n.id.kind, n.id.namespace)),
+            NodeKind::Group { count } => (
+                format!("{count} × {}", n.id.name.split("-of-").next().unwrap_or("")),
+                format!("group · {}", n.id.namespace),
+            ),
+            NodeKind::Missing => (
+                n.id.name.clone(),
+                format!("MISSING {} · {}", n.id.kind, n.id.namespace),
+            ),
+            NodeKind::Object => (
+                n.id.name.clone(),
+                format!("{} · {}", n.id.kind, n.id.namespace),
+            ),
         };
         let class = move || {
             let dim = highlight.get().is_some_and(|h| !h.contains(&i));
             format!(
                 "fl-node {}{}{}{}{}",
                 n.status.css_class(),
-                if n.kind == NodeKind::Missing { " fl-node--missing" } else { "" },
+                if n.kind == NodeKind::Missing {
+                    " fl-node--missing"
+                } else {
+                    ""
+                },
                 if n.context { " fl-node--context" } else { "" },
-                if selected.get() == Some(i) { " fl-node--selected" } else { "" },
+                if selected.get() == Some(i) {
+                    " fl-node--selected"
+                } else {
+                    ""
+                },
                 if dim { " fl-dim" } else { "" },
             )
         };
-        let label = format!("{id}, {}{}", n.status.as_str(), if n.in_cycle { ", in a dependsOn cycle" } else { "" });
+        let label = format!(
+            "{id}, {}{}",
+            n.status.as_str(),
+            if n.in_cycle {
+                ", in a dependsOn cycle"
+            } else {
+                ""
+            }
+        );
         view! {
             <g class=class data-node-id=id.clone() data-status=n.status.as_str() data-cycle=n.in_cycle.then_some("true")
                 transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
@@ -144,13 +189,37 @@ pub fn GraphCanvas(
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let (w, h) = size.get_untracked();
         let handled = match ev.key().as_str() {
-            "ArrowLeft" => { vp.update(|v| v.1 += 60.0); true }
-            "ArrowRight" => { vp.update(|v| v.1 -= 60.0); true }
-            "ArrowUp" => { vp.update(|v| v.2 += 60.0); true }
-            "ArrowDown" => { vp.update(|v| v.2 -= 60.0); true }
-            "+" | "=" => { zoom_at(1.25, w / 2.0, h / 2.0); true }
-            "-" | "_" => { zoom_at(0.8, w / 2.0, h / 2.0); true }
-            "0" => { { let d = drawing.get_untracked(); vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h)) }; true }
+            "ArrowLeft" => {
+                vp.update(|v| v.1 += 60.0);
+                true
+            }
+            "ArrowRight" => {
+                vp.update(|v| v.1 -= 60.0);
+                true
+            }
+            "ArrowUp" => {
+                vp.update(|v| v.2 += 60.0);
+                true
+            }
+            "ArrowDown" => {
+                vp.update(|v| v.2 -= 60.0);
+                true
+            }
+            "+" | "=" => {
+                zoom_at(1.25, w / 2.0, h / 2.0);
+                true
+            }
+            "-" | "_" => {
+                zoom_at(0.8, w / 2.0, h / 2.0);
+                true
+            }
+            "0" => {
+                {
+                    let d = drawing.get_untracked();
+                    vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h))
+                };
+                true
+            }
             _ => false,
         };
         if handled {

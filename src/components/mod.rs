@@ -2,8 +2,9 @@
 
 pub mod chrome;
 pub mod download;
-pub mod graph_canvas;
-pub mod node_panel;
 pub mod findings;
+pub mod graph_canvas;
+pub mod list_filters;
+pub mod node_panel;
 pub mod status;
 pub mod theme;

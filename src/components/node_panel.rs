@@ -33,7 +33,15 @@ pub fn NodePanel(
         let exists = obj.is_some();
         LocalResource::new(move || {
             let (kind, name, ns) = (kind.clone(), name.clone(), ns.clone());
-            async move { if exists { crate::api::events(&kind, &name, &ns).await.map(|e| e.events) } else { Ok(vec![]) } }
+            async move {
+                if exists {
+                    crate::api::events(&kind, &name, &ns)
+                        .await
+                        .map(|e| e.events)
+                } else {
+                    Ok(vec![])
+                }
+            }
         })
     };
     let body = match obj {

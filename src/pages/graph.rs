@@ -21,22 +21,46 @@ pub fn GraphPage() -> impl IntoView {
     let set_query = Callback::new(move |q: GraphQuery| {
         let s = q.to_query();
         let path = location.pathname.get_untracked();
-        let url = if s.is_empty() { path } else { format!("{path}?{s}") };
-        navigate(&url, NavigateOptions { replace: true, scroll: false, ..Default::default() });
+        let url = if s.is_empty() {
+            path
+        } else {
+            format!("{path}?{s}")
+        };
+        navigate(
+            &url,
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
     });
     let options = Memo::new(move |_| {
         let q = query.get();
-        GraphOptions { notifications: q.notifications, managed_by: q.managed_by }
+        GraphOptions {
+            notifications: q.notifications,
+            managed_by: q.managed_by,
+        }
     });
     let graph = Memo::new(move |_| {
         let d = state.data.get()?;
         let opts = options.get();
-        Some(Shared(if opts == GraphOptions::default() { d.graph.clone() } else { Arc::new(Graph::build(&d.cluster, opts)) }))
+        Some(Shared(if opts == GraphOptions::default() {
+            d.graph.clone()
+        } else {
+            Arc::new(Graph::build(&d.cluster, opts))
+        }))
     });
     let filter = Memo::new(move |_| query.get().filter);
     let drawing: Memo<Drawing> = Memo::new(move |_| {
-        let Some(g) = graph.get() else { return Shared(Arc::new(Default::default())) };
-        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| d.as_ref().map(|d| d.findings.iter().map(|f| f.subject.clone()).collect()).unwrap_or_default());
+        let Some(g) = graph.get() else {
+            return Shared(Arc::new(Default::default()));
+        };
+        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| {
+            d.as_ref()
+                .map(|d| d.findings.iter().map(|f| f.subject.clone()).collect())
+                .unwrap_or_default()
+        });
         let v = view(&g, &filter.get(), &problems);
         let l = layout(&v);
         Shared(Arc::new((v, l)))
@@ -46,7 +70,12 @@ pub fn GraphPage() -> impl IntoView {
             request_animation_frame(|| crate::perf::mark(crate::perf::GRAPH_LAID_OUT));
         }
     });
-    let selected = Memo::new(move |_| query.get().selected.and_then(|k| drawing.get().0.0.find(&k)));
+    let selected = Memo::new(move |_| {
+        query
+            .get()
+            .selected
+            .and_then(|k| drawing.get().0.0.find(&k))
+    });
     let highlight = Memo::new(move |_| {
         let i = selected.get()?;
         let d = drawing.get();
@@ -60,7 +89,9 @@ pub fn GraphPage() -> impl IntoView {
         let mut q = query.get_untracked();
         match node.kind {
             // Activating a group expands it; a namespace group un-collapses the namespace.
-            NodeKind::Group { .. } if node.id.kind.as_str() == "Namespace" => q.filter.collapsed_namespaces.retain(|n| *n != node.id.name),
+            NodeKind::Group { .. } if node.id.kind.as_str() == "Namespace" => {
+                q.filter.collapsed_namespaces.retain(|n| *n != node.id.name)
+            }
             NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),
             _ => q.selected = Some(node.id.clone()),
         }
@@ -75,9 +106,17 @@ pub fn GraphPage() -> impl IntoView {
         let d = drawing.get_untracked();
         let (v, l) = &*d.0;
         if dot {
-            crate::components::download::download("fluxlens-graph.dot", "text/vnd.graphviz", &to_dot(v));
+            crate::components::download::download(
+                "fluxlens-graph.dot",
+                "text/vnd.graphviz",
+                &to_dot(v),
+            );
         } else {
-            crate::components::download::download("fluxlens-graph.svg", "image/svg+xml", &to_svg(v, l));
+            crate::components::download::download(
+                "fluxlens-graph.svg",
+                "image/svg+xml",
+                &to_svg(v, l),
+            );
         }
     };
     let initial = query.get_untracked().viewport;
@@ -128,11 +167,25 @@ pub fn GraphPage() -> impl IntoView {
 
 /// The filter bar; every control writes the URL.
 #[component]
-fn GraphFilters(data: Arc<crate::state::Loaded>, query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
-    let mut namespaces: Vec<String> = data.cluster.objects().iter().map(|o| o.key.namespace.clone()).collect();
+fn GraphFilters(
+    data: Arc<crate::state::Loaded>,
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+) -> impl IntoView {
+    let mut namespaces: Vec<String> = data
+        .cluster
+        .objects()
+        .iter()
+        .map(|o| o.key.namespace.clone())
+        .collect();
     namespaces.sort();
     namespaces.dedup();
-    let kinds: Vec<String> = data.summary.by_kind.iter().map(|(k, _)| k.to_string()).collect();
+    let kinds: Vec<String> = data
+        .summary
+        .by_kind
+        .iter()
+        .map(|(k, _)| k.to_string())
+        .collect();
     let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
         let mut q = query.get_untracked();
         f(&mut q);

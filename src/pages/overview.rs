@@ -29,6 +29,13 @@ pub fn OverviewPage() -> impl IntoView {
                             <p class="fl-big" data-count="cycles">{d.graph.cycles.len()}</p>
                             <p><a href="/graph?problems=1">"Show problems in the graph"</a></p>
                         </article>
+                        <article class="fl-card" data-card="signatures">
+                            <h2>"Signatures"</h2>
+                            <p class="fl-big"><span data-count="verified">{d.signatures.verified}</span>" / "<span data-count="verifiable">{d.signatures.verifiable}</span></p>
+                            <p>"verifiable sources verified; root source verified: "
+                                <strong data-root-verified="">{match d.signatures.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" }}</strong></p>
+                            <p><a href="/signatures">"Open signatures"</a></p>
+                        </article>
                         <article class="fl-card" data-card="findings">
                             <h2>"Findings"</h2>
                             <p class="fl-big" data-count="findings">{sev.iter().sum::<usize>()}</p>

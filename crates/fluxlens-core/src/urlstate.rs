@@ -15,7 +15,9 @@ pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                out.push(b as char)
+            }
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
@@ -31,7 +33,10 @@ pub fn decode(s: &str) -> String {
         match b[i] {
             b'+' => out.push(b' '),
             b'%' if i + 3 <= b.len() => {
-                match std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                match std::str::from_utf8(&b[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
                     Some(v) => {
                         out.push(v);
                         i += 2;
@@ -71,11 +76,15 @@ fn list(pairs: &[(String, String)], key: &str) -> Vec<String> {
 }
 
 fn one(pairs: &[(String, String)], key: &str) -> Option<String> {
-    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).filter(|v| v.len() <= MAX_VALUE_LEN)
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .filter(|v| v.len() <= MAX_VALUE_LEN)
 }
 
 /// Everything the graph view keeps in the URL.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GraphQuery {
     pub filter: GraphFilter,
     pub selected: Option<ObjectKey>,
@@ -85,31 +94,34 @@ pub struct GraphQuery {
     pub viewport: Option<(f32, f32, f32)>,
 }
 
-impl Default for GraphQuery {
-    fn default() -> Self {
-        GraphQuery { filter: GraphFilter::default(), selected: None, notifications: false, managed_by: false, viewport: None }
-    }
-}
-
 impl GraphQuery {
     /// Reads the query string.
     pub fn from_query(q: &str) -> GraphQuery {
         let p = parse_query(q);
         let flag = |k: &str| one(&p, k).is_some_and(|v| v == "1" || v == "true");
         let viewport = one(&p, "vp").and_then(|v| {
-            let n: Vec<f32> = v.split(',').filter_map(|x| x.parse().ok()).filter(|x: &f32| x.is_finite()).collect();
+            let n: Vec<f32> = v
+                .split(',')
+                .filter_map(|x| x.parse().ok())
+                .filter(|x: &f32| x.is_finite())
+                .collect();
             (n.len() == 3 && n[0] > 0.0).then(|| (n[0].clamp(0.02, 4.0), n[1], n[2]))
         });
         GraphQuery {
             filter: GraphFilter {
                 namespaces: list(&p, "ns"),
                 kinds: list(&p, "kind"),
-                statuses: list(&p, "status").iter().map(|s| Status::parse(s)).collect(),
+                statuses: list(&p, "status")
+                    .iter()
+                    .map(|s| Status::parse(s))
+                    .collect(),
                 problems_only: flag("problems"),
                 query: one(&p, "q").unwrap_or_default(),
                 collapsed_namespaces: list(&p, "collapse"),
                 expanded: list(&p, "expand"),
-                group_threshold: one(&p, "group").and_then(|v| v.parse().ok()).unwrap_or(GraphFilter::default().group_threshold),
+                group_threshold: one(&p, "group")
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(GraphFilter::default().group_threshold),
             },
             selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
             notifications: flag("notif"),
@@ -129,7 +141,14 @@ impl GraphQuery {
         };
         push("ns", f.namespaces.join(","));
         push("kind", f.kinds.join(","));
-        push("status", f.statuses.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(","));
+        push(
+            "status",
+            f.statuses
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         if f.problems_only {
             push("problems", "1".into());
         }
@@ -139,7 +158,13 @@ impl GraphQuery {
         if f.group_threshold != GraphFilter::default().group_threshold {
             push("group", f.group_threshold.to_string());
         }
-        push("sel", self.selected.as_ref().map(|k| k.to_string()).unwrap_or_default());
+        push(
+            "sel",
+            self.selected
+                .as_ref()
+                .map(|k| k.to_string())
+                .unwrap_or_default(),
+        );
         if self.notifications {
             push("notif", "1".into());
         }
@@ -171,7 +196,11 @@ mod tests {
                 expanded: vec!["Group/ns/Kustomizations-of-GitRepository-flux-system-repo".into()],
                 group_threshold: 0,
             },
-            selected: Some(ObjectKey::new(Kind::OciRepository, "flux-system", "flux-system")),
+            selected: Some(ObjectKey::new(
+                Kind::OciRepository,
+                "flux-system",
+                "flux-system",
+            )),
             notifications: true,
             managed_by: true,
             viewport: Some((0.5, -120.0, 40.0)),
@@ -194,5 +223,81 @@ mod tests {
         assert_eq!(decode("%"), "%");
         assert_eq!(decode("%4"), "%4");
         assert_eq!(decode("%41"), "A");
+    }
+}
+
+/// Filters of the list views (signatures, migrations, compliance), kept in the URL.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListQuery {
+    pub severities: Vec<crate::findings::Severity>,
+    pub kinds: Vec<String>,
+    pub namespaces: Vec<String>,
+    pub selected: Option<ObjectKey>,
+}
+
+impl ListQuery {
+    /// Reads the query string.
+    pub fn from_query(q: &str) -> ListQuery {
+        let p = parse_query(q);
+        ListQuery {
+            severities: list(&p, "sev")
+                .iter()
+                .filter_map(|s| crate::findings::Severity::parse(s))
+                .collect(),
+            kinds: list(&p, "kind"),
+            namespaces: list(&p, "ns"),
+            selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
+        }
+    }
+
+    /// Writes the query string (without `?`).
+    pub fn to_query(&self) -> String {
+        let mut parts = Vec::new();
+        let sev: Vec<&str> = self.severities.iter().map(|s| s.as_str()).collect();
+        for (k, v) in [
+            ("sev", sev.join(",")),
+            ("kind", self.kinds.join(",")),
+            ("ns", self.namespaces.join(",")),
+            (
+                "sel",
+                self.selected
+                    .as_ref()
+                    .map(|k| k.to_string())
+                    .unwrap_or_default(),
+            ),
+        ] {
+            if !v.is_empty() {
+                parts.push(format!("{k}={}", encode(&v)));
+            }
+        }
+        parts.join("&")
+    }
+
+    /// Whether a finding passes the filters.
+    pub fn admits(&self, f: &crate::findings::Finding) -> bool {
+        (self.severities.is_empty() || self.severities.contains(&f.severity))
+            && (self.kinds.is_empty() || self.kinds.iter().any(|k| k == f.subject.kind.as_str()))
+            && (self.namespaces.is_empty() || self.namespaces.contains(&f.subject.namespace))
+    }
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::*;
+    use crate::findings::Severity;
+
+    #[test]
+    fn list_query_round_trips() {
+        let q = ListQuery {
+            severities: vec![Severity::Critical, Severity::High],
+            kinds: vec!["OCIRepository".into()],
+            namespaces: vec!["flux-system".into()],
+            selected: ObjectKey::parse("OCIRepository/flux-system/flux-system"),
+        };
+        assert_eq!(ListQuery::from_query(&q.to_query()), q);
+        assert_eq!(
+            ListQuery::from_query("sev=bogus,high").severities,
+            vec![Severity::High]
+        );
     }
 }

@@ -5,7 +5,10 @@ use super::layout::{Layout, NODE_H, NODE_W};
 use super::view::ViewGraph;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn colour(status: crate::status::Status) -> &'static str {
@@ -29,11 +32,18 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
         x = -pad
     );
     for e in &v.edges {
-        out.push_str(&format!("<path d=\"{}\" fill=\"none\" stroke=\"#8895a2\"/>\n", l.edge_path(e.from, e.to)));
+        out.push_str(&format!(
+            "<path d=\"{}\" fill=\"none\" stroke=\"#8895a2\"/>\n",
+            l.edge_path(e.from, e.to)
+        ));
     }
     for (i, n) in v.nodes.iter().enumerate() {
         let (x, y) = l.pos[i];
-        let dash = if n.kind == NodeKind::Missing { " stroke-dasharray=\"5 3\"" } else { "" };
+        let dash = if n.kind == NodeKind::Missing {
+            " stroke-dasharray=\"5 3\""
+        } else {
+            ""
+        };
         let label = match n.kind {
             NodeKind::Group { count } => format!("{} ({count})", n.id.name),
             _ => n.id.name.clone(),
@@ -66,7 +76,11 @@ mod tests {
     fn svg_escapes_and_dashes_missing() {
         let o = serde_json::from_str(r#"{"kind":"Kustomization","metadata":{"name":"<script>x</script>","namespace":"a"},"spec":{"sourceRef":{"kind":"GitRepository","name":"gone"}}}"#).unwrap();
         let c = Cluster::new(FluxReport::default(), [o], CrdAccess::Unknown);
-        let v = view(&Graph::build(&c, GraphOptions::default()), &GraphFilter::default(), &Default::default());
+        let v = view(
+            &Graph::build(&c, GraphOptions::default()),
+            &GraphFilter::default(),
+            &Default::default(),
+        );
         let s = to_svg(&v, &layout(&v));
         assert!(!s.contains("<script>"));
         assert!(s.contains("&lt;script&gt;"));

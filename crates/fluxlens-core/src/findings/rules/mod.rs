@@ -1,8 +1,84 @@
-//! One file per rule (or per tight family of rules).
+//! One file per rule family. `rule!` declares a catalog rule: id, title, and the function
+//! that evaluates it.
 
 mod dangling;
+mod mig_prune;
+mod sig_anonymous;
+mod sig_identity;
+mod sig_instance;
+mod sig_verdict;
 
 use super::Rule;
 
+macro_rules! rule {
+    ($(#[$m:meta])* $name:ident, $id:literal, $title:literal, $eval:path) => {
+        $(#[$m])*
+        pub struct $name;
+        impl crate::findings::Rule for $name {
+            fn id(&self) -> &'static str {
+                $id
+            }
+            fn title(&self) -> &'static str {
+                $title
+            }
+            fn evaluate(&self, cluster: &crate::model::Cluster, out: &mut Vec<crate::findings::Finding>) {
+                $eval(self.id(), cluster, out)
+            }
+        }
+    };
+}
+pub(crate) use rule;
+
 /// The registry, in catalog order.
-pub static ALL: &[&dyn Rule] = &[&dangling::DanglingReference];
+pub static ALL: &[&dyn Rule] = &[
+    &sig_instance::RootUnverified,
+    &sig_verdict::NoVerdict,
+    &sig_verdict::Failing,
+    &sig_verdict::Stale,
+    &sig_identity::KeylessWithoutIdentity,
+    &sig_identity::OverBroadIdentity,
+    &sig_identity::IdentityNotPinned,
+    &sig_identity::UnescapedDots,
+    &sig_instance::PatchTargetsNothing,
+    &sig_instance::VerifyDidNotLand,
+    &sig_anonymous::UnsignedAnonymousOci,
+    &sig_verdict::IneffectiveChartVerification,
+    &sig_verdict::GitModeMismatch,
+    &dangling::DanglingReference,
+    &mig_prune::ParallelSourceNotPruneSafe,
+];
+
+#[cfg(test)]
+pub(crate) mod testkit {
+    use crate::api::FluxReport;
+    use crate::findings::Finding;
+    use crate::model::{Cluster, CrdAccess};
+
+    /// A cluster whose report names `kustomization/flux-system` as the sync object.
+    pub fn cluster(objs: &[&str]) -> Cluster {
+        let report: FluxReport = serde_json::from_str(
+            r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"sync":{"id":"kustomization/flux-system"}}}"#,
+        )
+        .unwrap();
+        Cluster::new(
+            report,
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        )
+    }
+
+    /// Findings of one rule.
+    pub fn run(c: &Cluster, id: &str) -> Vec<Finding> {
+        crate::findings::evaluate_all(c)
+            .into_iter()
+            .filter(|f| f.rule == id)
+            .collect()
+    }
+
+    /// The root Kustomization reading `kind/flux-system`.
+    pub fn root_ks(kind: &str) -> String {
+        format!(
+            r#"{{"kind":"Kustomization","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{"sourceRef":{{"kind":"{kind}","name":"flux-system"}}}}}}"#
+        )
+    }
+}

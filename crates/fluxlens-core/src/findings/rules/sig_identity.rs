@@ -1,0 +1,259 @@
+//! SIG-05 … SIG-08: keyless identity matchers.
+
+use super::rule;
+use crate::api::object::OidcIdentity;
+use crate::findings::{Finding, Severity};
+use crate::identity::{self, analyse};
+use crate::kind::Kind;
+use crate::model::{Cluster, FluxObject};
+use crate::signatures;
+
+rule!(
+    /// SIG-05: cosign keyless with no identity: any Fulcio certificate passes.
+    KeylessWithoutIdentity, "SIG-05", "keyless without identity", keyless_without_identity
+);
+rule!(
+    /// SIG-06: a matcher that matches far more than intended.
+    OverBroadIdentity, "SIG-06", "over-broad identity regex", over_broad
+);
+rule!(
+    /// SIG-07: the subject does not pin a workflow and ref.
+    IdentityNotPinned, "SIG-07", "identity not pinned to workflow/ref", not_pinned
+);
+rule!(
+    /// SIG-08: literal dots left unescaped.
+    UnescapedDots, "SIG-08", "unescaped dots", unescaped_dots
+);
+
+fn cosign_keyless(o: &FluxObject) -> Option<&[OidcIdentity]> {
+    let v = o.raw.spec.verify.as_ref()?;
+    let cosign = v
+        .provider
+        .as_deref()
+        .is_none_or(|p| p.is_empty() || p == "cosign");
+    let keyless = v.secret_ref.as_ref().is_none_or(|s| s.name.is_empty());
+    (cosign && keyless && matches!(o.key.kind, Kind::OciRepository | Kind::HelmChart))
+        .then_some(v.match_oidc_identity.as_slice())
+}
+
+fn keyless_without_identity(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let root = c.root_source();
+    for o in c.objects() {
+        if cosign_keyless(o).is_some_and(<[_]>::is_empty) {
+            let on_root = root.as_ref() == Some(&o.key);
+            out.push(Finding {
+                rule: id.into(),
+                severity: if on_root { Severity::Critical } else { Severity::High },
+                subject: o.key.clone(),
+                message: format!("{} verifies keyless signatures from anyone: no matchOIDCIdentity", o.key),
+                evidence: vec!["spec.verify: provider cosign, no secretRef, no matchOIDCIdentity".into(), "cosign then checks no identity: any valid Fulcio certificate with a Rekor entry passes".into()],
+                remediation: "Add matchOIDCIdentity with an anchored issuer and a subject pinned to the release workflow and ref.".into(),
+            });
+        }
+    }
+    for (hr, provider, keyed, _) in signatures::template_verifications(c) {
+        if provider == "cosign" && !keyed {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::High,
+                subject: hr.key.clone(),
+                message: format!("{} verifies its chart keyless, and chart templates cannot match identities", hr.key),
+                evidence: vec!["spec.chart.spec.verify: provider cosign, no secretRef (HelmChartTemplateVerification has no matchOIDCIdentity)".into()],
+                remediation: "Use a chartRef to an OCIRepository with verify.matchOIDCIdentity, or a keyed verification (secretRef).".into(),
+            });
+        }
+    }
+}
+
+fn matchers(c: &Cluster) -> impl Iterator<Item = (&FluxObject, usize, &OidcIdentity)> {
+    c.objects()
+        .iter()
+        .filter_map(|o| cosign_keyless(o).map(|ids| (o, ids)))
+        .flat_map(|(o, ids)| ids.iter().enumerate().map(move |(i, m)| (o, i, m)))
+}
+
+fn over_broad(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for (o, i, m) in matchers(c) {
+        let mut evidence = Vec::new();
+        for (field, p) in [("issuer", &m.issuer), ("subject", &m.subject)] {
+            let a = analyse(p);
+            if a.matches_anything {
+                evidence.push(format!(
+                    "matchOIDCIdentity[{i}].{field} `{p}` matches any {field}"
+                ));
+                continue;
+            }
+            let lit = identity::literal(p);
+            if a.missing_start_anchor {
+                let decoy = if field == "issuer" {
+                    format!("https://evil.example/{lit}")
+                } else {
+                    format!("https://github.com/attacker/x/.github/workflows/{lit}")
+                };
+                evidence.push(format!("matchOIDCIdentity[{i}].{field} `{p}` has no leading ^: cosign searches unanchored, so it also matches the decoy `{decoy}`"));
+            }
+            if a.missing_end_anchor {
+                evidence.push(format!("matchOIDCIdentity[{i}].{field} `{p}` has no trailing $: it also matches the decoy `{lit}-evil`"));
+            }
+        }
+        if !evidence.is_empty() {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::High,
+                subject: o.key.clone(),
+                message: format!("An identity matcher of {} accepts signers it should not", o.key),
+                evidence,
+                remediation: r"Anchor both patterns: issuer ^https://token\.actions\.githubusercontent\.com$, subject ^https://github\.com/<owner>/<repo>/\.github/workflows/<file>@refs/heads/<branch>$.".into(),
+            });
+        }
+    }
+}
+
+fn not_pinned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for (o, i, m) in matchers(c) {
+        let a = analyse(&m.subject);
+        if a.matches_anything
+            || a.missing_start_anchor
+            || identity::pins_workflow_and_ref(&m.subject)
+        {
+            continue; // SIG-06 covers the worse cases
+        }
+        out.push(Finding {
+            rule: id.into(),
+            severity: Severity::Medium,
+            subject: o.key.clone(),
+            message: format!("The subject of {} does not pin a workflow and ref: any workflow or branch of the repository can sign", o.key),
+            evidence: vec![format!("matchOIDCIdentity[{i}].subject `{}`", m.subject), "an unguarded workflow_dispatch can then publish signed non-main artifacts (S003)".into()],
+            remediation: "End the subject with /.github/workflows/<file>@refs/heads/<branch>$.".into(),
+        });
+    }
+}
+
+fn unescaped_dots(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for (o, i, m) in matchers(c) {
+        let fields: Vec<String> = [("issuer", &m.issuer), ("subject", &m.subject)]
+            .iter()
+            .filter(|(_, p)| analyse(p).unescaped_dots)
+            .map(|(f, p)| format!("matchOIDCIdentity[{i}].{f} `{p}`"))
+            .collect();
+        if !fields.is_empty() {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::Low,
+                subject: o.key.clone(),
+                message: format!(
+                    "Identity patterns of {} use unescaped dots, which match any character",
+                    o.key
+                ),
+                evidence: fields,
+                remediation:
+                    r"Escape literal dots: github\.com, token\.actions\.githubusercontent\.com."
+                        .into(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use crate::findings::Severity;
+
+    fn oci(verify: &str) -> String {
+        format!(
+            r#"{{"kind":"OCIRepository","metadata":{{"name":"a","namespace":"n"}},"spec":{{"verify":{verify}}}}}"#
+        )
+    }
+
+    const GOOD: &str = r#"{"provider":"cosign","matchOIDCIdentity":[{"issuer":"^https://token\\.actions\\.githubusercontent\\.com$","subject":"^https://github\\.com/org/repo/\\.github/workflows/release\\.yaml@refs/heads/main$"}]}"#;
+
+    #[test]
+    fn good_identity_passes_everything() {
+        let c = cluster(&[&oci(GOOD)]);
+        for r in ["SIG-05", "SIG-06", "SIG-07", "SIG-08"] {
+            assert!(run(&c, r).is_empty(), "{r}");
+        }
+    }
+
+    #[test]
+    fn sig_05_keyless_without_identity_and_template() {
+        assert_eq!(
+            run(&cluster(&[&oci(r#"{"provider":"cosign"}"#)]), "SIG-05").len(),
+            1
+        );
+        assert!(
+            run(
+                &cluster(&[&oci(r#"{"provider":"cosign","secretRef":{"name":"keys"}}"#)]),
+                "SIG-05"
+            )
+            .is_empty()
+        );
+        assert!(
+            run(
+                &cluster(&[&oci(r#"{"provider":"notation","secretRef":{"name":"ca"}}"#)]),
+                "SIG-05"
+            )
+            .is_empty()
+        );
+        let hr = r#"{"kind":"HelmRelease","metadata":{"name":"r","namespace":"a"},"spec":{"chart":{"spec":{"chart":"x","sourceRef":{"kind":"HelmRepository","name":"h"},"verify":{"provider":"cosign"}}}}}"#;
+        assert_eq!(run(&cluster(&[hr]), "SIG-05").len(), 1);
+        let root = cluster(&[
+            &root_ks("OCIRepository"),
+            r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"verify":{"provider":"cosign"}}}"#,
+        ]);
+        assert_eq!(run(&root, "SIG-05")[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn sig_06_over_broad_with_decoys() {
+        let f = run(
+            &cluster(&[&oci(
+                r#"{"matchOIDCIdentity":[{"issuer":"token.actions.githubusercontent.com","subject":".*"}]}"#,
+            )]),
+            "SIG-06",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("https://evil.example/token.actions.githubusercontent.com"))
+        );
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("matches any subject"))
+        );
+        let prefix = run(
+            &cluster(&[&oci(
+                r#"{"matchOIDCIdentity":[{"issuer":"^https://token\\.actions\\.githubusercontent\\.com$","subject":"https://github.com/org/"}]}"#,
+            )]),
+            "SIG-06",
+        );
+        assert_eq!(prefix.len(), 1);
+    }
+
+    #[test]
+    fn several_matchers_are_checked_each() {
+        let two = format!(
+            r#"{{"matchOIDCIdentity":[{},{{"issuer":"^https://token\\.actions\\.githubusercontent\\.com$","subject":".+"}}]}}"#,
+            &GOOD[GOOD.find('[').unwrap() + 1..GOOD.rfind(']').unwrap()]
+        );
+        let f = run(&cluster(&[&oci(&two)]), "SIG-06");
+        assert_eq!(f.len(), 1);
+        assert!(f[0].evidence[0].contains("matchOIDCIdentity[1]"));
+    }
+
+    #[test]
+    fn sig_07_and_sig_08() {
+        let doc_style = oci(
+            r#"{"matchOIDCIdentity":[{"issuer":"^https://token\\.actions\\.githubusercontent\\.com$","subject":"^https://github\\.com/org/repo.*$"}]}"#,
+        );
+        assert_eq!(run(&cluster(&[&doc_style]), "SIG-07").len(), 1);
+        assert!(run(&cluster(&[&doc_style]), "SIG-08").is_empty());
+        let dots = oci(
+            r#"{"matchOIDCIdentity":[{"issuer":"^https://token.actions.githubusercontent.com$","subject":"^https://github\\.com/org/repo/\\.github/workflows/r\\.yaml@refs/heads/main$"}]}"#,
+        );
+        assert_eq!(run(&cluster(&[&dots]), "SIG-08").len(), 1);
+        assert!(run(&cluster(&[&dots]), "SIG-07").is_empty());
+    }
+}

@@ -1,0 +1,231 @@
+//! SIG-01, SIG-09, SIG-10: the root source and the FluxInstance verify patch.
+
+use super::rule;
+use crate::findings::{Finding, Severity};
+use crate::kind::Kind;
+use crate::model::Cluster;
+use crate::signatures::instance::{self, PatchVerdict};
+
+rule!(
+    /// SIG-01: the root source does not verify what it delivers.
+    RootUnverified, "SIG-01", "root source unverified", root_unverified
+);
+rule!(
+    /// SIG-09: the instance's verify patch will not reach the generated source (predictive).
+    PatchTargetsNothing, "SIG-09", "instance verify patch targets nothing", patch_targets_nothing
+);
+rule!(
+    /// SIG-10: the instance asks for verify, the live generated source has none (fail-open).
+    VerifyDidNotLand, "SIG-10", "instance verify did not land", verify_did_not_land
+);
+
+fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(root) = c.root_source() else { return };
+    let Some(o) = c.get(&root) else { return }; // a missing root is MIG-GO-02's
+    let problem = match o.key.kind {
+        Kind::Bucket => Some("a Bucket cannot verify signatures"),
+        Kind::GitRepository | Kind::OciRepository if o.raw.spec.verify.is_none() => {
+            Some("the live object has no spec.verify")
+        }
+        _ => None,
+    };
+    let Some(problem) = problem else { return };
+    let also_anonymous = super::sig_anonymous::fires_on(c, o);
+    let mut evidence = vec![
+        format!(
+            "root source (from the cluster-sync Kustomization {}): {}",
+            c.root_kustomization()
+                .map(|k| k.to_string())
+                .unwrap_or_default(),
+            o.key
+        ),
+        problem.to_string(),
+    ];
+    if also_anonymous {
+        evidence.push("and it is pulled anonymously (SIG-11): anyone who can push to the registry controls the cluster".into());
+    }
+    out.push(Finding {
+        rule: id.into(),
+        severity: if also_anonymous { Severity::Critical } else { Severity::High },
+        subject: o.key.clone(),
+        message: format!("The root source {} is not signature-verified", o.key),
+        evidence,
+        remediation: "Verify the root: for OCI, add spec.verify (cosign keyless with a pinned identity) through a FluxInstance kustomize patch targeting the generated OCIRepository; for Git, verify commits or tags with PGP/SSH keys.".into(),
+    });
+}
+
+fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(inst) = c.instance() else { return };
+    let Some(generated) = instance::generated_source(inst, c) else {
+        return;
+    };
+    let patches = inst
+        .raw
+        .spec
+        .kustomize
+        .as_ref()
+        .map(|k| k.patches.as_slice())
+        .unwrap_or(&[]);
+    let g = format!(
+        "{{group: {}, version: {}, kind: {}, name: {}, namespace: {}}}",
+        generated.group, generated.version, generated.kind, generated.name, generated.namespace
+    );
+    match instance::evaluate(patches, &generated) {
+        PatchVerdict::Misses(misses) => out.push(Finding {
+            rule: id.into(),
+            severity: Severity::High,
+            subject: inst.key.clone(),
+            message: format!("No verify patch of {} targets the generated source {}: verification will be silently off", inst.key, generated.key()),
+            evidence: std::iter::once(format!("generated source: {g}")).chain(misses).chain(std::iter::once("kustomize skips a patch whose target matches nothing, without error".into())).collect(),
+            remediation: format!("Target the generated object exactly, e.g. target: {{kind: {}, name: {}}}; then confirm spec.verify on the live object (SIG-10).", generated.kind, generated.name),
+        }),
+        PatchVerdict::Indeterminate(why) => out.push(Finding {
+            rule: id.into(),
+            severity: Severity::Info,
+            subject: inst.key.clone(),
+            message: format!("Whether the verify patch of {} reaches {} cannot be predicted", inst.key, generated.key()),
+            evidence: vec![format!("generated source: {g}"), why],
+            remediation: "Confirm spec.verify and SourceVerified on the live generated source (SIG-10 checks it).".into(),
+        }),
+        PatchVerdict::Reaches(_) | PatchVerdict::NotConfigured => {}
+    }
+}
+
+fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(inst) = c.instance() else { return };
+    let Some(generated) = instance::generated_source(inst, c) else {
+        return;
+    };
+    let patches = inst
+        .raw
+        .spec
+        .kustomize
+        .as_ref()
+        .map(|k| k.patches.as_slice())
+        .unwrap_or(&[]);
+    if !patches.iter().any(|p| instance::is_verify_patch(&p.patch)) {
+        return;
+    }
+    let Some(live) = c.get(&generated.key()) else {
+        return;
+    };
+    if live.managed_by.as_ref().is_some_and(|m| m != &inst.key) || live.raw.spec.verify.is_some() {
+        return;
+    }
+    out.push(Finding {
+        rule: id.into(),
+        severity: Severity::Critical,
+        subject: live.key.clone(),
+        message: format!("{} asks for signature verification, but the live {} has no spec.verify: verification is off (fail-open)", inst.key, live.key),
+        evidence: vec![
+            format!("{} has a kustomize patch that sets /spec/verify", inst.key),
+            format!("live {} (managedBy {}) has no spec.verify; status {}", live.key, live.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_else(|| "—".into()), live.status.as_str()),
+        ],
+        remediation: "Fix the patch target (see SIG-09) and reconcile the FluxInstance; confirm SourceVerified=True on the live object.".into(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use crate::findings::Severity;
+
+    fn inst(kind: &str, target: &str) -> String {
+        format!(
+            r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"{kind}"}},"kustomize":{{"patches":[{{"patch":"- op: add\n  path: /spec/verify\n  value:\n    provider: cosign","target":{target}}}]}}}},"status":{{"lastAppliedRevision":"v2.8.3@sha256:ab"}}}}"#
+        )
+    }
+
+    fn oci_root(verify: bool) -> String {
+        let v = if verify {
+            r#","verify":{"provider":"cosign"}"#
+        } else {
+            ""
+        };
+        format!(
+            r#"{{"kind":"OCIRepository","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{"url":"oci://x","secretRef":{{"name":"s"}}{v}}},"status":{{"reconcilerRef":{{"managedBy":"FluxInstance/flux-system/flux"}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn sig_01_root_unverified() {
+        assert!(
+            run(
+                &cluster(&[&root_ks("OCIRepository"), &oci_root(true)]),
+                "SIG-01"
+            )
+            .is_empty()
+        );
+        let f = run(
+            &cluster(&[
+                &root_ks("GitRepository"),
+                r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"}}"#,
+            ]),
+            "SIG-01",
+        );
+        assert_eq!(f[0].severity, Severity::High);
+        assert_eq!(run(&cluster(&[&root_ks("Bucket"), r#"{"kind":"Bucket","metadata":{"name":"flux-system","namespace":"flux-system"}}"#]), "SIG-01").len(), 1);
+        let anon = run(
+            &cluster(&[
+                &root_ks("OCIRepository"),
+                r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"url":"oci://x"}}"#,
+            ]),
+            "SIG-01",
+        );
+        assert_eq!(
+            anon[0].severity,
+            Severity::Critical,
+            "with SIG-11 on the root"
+        );
+    }
+
+    #[test]
+    fn sig_09_patch_targets() {
+        let ok = cluster(&[
+            &inst("OCIRepository", r#"{"kind":"OCIRepository"}"#),
+            &oci_root(true),
+        ]);
+        assert!(run(&ok, "SIG-09").is_empty());
+        let wrong_name = cluster(&[
+            &inst("OCIRepository", r#"{"kind":"OCIRepository","name":"flux"}"#),
+            &oci_root(false),
+        ]);
+        assert_eq!(run(&wrong_name, "SIG-09")[0].severity, Severity::High);
+        let wrong_kind = cluster(&[&inst("GitRepository", r#"{"kind":"OCIRepository"}"#)]);
+        assert_eq!(run(&wrong_kind, "SIG-09").len(), 1);
+        let old_version = cluster(&[&inst(
+            "OCIRepository",
+            r#"{"version":"v1beta2","kind":"OCIRepository"}"#,
+        )]);
+        assert_eq!(run(&old_version, "SIG-09").len(), 1);
+        let labels = cluster(&[&inst(
+            "OCIRepository",
+            r#"{"labelSelector":"app.kubernetes.io/part-of=flux"}"#,
+        )]);
+        assert_eq!(
+            run(&labels, "SIG-09")[0].severity,
+            Severity::Info,
+            "indeterminate is info, never a pass"
+        );
+    }
+
+    #[test]
+    fn sig_10_fail_open() {
+        let landed = cluster(&[
+            &inst("OCIRepository", r#"{"kind":"OCIRepository"}"#),
+            &oci_root(true),
+        ]);
+        assert!(run(&landed, "SIG-10").is_empty());
+        let missed = cluster(&[
+            &inst("OCIRepository", r#"{"kind":"OCIRepository","name":"flux"}"#),
+            &oci_root(false),
+        ]);
+        let f = run(&missed, "SIG-10");
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert_eq!(
+            f[0].subject.to_string(),
+            "OCIRepository/flux-system/flux-system"
+        );
+    }
+}

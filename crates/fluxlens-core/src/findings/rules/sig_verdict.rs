@@ -1,0 +1,317 @@
+//! SIG-02, SIG-03, SIG-04, SIG-12, SIG-13: what the controller says about verification.
+
+use super::rule;
+use crate::findings::{Finding, Severity};
+use crate::kind::Kind;
+use crate::model::{Cluster, FluxObject, RefKind};
+use crate::signatures::{self, Verifiability};
+
+rule!(
+    /// SIG-02: `spec.verify` set, the controller has seen the spec, yet no `SourceVerified`.
+    NoVerdict, "SIG-02", "verify configured, no verdict", no_verdict
+);
+rule!(
+    /// SIG-03: `SourceVerified=False`.
+    Failing, "SIG-03", "verification failing", failing
+);
+rule!(
+    /// SIG-04: the verdict is about another revision or an older generation.
+    Stale, "SIG-04", "verdict stale", stale
+);
+rule!(
+    /// SIG-12: chart verification that cannot take effect.
+    IneffectiveChartVerification, "SIG-12", "ineffective chart verification", ineffective_chart
+);
+rule!(
+    /// SIG-13: Git verify mode needs a tag the ref does not give.
+    GitModeMismatch, "SIG-13", "Git verify mode mismatch", git_mode
+);
+
+fn verifying(c: &Cluster) -> impl Iterator<Item = &FluxObject> {
+    c.objects().iter().filter(|o| {
+        matches!(
+            o.key.kind,
+            Kind::OciRepository | Kind::GitRepository | Kind::HelmChart
+        ) && o.raw.spec.verify.is_some()
+    })
+}
+
+fn is_root(c: &Cluster, o: &FluxObject) -> bool {
+    c.root_source().as_ref() == Some(&o.key)
+}
+
+fn no_verdict(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in verifying(c) {
+        if o.key.kind == Kind::HelmChart
+            && matches!(signatures::chart_verifiability(o, c), Verifiability::No(_))
+        {
+            continue; // SIG-12 (or SIG-03 for HTTP repositories) explains it
+        }
+        if o.condition("SourceVerified").is_some() {
+            continue;
+        }
+        let ready_gen = o.condition("Ready").and_then(|r| r.observed_generation);
+        let seen = match (ready_gen, o.raw.status.observed_generation) {
+            (Some(a), Some(b)) => a == b,
+            // Without generations, a Ready verdict on a verify-configured source is the signal.
+            (None, _) | (_, None) => o.condition("Ready").is_some(),
+        };
+        if seen {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::High,
+                subject: o.key.clone(),
+                message: format!("{} has spec.verify but no SourceVerified condition", o.key),
+                evidence: vec![
+                    format!("spec.verify.provider: {}", o.raw.spec.verify.as_ref().and_then(|v| v.provider.clone()).unwrap_or_else(|| "(default)".into())),
+                    format!("Ready observedGeneration {:?} = status.observedGeneration {:?}", ready_gen, o.raw.status.observed_generation),
+                ],
+                remediation: "Check that the source-controller version supports this verification and that the object reconciled after verify was added (flux reconcile source …).".into(),
+            });
+        }
+    }
+}
+
+fn failing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in c.objects() {
+        let Some(cond) = o
+            .condition("SourceVerified")
+            .filter(|c| c.status == "False")
+        else {
+            continue;
+        };
+        let root = is_root(c, o);
+        let reason = cond.reason.clone().unwrap_or_default();
+        let mut evidence = vec![format!(
+            "SourceVerified=False reason={reason}: {}",
+            cond.message.clone().unwrap_or_default()
+        )];
+        if reason == "InvalidVerificationMode" {
+            evidence.push(
+                "the object is stalled: the verify mode does not fit the ref (see SIG-13)".into(),
+            );
+        }
+        if root {
+            evidence.push(
+                "this is the root source: delivery of the whole cluster stops (fails closed)"
+                    .into(),
+            );
+        }
+        out.push(Finding {
+            rule: id.into(),
+            severity: if root { Severity::Critical } else { Severity::High },
+            subject: o.key.clone(),
+            message: format!("Signature verification of {} is failing", o.key),
+            evidence,
+            remediation: "Compare the signing identity (issuer/subject) or key with spec.verify; re-sign or fix the matcher. Do not remove verify to unblock.".into(),
+        });
+    }
+}
+
+fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in verifying(c) {
+        let Some(cond) = o.condition("SourceVerified").filter(|c| c.status == "True") else {
+            continue;
+        };
+        let mut evidence = Vec::new();
+        if matches!(o.key.kind, Kind::OciRepository | Kind::HelmChart)
+            && let (Some(verified), Some(current)) = (
+                cond.message
+                    .as_deref()
+                    .and_then(signatures::verified_revision),
+                o.artifact_revision(),
+            )
+            && verified != current
+        {
+            evidence.push(format!(
+                "verified revision {verified} ≠ artifact revision {current}"
+            ));
+        }
+        if let (Some(vg), Some(sg)) = (cond.observed_generation, o.raw.status.observed_generation)
+            && vg < sg
+        {
+            evidence.push(format!(
+                "SourceVerified observedGeneration {vg} < status.observedGeneration {sg}"
+            ));
+        }
+        if !evidence.is_empty() {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::Medium,
+                subject: o.key.clone(),
+                message: format!(
+                    "The SourceVerified verdict of {} is not about what is served now",
+                    o.key
+                ),
+                evidence,
+                remediation:
+                    "Reconcile the source and confirm SourceVerified names the current revision."
+                        .into(),
+            });
+        }
+    }
+}
+
+fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in c
+        .of_kind(&Kind::HelmChart)
+        .filter(|o| o.raw.spec.verify.is_some())
+    {
+        let Some(src) = o.refs.iter().find(|r| r.kind == RefKind::Source) else {
+            continue;
+        };
+        if matches!(src.target.kind, Kind::GitRepository | Kind::Bucket) {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::High,
+                subject: o.key.clone(),
+                message: format!("{} sets spec.verify but is built from {}: verification is silently skipped", o.key, src.target),
+                evidence: vec![format!("spec.sourceRef.kind: {}", src.target.kind), "the local chart builder has no verify path; SourceVerified never appears".into()],
+                remediation: "Publish the chart to an OCI registry and reference it through an OCI HelmRepository or a chartRef to an OCIRepository with verify.".into(),
+            });
+        }
+    }
+    for (hr, _, _, kind) in signatures::template_verifications(c) {
+        if let Some(k @ (Kind::GitRepository | Kind::Bucket)) = kind {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::High,
+                subject: hr.key.clone(),
+                message: format!("{} sets spec.chart.spec.verify on a chart from a {k}: verification is silently skipped", hr.key),
+                evidence: vec![format!("spec.chart.spec.sourceRef.kind: {k}")],
+                remediation: "Move the chart to an OCIRepository (spec.chartRef) with spec.verify.".into(),
+            });
+        }
+    }
+}
+
+fn git_mode(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in c.of_kind(&Kind::GitRepository) {
+        let Some(mode) = o.raw.spec.verify.as_ref().and_then(|v| v.mode.clone()) else {
+            continue;
+        };
+        if !(mode.eq_ignore_ascii_case("Tag") || mode.eq_ignore_ascii_case("TagAndHEAD")) {
+            continue;
+        }
+        let has_tag = match &o.raw.spec.ref_ {
+            Some(crate::api::object::RefField::Structured(r)) => {
+                r.tag.as_deref().is_some_and(|t| !t.is_empty())
+                    || r.semver.as_deref().is_some_and(|t| !t.is_empty())
+                    || r.name
+                        .as_deref()
+                        .is_some_and(|n| n.starts_with("refs/tags/"))
+            }
+            _ => false,
+        };
+        if !has_tag {
+            out.push(Finding {
+                rule: id.into(),
+                severity: Severity::Medium,
+                subject: o.key.clone(),
+                message: format!(
+                    "{} verifies mode {mode} but its ref names no tag: the source stalls",
+                    o.key
+                ),
+                evidence: vec![
+                    format!("spec.verify.mode: {mode}"),
+                    "spec.ref has no tag, semver or refs/tags/ name".into(),
+                ],
+                remediation:
+                    "Use mode: HEAD for branches, or point spec.ref at a tag or semver range."
+                        .into(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+
+    #[test]
+    fn sig_02_no_verdict() {
+        let pass = cluster(&[
+            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":2,"conditions":[{"type":"Ready","status":"True","observedGeneration":2},{"type":"SourceVerified","status":"True"}]}}"#,
+        ]);
+        assert!(run(&pass, "SIG-02").is_empty());
+        let fail = cluster(&[
+            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":2,"conditions":[{"type":"Ready","status":"True","observedGeneration":2}]}}"#,
+        ]);
+        assert_eq!(run(&fail, "SIG-02").len(), 1);
+        let not_seen = cluster(&[
+            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":3,"conditions":[{"type":"Ready","status":"True","observedGeneration":2}]}}"#,
+        ]);
+        assert!(
+            run(&not_seen, "SIG-02").is_empty(),
+            "the controller has not seen the new spec yet"
+        );
+    }
+
+    #[test]
+    fn sig_03_failing_is_critical_on_root() {
+        let msg = r#"{"type":"SourceVerified","status":"False","reason":"VerificationError","message":"failed to verify the signature using provider 'cosign keyless': no matching signatures were found"}"#;
+        let c = cluster(&[
+            &root_ks("OCIRepository"),
+            &format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{"verify":{{}}}},"status":{{"conditions":[{msg}]}}}}"#
+            ),
+            &format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"x","namespace":"a"}},"spec":{{"verify":{{}}}},"status":{{"conditions":[{msg}]}}}}"#
+            ),
+        ]);
+        let f = run(&c, "SIG-03");
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].severity, crate::findings::Severity::Critical);
+        assert_eq!(f[1].severity, crate::findings::Severity::High);
+    }
+
+    #[test]
+    fn sig_04_stale_revision() {
+        let obj = |artifact: &str| {
+            format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"a","namespace":"n"}},"spec":{{"verify":{{}}}},"status":{{"artifact":{{"revision":"{artifact}"}},"conditions":[{{"type":"SourceVerified","status":"True","message":"verified signature of revision latest@sha256:ab"}}]}}}}"#
+            )
+        };
+        assert!(run(&cluster(&[&obj("latest@sha256:ab")]), "SIG-04").is_empty());
+        assert_eq!(
+            run(&cluster(&[&obj("latest@sha256:cd")]), "SIG-04").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn sig_12_chart_from_git_and_sig_02_not_double_reported() {
+        let c = cluster(&[
+            r#"{"kind":"GitRepository","metadata":{"name":"repo","namespace":"a"}}"#,
+            r#"{"kind":"HelmChart","metadata":{"name":"c","namespace":"a"},"spec":{"chart":"./charts/x","sourceRef":{"kind":"GitRepository","name":"repo"},"verify":{"provider":"cosign"}},"status":{"conditions":[{"type":"Ready","status":"True"}]}}"#,
+            r#"{"kind":"HelmRelease","metadata":{"name":"r","namespace":"a"},"spec":{"chart":{"spec":{"chart":"./x","sourceRef":{"kind":"GitRepository","name":"repo"},"verify":{"provider":"cosign"}}}}}"#,
+            r#"{"kind":"HelmRepository","metadata":{"name":"oci","namespace":"a"},"spec":{"type":"oci"}}"#,
+            r#"{"kind":"HelmChart","metadata":{"name":"ok","namespace":"a"},"spec":{"chart":"x","sourceRef":{"kind":"HelmRepository","name":"oci"},"verify":{"provider":"cosign"}},"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"SourceVerified","status":"True"}]}}"#,
+        ]);
+        let f = run(&c, "SIG-12");
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(run(&c, "SIG-02").is_empty());
+    }
+
+    #[test]
+    fn sig_13_tag_mode_on_branch() {
+        let g = |mode: &str, r: &str| {
+            format!(
+                r#"{{"kind":"GitRepository","metadata":{{"name":"g","namespace":"a"}},"spec":{{"ref":{r},"verify":{{"mode":"{mode}"}}}}}}"#
+            )
+        };
+        assert!(run(&cluster(&[&g("HEAD", r#"{"branch":"main"}"#)]), "SIG-13").is_empty());
+        assert!(run(&cluster(&[&g("Tag", r#"{"tag":"v1.0.0"}"#)]), "SIG-13").is_empty());
+        assert!(
+            run(
+                &cluster(&[&g("Tag", r#"{"name":"refs/tags/v1"}"#)]),
+                "SIG-13"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            run(&cluster(&[&g("Tag", r#"{"branch":"main"}"#)]), "SIG-13").len(),
+            1
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! Keyless identity patterns (cosign `matchOIDCIdentity`: RE2, evaluated unanchored) and
+//! kustomize patch targets (regexes that kustomize anchors as `^(?:…)$`).
+//!
+//! No regex engine is linked: the checks are structural (anchors, wildcards, escaping), and
+//! target matching supports the subset real targets use (literals, `.`, `.*`, `.+`, `|`,
+//! escapes); anything else is reported as indeterminate, never as a pass.
+
+/// Problems with one identity pattern, for SIG-06/07/08.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PatternIssues {
+    /// Empty, `.*`, `.+`, `^.*$`: matches anything.
+    pub matches_anything: bool,
+    pub missing_start_anchor: bool,
+    pub missing_end_anchor: bool,
+    /// Literal dots that match any character (`github.com`).
+    pub unescaped_dots: bool,
+}
+
+/// Analyses one pattern.
+pub fn analyse(p: &str) -> PatternIssues {
+    let t = p.trim();
+    let matches_anything = matches!(t, "" | ".*" | ".+" | "^.*$" | "^.+$" | "^.*" | ".*$");
+    PatternIssues {
+        matches_anything,
+        missing_start_anchor: !matches_anything && !t.starts_with('^'),
+        missing_end_anchor: !matches_anything && !t.ends_with('$'),
+        unescaped_dots: has_unescaped_literal_dot(t),
+    }
+}
+
+/// A `.` that is neither escaped, in a class, nor followed by a quantifier, between word
+/// characters (host or file names): it matches any character where a dot was meant.
+fn has_unescaped_literal_dot(p: &str) -> bool {
+    let c: Vec<char> = p.chars().collect();
+    let mut in_class = false;
+    let mut i = 0;
+    while i < c.len() {
+        match c[i] {
+            '\\' => i += 1,
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '.' if !in_class => {
+                let prev = i.checked_sub(1).map(|j| c[j]);
+                let next = c.get(i + 1).copied();
+                let quantified = matches!(next, Some('*' | '+' | '?' | '{'));
+                if !quantified
+                    && prev.is_some_and(char::is_alphanumeric)
+                    && next.is_some_and(char::is_alphanumeric)
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The literal text of a pattern (anchors dropped, escapes resolved), for decoy probes.
+pub fn literal(p: &str) -> String {
+    let t = p.trim().trim_start_matches('^').trim_end_matches('$');
+    let mut out = String::new();
+    let mut chars = t.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '[' => {
+                // `[.]` style escapes: keep the single character.
+                let class: String = chars.by_ref().take_while(|&x| x != ']').collect();
+                out.push_str(class.get(..1).unwrap_or(""));
+            }
+            // A bare `.` matches a dot too; `.*`/`.+` contribute nothing to the decoy.
+            '.' if !matches!(chars.clone().next(), Some('*' | '+' | '?')) => out.push('.'),
+            '.' | '*' | '+' | '?' => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether the subject pins a workflow and a ref (`…/.github/workflows/x.yaml@refs/heads/main$`).
+pub fn pins_workflow_and_ref(subject: &str) -> bool {
+    let t = subject.trim().trim_end_matches('$');
+    t.contains("@refs/") && !t.ends_with(".*") && !t.ends_with(".+")
+}
+
+/// Result of matching an anchored kustomize target regex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetMatch {
+    Yes,
+    No,
+    /// The pattern uses syntax this matcher does not evaluate.
+    Indeterminate,
+}
+
+/// Matches `value` against a kustomize target field (anchored; empty = any).
+pub fn target_matches(pattern: &str, value: &str) -> TargetMatch {
+    if pattern.is_empty() {
+        return TargetMatch::Yes;
+    }
+    if pattern
+        .chars()
+        .any(|c| matches!(c, '(' | ')' | '[' | ']' | '{' | '}' | '^' | '$'))
+    {
+        return TargetMatch::Indeterminate;
+    }
+    let any = split_alternatives(pattern)
+        .iter()
+        .any(|alt| match tokens(alt) {
+            Some(t) => matches_tokens(&t, &value.chars().collect::<Vec<_>>()),
+            None => false,
+        });
+    if any {
+        TargetMatch::Yes
+    } else {
+        TargetMatch::No
+    }
+}
+
+fn split_alternatives(p: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut esc = false;
+    for c in p.chars() {
+        if esc {
+            out.last_mut().unwrap().push(c);
+            esc = false;
+        } else if c == '\\' {
+            out.last_mut().unwrap().push(c);
+            esc = true;
+        } else if c == '|' {
+            out.push(String::new());
+        } else {
+            out.last_mut().unwrap().push(c);
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tok {
+    Lit(char),
+    Any,
+    Star(Option<char>),
+    Plus(Option<char>),
+    Opt(Option<char>),
+}
+
+fn tokens(p: &str) -> Option<Vec<Tok>> {
+    let mut out: Vec<Tok> = Vec::new();
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        let base = match c {
+            '\\' => Tok::Lit(chars.next()?),
+            '.' => Tok::Any,
+            '*' | '+' | '?' => {
+                let prev = out.pop()?;
+                let unit = match prev {
+                    Tok::Lit(ch) => Some(ch),
+                    Tok::Any => None,
+                    _ => return None,
+                };
+                out.push(match c {
+                    '*' => Tok::Star(unit),
+                    '+' => Tok::Plus(unit),
+                    _ => Tok::Opt(unit),
+                });
+                continue;
+            }
+            other => Tok::Lit(other),
+        };
+        out.push(base);
+    }
+    Some(out)
+}
+
+fn unit_ok(u: Option<char>, c: char) -> bool {
+    u.is_none_or(|x| x == c)
+}
+
+fn matches_tokens(t: &[Tok], s: &[char]) -> bool {
+    match t.first() {
+        None => s.is_empty(),
+        Some(Tok::Lit(c)) => s.first() == Some(c) && matches_tokens(&t[1..], &s[1..]),
+        Some(Tok::Any) => !s.is_empty() && matches_tokens(&t[1..], &s[1..]),
+        Some(Tok::Opt(u)) => {
+            matches_tokens(&t[1..], s)
+                || (s.first().is_some_and(|&c| unit_ok(*u, c)) && matches_tokens(&t[1..], &s[1..]))
+        }
+        Some(Tok::Star(u)) | Some(Tok::Plus(u)) => {
+            let min = usize::from(matches!(t[0], Tok::Plus(_)));
+            let mut k = 0;
+            loop {
+                if k >= min && matches_tokens(&t[1..], &s[k..]) {
+                    return true;
+                }
+                if k < s.len() && unit_ok(*u, s[k]) {
+                    k += 1;
+                } else {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_examples() {
+        let good =
+            r"^https://github\.com/org/repo/\.github/workflows/release\.yaml@refs/heads/main$";
+        assert_eq!(analyse(good), PatternIssues::default());
+        assert!(pins_workflow_and_ref(good));
+        assert!(analyse(".*").matches_anything);
+        assert!(analyse("").matches_anything);
+        let unanchored = analyse("https://github.com/org/");
+        assert!(
+            unanchored.missing_start_anchor
+                && unanchored.missing_end_anchor
+                && unanchored.unescaped_dots
+        );
+        assert!(!pins_workflow_and_ref(r"^https://github\.com/org/repo.*$"));
+        assert!(!analyse("token[.]actions[.]githubusercontent[.]com").unescaped_dots);
+        assert!(analyse("token.actions.githubusercontent.com").unescaped_dots);
+        assert!(!analyse(r"^https://github\.com/org/.+$").unescaped_dots);
+        assert_eq!(
+            literal(r"^https://token\.actions\.githubusercontent\.com$"),
+            "https://token.actions.githubusercontent.com"
+        );
+    }
+
+    #[test]
+    fn target_matching() {
+        use TargetMatch::*;
+        assert_eq!(target_matches("", "anything"), Yes);
+        assert_eq!(target_matches("OCIRepository", "OCIRepository"), Yes);
+        assert_eq!(target_matches("OCIRepository", "GitRepository"), No);
+        assert_eq!(
+            target_matches("flux", "flux-system"),
+            No,
+            "anchored: no substring match"
+        );
+        assert_eq!(target_matches("flux-.*", "flux-system"), Yes);
+        assert_eq!(target_matches("Git.*|OCI.*", "OCIRepository"), Yes);
+        assert_eq!(target_matches("v1beta2", "v1"), No);
+        assert_eq!(
+            target_matches(r"source\.toolkit\.fluxcd\.io", "source.toolkit.fluxcd.io"),
+            Yes
+        );
+        assert_eq!(target_matches("flux-syste?m", "flux-systm"), Yes);
+        assert_eq!(target_matches("(flux|x)", "flux"), Indeterminate);
+        assert_eq!(target_matches("fl+ux", "fllux"), Yes);
+    }
+}

@@ -1,0 +1,66 @@
+// End to end: the signatures view and its rules on the scenarios.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const rulesOn = async (page) => [...new Set(await page.locator('[data-rule]').evaluateAll((els) => els.map((e) => `${e.dataset.rule}:${e.dataset.severity}`)))].sort();
+
+test('broken: each signature rule fires where the scenario breaks it', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/signatures');
+    await page.locator('[data-table=sources]').waitFor();
+    const rules = await rulesOn(page);
+    for (const want of ['SIG-03:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:medium', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
+      assert.ok(rules.includes(want), `${want} missing in ${rules.join(' ')}`);
+    }
+    // The root is pinned first and is not verified.
+    const first = page.locator('[data-table=sources] tbody tr').first();
+    assert.equal(await first.getAttribute('data-node-id'), 'OCIRepository/flux-system/flux-system');
+    assert.equal(await first.getAttribute('data-root'), 'true');
+    assert.equal(await page.locator('[data-summary=signatures] [data-root-verified]').getAttribute('data-root-verified'), 'no');
+    // Several identity matchers: both shown verbatim; only the unpinned one is reported.
+    const multi = page.locator('tr[data-node-id="OCIRepository/apps/multi-identity"]');
+    assert.equal(await multi.locator('.fl-identities li').count(), 2);
+    const sig07 = page.locator('[data-rule=SIG-07]');
+    assert.match(await sig07.first().textContent(), /matchOIDCIdentity\[1\]/);
+    // A Bucket cannot verify.
+    assert.match(await page.locator('tr[data-node-id="Bucket/apps/assets"] [data-verifiable]').textContent(), /^no/);
+    // Filters live in the URL.
+    await page.getByLabel('Severity').selectOption('critical');
+    await page.waitForURL(/sev=critical/);
+    assert.ok((await rulesOn(page)).every((r) => r.endsWith(':critical')));
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('enterprise-fips: verified root, no instance-patch or root findings; demo: Disabled prune is valid', async () => {
+  let sim = await startSim(['--scenario', 'enterprise-fips']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    await page.locator('[data-card=signatures]').waitFor();
+    assert.equal(await page.locator('[data-card=signatures] [data-root-verified]').textContent(), 'yes');
+    await page.goto(sim.base + '/signatures');
+    await page.locator('[data-table=sources]').waitFor();
+    const rules = await rulesOn(page);
+    for (const absent of ['SIG-01', 'SIG-03', 'SIG-09', 'SIG-10', 'SIG-05', 'SIG-06']) {
+      assert.ok(!rules.some((r) => r.startsWith(absent + ':')), `${absent} must not fire: ${rules.join(' ')}`);
+    }
+  } finally { await cleanup(browser, sim); }
+  sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    await page.locator('[data-card=signatures]').waitFor();
+    // The parallel OCI source carries prune: Disabled (capital D) — valid, so MIG-GO-05 is silent.
+    assert.equal(await page.locator('[data-rule="MIG-GO-05"]').count(), 0);
+    // The Git root has no verify: SIG-01.
+    assert.equal(await page.locator('[data-rule="SIG-01"][data-severity=high]').count(), 1);
+  } finally { await cleanup(browser, sim); }
+});

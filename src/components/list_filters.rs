@@ -1,0 +1,92 @@
+//! Severity / kind / namespace filters of the list views, read from and written to the URL.
+
+use crate::state::Loaded;
+use fluxlens_core::findings::Severity;
+use fluxlens_core::urlstate::ListQuery;
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_location, use_navigate};
+use std::sync::Arc;
+
+/// The list query of the current URL and a setter that replaces it.
+pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
+    let location = use_location();
+    let navigate = use_navigate();
+    let query = Memo::new(move |_| ListQuery::from_query(&location.search.get()));
+    let set = Callback::new(move |q: ListQuery| {
+        let s = q.to_query();
+        let path = location.pathname.get_untracked();
+        navigate(
+            &if s.is_empty() {
+                path
+            } else {
+                format!("{path}?{s}")
+            },
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    });
+    (query, set)
+}
+
+/// The filter bar.
+#[component]
+pub fn ListFilters(
+    /// Loaded data (for the namespace and kind choices).
+    data: Arc<Loaded>,
+    /// Current query.
+    query: Memo<ListQuery>,
+    /// Writes the query.
+    set_query: Callback<ListQuery>,
+) -> impl IntoView {
+    let mut namespaces: Vec<String> = data
+        .cluster
+        .objects()
+        .iter()
+        .map(|o| o.key.namespace.clone())
+        .collect();
+    namespaces.sort();
+    namespaces.dedup();
+    let kinds: Vec<String> = data
+        .summary
+        .by_kind
+        .iter()
+        .map(|(k, _)| k.to_string())
+        .collect();
+    let set_one = move |field: &'static str, v: String| {
+        let mut q = query.get_untracked();
+        let list = if v.is_empty() { vec![] } else { vec![v] };
+        match field {
+            "sev" => q.severities = list.iter().filter_map(|s| Severity::parse(s)).collect(),
+            "kind" => q.kinds = list,
+            _ => q.namespaces = list,
+        }
+        set_query.run(q);
+    };
+    let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
+    view! {
+        <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Filters">
+            <label>"Severity "
+                <select prop:value=move || query.get().severities.first().map(|s| s.as_str().to_string()).unwrap_or_default() on:change=move |ev| set_one("sev", event_target_value(&ev))>
+                    <option value="">"all"</option>
+                    {["critical", "high", "medium", "low", "info"].map(|s| view! { <option value=s>{s}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>"Kind "
+                <select prop:value=move || first(query.get().kinds) on:change=move |ev| set_one("kind", event_target_value(&ev))>
+                    <option value="">"all"</option>
+                    {kinds.into_iter().map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>"Namespace "
+                <select prop:value=move || first(query.get().namespaces) on:change=move |ev| set_one("ns", event_target_value(&ev))>
+                    <option value="">"all"</option>
+                    {namespaces.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+        </form>
+    }
+}
