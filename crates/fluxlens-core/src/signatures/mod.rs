@@ -108,6 +108,15 @@ pub fn postures(cluster: &Cluster, graph: &Graph) -> Vec<SourcePosture> {
     {
         adj[e.from as usize].push(e.to);
     }
+    // What an applier applies is downstream of its source too: follow ownership.
+    for o in cluster.objects() {
+        if let (Some(owner), Some(me)) = (
+            o.managed_by.as_ref().and_then(|k| graph.find(k)),
+            graph.find(&o.key),
+        ) {
+            adj[owner as usize].push(me);
+        }
+    }
     let mut out: Vec<SourcePosture> = cluster
         .objects()
         .iter()
