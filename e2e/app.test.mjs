@@ -26,7 +26,7 @@ test('demo: header shows the report, counts match, marks recorded, every route r
     }
     await page.getByRole('link', { name: 'Signatures', exact: true }).click();
     await page.locator('[data-root=true]').waitFor();
-    assert.match(await page.locator('[data-root=true] th').textContent(), /GitRepository\/flux-system\/flux-system \(root\)/);
+    assert.match(await page.locator('[data-root=true] th').textContent(), /GitRepository\/flux-system\/flux-system root/);
     await page.goto(sim.base + '/no/such/page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     assert.deepEqual(page.errors, []);

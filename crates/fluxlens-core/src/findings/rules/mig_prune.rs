@@ -3,18 +3,13 @@
 use super::rule;
 use crate::findings::{Finding, Severity};
 use crate::kind::Kind;
+use crate::migration::util::prune_disabled;
 use crate::model::{Cluster, ObjectKey};
 
 rule!(
     /// MIG-GO-05: parallel `OCIRepository/R` managed by a Kustomization without a prune opt-out.
     ParallelSourceNotPruneSafe, "MIG-GO-05", "parallel source not prune-safe", parallel_not_prune_safe
 );
-
-/// The annotation value kustomize-controller honours, compared case-insensitively
-/// (fluxcd/pkg `AnyInMetadata` uses `strings.EqualFold` since 2023).
-pub fn prune_disabled(value: Option<&str>) -> bool {
-    value.is_some_and(|v| v.eq_ignore_ascii_case("disabled"))
-}
 
 fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(inst) = c.instance() else { return };
@@ -63,7 +58,7 @@ fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::*;
-    use super::prune_disabled;
+    use crate::migration::util::prune_disabled;
 
     fn objs(annotation: &str) -> Vec<String> {
         vec![

@@ -2,6 +2,9 @@
 //! that evaluates it.
 
 mod dangling;
+mod mig_api;
+mod mig_dist;
+mod mig_go;
 mod mig_prune;
 mod sig_anonymous;
 mod sig_identity;
@@ -44,8 +47,33 @@ pub static ALL: &[&dyn Rule] = &[
     &sig_anonymous::UnsignedAnonymousOci,
     &sig_verdict::IneffectiveChartVerification,
     &sig_verdict::GitModeMismatch,
+    &mig_go::ConsumerCensus,
     &dangling::DanglingReference,
+    &mig_go::GitRootCollected,
+    &mig_go::PrematureFlip,
     &mig_prune::ParallelSourceNotPruneSafe,
+    &mig_go::ArtifactLagsGit,
+    &mig_go::CommitStatusWillFail,
+    &mig_go::StaleAlertSources,
+    &mig_go::ReceiverDrift,
+    &mig_go::RootAuthFailure,
+    &mig_go::NoBreakGlass,
+    &mig_api::UnmigratedStorage,
+    &mig_api::CrdUpgradeBlocked,
+    &mig_api::RemovedApiInGit,
+    &mig_api::AutoMigrationDisabled,
+    &mig_api::UnboundedMinorRange,
+    &mig_api::CrdsBehind,
+    &mig_api::ManualMigrationDuty,
+    &mig_dist::InstallerClass,
+    &mig_dist::TakeoverIncomplete,
+    &mig_dist::InstanceUnhealthy,
+    &mig_dist::ComponentsNotReady,
+    &mig_dist::MixedOrigins,
+    &mig_dist::InstanceDrift,
+    &mig_dist::BootstrapLeftovers,
+    &mig_dist::DowngradeRequested,
+    &mig_dist::LimitedVisibility,
 ];
 
 #[cfg(test)]
@@ -57,7 +85,7 @@ pub(crate) mod testkit {
     /// A cluster whose report names `kustomization/flux-system` as the sync object.
     pub fn cluster(objs: &[&str]) -> Cluster {
         let report: FluxReport = serde_json::from_str(
-            r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"sync":{"id":"kustomization/flux-system"}}}"#,
+            r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"sync":{"id":"kustomization/flux-system","ready":true,"source":"oci://ghcr.io/example/fleet"}}}"#,
         )
         .unwrap();
         Cluster::new(

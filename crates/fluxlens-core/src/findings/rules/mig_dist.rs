@@ -1,0 +1,396 @@
+//! MIG-DIST-01 … 09: switching installers and distributions.
+
+use super::rule;
+use crate::findings::{Finding, Severity};
+use crate::kind::Kind;
+use crate::migration::util::{Installer, installer};
+use crate::model::{Cluster, ObjectKey};
+use crate::signatures::instance::minor_version;
+
+rule!(
+    /// MIG-DIST-01: who installed Flux (info).
+    InstallerClass, "MIG-DIST-01", "installer classification", installer_class
+);
+rule!(
+    /// MIG-DIST-02: a FluxInstance exists but has not taken over.
+    TakeoverIncomplete, "MIG-DIST-02", "takeover incomplete", takeover
+);
+rule!(
+    /// MIG-DIST-03: the FluxInstance is not Ready or is stuck.
+    InstanceUnhealthy, "MIG-DIST-03", "instance unhealthy", instance_unhealthy
+);
+rule!(
+    /// MIG-DIST-04: controllers not ready or missing.
+    ComponentsNotReady, "MIG-DIST-04", "components not ready / missing", components_not_ready
+);
+rule!(
+    /// MIG-DIST-05: controller images from several registries.
+    MixedOrigins, "MIG-DIST-05", "mixed image origins", mixed_origins
+);
+rule!(
+    /// MIG-DIST-06: deployed images differ from what the FluxInstance selected.
+    InstanceDrift, "MIG-DIST-06", "instance vs live drift", instance_drift
+);
+rule!(
+    /// MIG-DIST-07: the old bootstrap manifests are still applied from Git.
+    BootstrapLeftovers, "MIG-DIST-07", "bootstrap leftovers", leftovers
+);
+rule!(
+    /// MIG-DIST-08: a minor downgrade was requested.
+    DowngradeRequested, "MIG-DIST-08", "downgrade requested", downgrade
+);
+rule!(
+    /// MIG-DIST-09: the install gives fluxlens less to see (info).
+    LimitedVisibility, "MIG-DIST-09", "limited visibility install", limited_visibility
+);
+
+const DEFAULT_COMPONENTS: [&str; 4] = [
+    "source-controller",
+    "kustomize-controller",
+    "helm-controller",
+    "notification-controller",
+];
+
+fn report_subject(c: &Cluster) -> ObjectKey {
+    ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux")
+}
+
+/// The registry prefix of an image: `ghcr.io/fluxcd/source-controller:v1@sha256:…` → `ghcr.io/fluxcd`.
+pub fn registry_prefix(image: &str) -> &str {
+    let no_digest = image.split('@').next().unwrap_or(image);
+    let last_slash = no_digest.rfind('/').unwrap_or(0);
+    let (repo, _) = no_digest.split_at(last_slash);
+    repo
+}
+
+fn installer_class(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let who = installer(c);
+    out.push(Finding {
+        rule: id.into(),
+        severity: Severity::Info,
+        subject: report_subject(c),
+        message: format!("Flux was installed by {}", who.as_str()),
+        evidence: vec![format!(
+            "distribution.managedBy: {:?}",
+            c.report
+                .spec
+                .distribution
+                .managed_by
+                .clone()
+                .unwrap_or_default()
+        )],
+        remediation: "Informational.".into(),
+    });
+}
+
+fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(i) = c.instance() else { return };
+    let who = installer(c);
+    let applied = i
+        .raw
+        .status
+        .last_applied_revision
+        .as_deref()
+        .is_some_and(|r| !r.is_empty());
+    if who != Installer::Operator || !applied {
+        let mut ev = vec![format!(
+            "distribution.managedBy: {:?}",
+            c.report
+                .spec
+                .distribution
+                .managed_by
+                .clone()
+                .unwrap_or_default()
+        )];
+        if !applied {
+            ev.push("the FluxInstance has never applied (no lastAppliedRevision)".into());
+        }
+        out.push(Finding { rule: id.into(), severity: Severity::High, subject: i.key.clone(), message: format!("{} exists but the operator has not taken over the installation", i.key), evidence: ev, remediation: "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into() });
+    }
+}
+
+fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(i) = c.instance() else { return };
+    let stalled = i.condition("Stalled").is_some_and(|s| s.status == "True");
+    let ready_false = i.condition("Ready").filter(|r| r.status == "False");
+    let s = &i.raw.status;
+    let stuck =
+        s.last_attempted_revision.is_some() && s.last_attempted_revision != s.last_applied_revision;
+    if stalled || ready_false.is_some() || stuck {
+        let mut ev = Vec::new();
+        if let Some(r) = ready_false {
+            ev.push(format!(
+                "Ready=False {}: {}",
+                r.reason.clone().unwrap_or_default(),
+                r.message.clone().unwrap_or_default()
+            ));
+        }
+        if stuck {
+            ev.push(format!(
+                "lastAttemptedRevision {} ≠ lastAppliedRevision {}: a change is stuck",
+                s.last_attempted_revision.clone().unwrap_or_default(),
+                s.last_applied_revision.clone().unwrap_or_default()
+            ));
+        }
+        out.push(Finding {
+            rule: id.into(),
+            severity: if stalled {
+                Severity::Critical
+            } else {
+                Severity::High
+            },
+            subject: i.key.clone(),
+            message: format!("{} is not healthy", i.key),
+            evidence: ev,
+            remediation: "Read the message: it names the objects the operator waits for.".into(),
+        });
+    }
+}
+
+fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let comps = &c.report.spec.components;
+    let mut ev: Vec<String> = comps
+        .iter()
+        .filter(|x| x.ready == Some(false))
+        .map(|x| {
+            format!(
+                "{} not ready: {}",
+                x.name,
+                x.status.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    if let Some(i) = c.instance() {
+        let wanted: Vec<String> = if i.raw.spec.components.is_empty() {
+            DEFAULT_COMPONENTS.iter().map(|s| s.to_string()).collect()
+        } else {
+            i.raw.spec.components.clone()
+        };
+        let aio = comps.iter().any(|x| x.name == "flux");
+        for w in wanted
+            .iter()
+            .filter(|w| !aio && !comps.iter().any(|x| &x.name == *w))
+        {
+            ev.push(format!("{w} is in the FluxInstance but not running"));
+        }
+    }
+    if !ev.is_empty() {
+        out.push(Finding { rule: id.into(), severity: Severity::High, subject: report_subject(c), message: "Flux controllers are not ready or missing".into(), evidence: ev, remediation: "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into() });
+    }
+}
+
+fn mixed_origins(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let mut prefixes: Vec<&str> = c
+        .report
+        .spec
+        .components
+        .iter()
+        .filter_map(|x| x.image.as_deref())
+        .map(registry_prefix)
+        .collect();
+    prefixes.sort();
+    prefixes.dedup();
+    if prefixes.len() > 1 {
+        let ev = c
+            .report
+            .spec
+            .components
+            .iter()
+            .map(|x| format!("{}: {}", x.name, x.image.clone().unwrap_or_default()))
+            .collect();
+        out.push(Finding {
+            rule: id.into(),
+            severity: Severity::High,
+            subject: report_subject(c),
+            message: format!(
+                "Controller images come from {} registries: {}",
+                prefixes.len(),
+                prefixes.join(", ")
+            ),
+            evidence: ev,
+            remediation:
+                "Finish the registry switch: every component from one registry and variant.".into(),
+        });
+    }
+}
+
+fn instance_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(i) = c.instance() else { return };
+    for sc in &i.raw.status.components {
+        let name = sc.name.clone().unwrap_or_default();
+        let Some(live) = c
+            .report
+            .spec
+            .components
+            .iter()
+            .find(|x| x.name == name)
+            .and_then(|x| x.image.clone())
+        else {
+            continue;
+        };
+        let mut want = format!(
+            "{}:{}",
+            sc.repository.clone().unwrap_or_default(),
+            sc.tag.clone().unwrap_or_default()
+        );
+        if let Some(d) = sc.digest.as_deref().filter(|d| !d.is_empty()) {
+            want = format!("{want}@{d}");
+        }
+        if live != want {
+            out.push(Finding { rule: id.into(), severity: Severity::Medium, subject: i.key.clone(), message: format!("{name} runs another image than the FluxInstance selected"), evidence: vec![format!("instance: {want}"), format!("live: {live}")], remediation: "Someone edited the Deployment by hand or another installer fights the operator; reconcile the FluxInstance.".into() });
+        }
+    }
+}
+
+fn leftovers(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(i) = c.instance() else { return };
+    let Some(root) = c.root_kustomization() else {
+        return;
+    };
+    let Some(ks) = c.get(&root) else { return };
+    let ns = &i.key.namespace;
+    let flux: Vec<String> = ks
+        .raw
+        .status
+        .inventory_entries()
+        .into_iter()
+        .filter(|e| {
+            (e.kind == "Deployment" && &e.namespace == ns && e.name.ends_with("-controller"))
+                || (e.kind == "CustomResourceDefinition" && e.name.contains(".fluxcd.io"))
+        })
+        .map(|e| format!("{} {}/{}", e.kind, e.namespace, e.name))
+        .collect();
+    if !flux.is_empty() {
+        out.push(Finding {
+            rule: id.into(),
+            severity: Severity::Low,
+            subject: root,
+            message:
+                "The root Kustomization still applies the bootstrap manifests (gotk-components)"
+                    .into(),
+            evidence: flux.into_iter().take(10).collect(),
+            remediation:
+                "Delete the flux-system folder from Git: harmless (ssa: Ignore) but confusing."
+                    .into(),
+        });
+    }
+}
+
+fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(i) = c.instance() else { return };
+    let Some(spec) = i
+        .raw
+        .spec
+        .distribution
+        .as_ref()
+        .and_then(|d| d.version.clone())
+    else {
+        return;
+    };
+    let Some(applied) = i.raw.status.last_applied_revision.clone() else {
+        return;
+    };
+    if let (Some(want), Some(have)) = (minor_version(&spec), minor_version(&applied))
+        && want < have
+    {
+        out.push(Finding {
+            rule: id.into(),
+            severity: Severity::High,
+            subject: i.key.clone(),
+            message: format!(
+                "{} asks for {spec} while {applied} is applied: minor downgrades are refused",
+                i.key
+            ),
+            evidence: vec![
+                format!("spec.distribution.version {spec}"),
+                format!("lastAppliedRevision {applied}"),
+            ],
+            remediation: "Restore the version range; a downgrade needs a reinstall.".into(),
+        });
+    }
+}
+
+fn limited_visibility(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let who = installer(c);
+    if who == Installer::Operator && c.instance().is_some() {
+        return;
+    }
+    let mut ev = vec![
+        "no FluxInstance status: no automatic storage migration, no automatic patching".into(),
+    ];
+    if who == Installer::FluxAio {
+        ev.push("flux-aio runs every controller in one Deployment: only the first container's image is visible".into());
+    }
+    out.push(Finding {
+        rule: id.into(),
+        severity: Severity::Info,
+        subject: report_subject(c),
+        message: format!("Installed by {}: some checks cannot be made", who.as_str()),
+        evidence: ev,
+        remediation: "Consider the Flux Operator for automatic migration and patching.".into(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::registry_prefix;
+    use crate::api::FluxReport;
+    use crate::findings::Severity;
+    use crate::model::{Cluster, CrdAccess};
+
+    fn report(json: &str) -> FluxReport {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(
+            registry_prefix("ghcr.io/fluxcd/source-controller:v1.7.3@sha256:ab"),
+            "ghcr.io/fluxcd"
+        );
+        assert_eq!(
+            registry_prefix("ghcr.io/controlplaneio-fluxcd/distroless/helm-controller:v1"),
+            "ghcr.io/controlplaneio-fluxcd/distroless"
+        );
+        assert_eq!(registry_prefix("fluxcd/source-controller:v1"), "fluxcd");
+    }
+
+    #[test]
+    fn components_origins_and_drift() {
+        let r = report(
+            r#"{"spec":{"components":[{"name":"source-controller","ready":false,"image":"ghcr.io/fluxcd/source-controller:v1.7.3"},{"name":"helm-controller","ready":true,"image":"ghcr.io/controlplaneio-fluxcd/distroless/helm-controller:v1.4.3@sha256:aa"}]}}"#,
+        );
+        let inst = serde_json::from_str(r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"status":{"components":[{"name":"helm-controller","repository":"ghcr.io/controlplaneio-fluxcd/distroless/helm-controller","tag":"v1.4.3","digest":"sha256:bb"}],"lastAppliedRevision":"v2.8.3@sha256:cc","lastAttemptedRevision":"v2.8.3@sha256:cc"}}"#).unwrap();
+        let c = Cluster::new(r, [inst], CrdAccess::Unknown);
+        let f04 = run(&c, "MIG-DIST-04");
+        assert!(
+            f04[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("source-controller not ready"))
+        );
+        assert!(
+            f04[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("kustomize-controller is in the FluxInstance but not running"))
+        );
+        assert_eq!(run(&c, "MIG-DIST-05").len(), 1);
+        assert_eq!(run(&c, "MIG-DIST-06").len(), 1);
+    }
+
+    #[test]
+    fn takeover_downgrade_unhealthy() {
+        let c = Cluster::new(
+            report(r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"managedBy":"flux bootstrap"}}}"#),
+            [serde_json::from_str(r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.7.x"}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab","lastAttemptedRevision":"v2.7.0@sha256:cd","conditions":[{"type":"Ready","status":"False","reason":"ReconciliationFailed","message":"reconciliation failed: OCIRepository/flux-system/flux-system"},{"type":"Stalled","status":"True"}]}}"#).unwrap()],
+            CrdAccess::Unknown,
+        );
+        assert_eq!(run(&c, "MIG-DIST-02").len(), 1);
+        assert_eq!(run(&c, "MIG-DIST-08").len(), 1);
+        assert_eq!(run(&c, "MIG-DIST-03")[0].severity, Severity::Critical);
+        let ok = cluster(&[]);
+        assert!(run(&ok, "MIG-DIST-02").is_empty());
+    }
+}

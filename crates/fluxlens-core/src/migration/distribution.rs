@@ -1,0 +1,143 @@
+//! Distribution switch (§2.6–2.7): bootstrap/Helm/flux-aio → Flux Operator, upstream → enterprise.
+
+use super::util::{Installer, installer};
+use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::findings::Finding;
+use crate::model::Cluster;
+
+fn stage(id: &str, title: &str, checks: Vec<Check>) -> Stage {
+    Stage {
+        id: id.into(),
+        title: title.into(),
+        state: StageState::NotStarted,
+        checks,
+        progress: None,
+    }
+}
+
+fn clean(findings: &[Finding], rule: &str) -> Check {
+    let hits: Vec<&Finding> = findings.iter().filter(|f| f.rule == rule).collect();
+    Check::new(
+        format!("{rule} clean"),
+        Some(hits.is_empty()),
+        hits.iter()
+            .map(|f| f.message.clone())
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+    .with(hits.iter().map(|f| f.subject.clone()).collect())
+}
+
+/// The distribution switch.
+pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
+    let inst = c.instance();
+    let who = installer(c);
+    let applied = inst
+        .and_then(|i| i.raw.status.last_applied_revision.as_deref())
+        .is_some_and(|r| !r.is_empty());
+    let ready_comps = c
+        .report
+        .spec
+        .components
+        .iter()
+        .filter(|x| x.ready == Some(true))
+        .count();
+    let mut d3 = stage(
+        "D3",
+        "Components healthy from one origin",
+        vec![
+            clean(findings, "MIG-DIST-04"),
+            clean(findings, "MIG-DIST-05"),
+            clean(findings, "MIG-DIST-06"),
+        ],
+    );
+    d3.progress = Some((
+        ready_comps,
+        c.report.spec.components.len(),
+        "components ready".into(),
+    ));
+    let mut stages = vec![
+        stage(
+            "D0",
+            &format!("Installed by {}", who.as_str()),
+            vec![Check::new("installer identified", Some(true), who.as_str())],
+        ),
+        stage(
+            "D1",
+            "FluxInstance created",
+            vec![Check::new(
+                "a FluxInstance exists",
+                Some(inst.is_some()),
+                "",
+            )],
+        ),
+        stage(
+            "D2",
+            "Operator took over",
+            vec![
+                Check::new(
+                    "distribution.managedBy is flux-operator",
+                    Some(who == Installer::Operator),
+                    c.report
+                        .spec
+                        .distribution
+                        .managed_by
+                        .clone()
+                        .unwrap_or_default(),
+                ),
+                Check::new(
+                    "the FluxInstance has applied (lastAppliedRevision)",
+                    Some(applied),
+                    "",
+                ),
+                clean(findings, "MIG-DIST-03"),
+            ],
+        ),
+        d3,
+        stage(
+            "D4",
+            "Bootstrap leftovers removed",
+            vec![clean(findings, "MIG-DIST-07")],
+        ),
+    ];
+    let blockers: Vec<Finding> = findings
+        .iter()
+        .filter(|f| matches!(f.rule.as_str(), "MIG-DIST-02" | "MIG-DIST-08"))
+        .cloned()
+        .collect();
+    assign_states(&mut stages, !blockers.is_empty());
+    let ns = c.operator_namespace();
+    let next_commands = match stages.iter().find(|s| s.state != StageState::Done).map(|s| s.id.as_str()) {
+        Some("D1") => vec![
+            "helm install flux-operator oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator --namespace flux-system".into(),
+            "flux-operator install   # or apply a FluxInstance mirroring the bootstrap flags".into(),
+        ],
+        Some("D2") => vec![format!("kubectl -n {ns} get fluxinstance flux -o yaml   # check status.conditions and lastAppliedRevision")],
+        Some("D4") => vec!["git rm -r clusters/<cluster>/flux-system   # gotk-components.yaml and gotk-sync.yaml are now operator-managed".into()],
+        _ => vec![],
+    };
+    let mut notes = vec![format!("installer: {}", who.as_str())];
+    if matches!(
+        who,
+        Installer::FluxAio | Installer::Unknown | Installer::Bootstrap | Installer::Helm
+    ) && inst.is_none()
+    {
+        notes.push("no FluxInstance: no automatic storage migration or patching; single-image view for flux-aio".into());
+    }
+    if let Some(v) = inst.and_then(|i| i.raw.spec.distribution.as_ref()) {
+        notes.push(format!(
+            "spec.distribution: version {} · registry {} · variant {}",
+            v.version.as_deref().unwrap_or("—"),
+            v.registry.as_deref().unwrap_or("—"),
+            v.variant.as_deref().unwrap_or("—")
+        ));
+    }
+    Migration {
+        id: "distribution",
+        title: "Distribution switch".into(),
+        stages,
+        blockers,
+        next_commands,
+        notes,
+    }
+}

@@ -1,0 +1,509 @@
+//! Staged Git → signed-OCI root migration, M0 … M5 (§2.2, mirrors the S003 four-PR stack).
+
+use super::util::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
+use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::findings::Finding;
+use crate::kind::Kind;
+use crate::model::{Cluster, ObjectKey};
+
+fn stage(id: &str, title: &str, checks: Vec<Check>) -> Stage {
+    Stage {
+        id: id.into(),
+        title: title.into(),
+        state: StageState::NotStarted,
+        checks,
+        progress: None,
+    }
+}
+
+fn ready(c: &Cluster, k: &ObjectKey) -> bool {
+    c.get(k)
+        .is_some_and(|o| o.condition("Ready").is_some_and(|r| r.status == "True"))
+}
+
+fn verified(c: &Cluster, k: &ObjectKey) -> bool {
+    c.get(k).is_some_and(|o| {
+        o.raw.spec.verify.is_some()
+            && o.condition("SourceVerified")
+                .is_some_and(|r| r.status == "True")
+    })
+}
+
+/// The Git → OCI migration of the root source.
+pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
+    let (git, oci) = root_pair(c);
+    let ns = c.operator_namespace().to_string();
+    let r = util::root_name(c);
+    let root_ks = ObjectKey::new(Kind::Kustomization, ns.clone(), r.clone());
+    let oci_obj = c.get(&oci);
+    let synced_oci = sync_kind(c).as_deref() == Some("OCIRepository");
+
+    let m0 = stage(
+        "M0",
+        "Git baseline",
+        vec![Check::new(
+            format!("root source is {git}"),
+            Some(c.contains(&git) || synced_oci),
+            "informational",
+        )],
+    );
+
+    let receivers: Vec<_> = c
+        .of_kind(&Kind::Receiver)
+        .filter(|o| {
+            matches!(
+                o.raw.spec.type_.as_deref(),
+                Some("generic-oidc" | "generic-hmac")
+            )
+        })
+        .collect();
+    let receiver_ok = receivers.iter().any(|o| {
+        o.condition("Ready").is_some_and(|r| r.status == "True")
+            && o.raw
+                .status
+                .webhook_path
+                .as_deref()
+                .is_some_and(|p| !p.is_empty())
+    });
+    let m1 = stage(
+        "M1",
+        "Artifact pipeline (CI publishes, signs, promotes)",
+        vec![
+            Check::new(
+                "the pipeline is observable once the OCI source exists",
+                Some(oci_obj.is_some()),
+                "CI is not visible in-cluster until M2",
+            ),
+            Check::new(
+                "a generic-oidc/generic-hmac Receiver is Ready with a webhook path (optional)",
+                if receivers.is_empty() {
+                    None
+                } else {
+                    Some(receiver_ok)
+                },
+                "",
+            )
+            .with(receivers.iter().map(|o| o.key.clone()).collect()),
+        ],
+    );
+
+    let prune_ok = oci_obj.map(|o| {
+        o.managed_by
+            .as_ref()
+            .is_none_or(|m| m.kind != Kind::Kustomization)
+            || util::prune_disabled(o.annotation("kustomize.toolkit.fluxcd.io/prune"))
+    });
+    let pull_explicit = oci_obj.map(|o| {
+        let s = &o.raw.spec;
+        s.secret_ref.is_some()
+            || s.provider.as_deref().is_some_and(|p| p != "generic")
+            || s.service_account_name.is_some()
+            || verified(c, &o.key)
+    });
+    let git_sha = c
+        .get(&git)
+        .and_then(|g| g.artifact_revision())
+        .and_then(sha1_of)
+        .map(str::to_string);
+    let oci_sha = oci_obj
+        .and_then(|o| o.raw.status.artifact.as_ref())
+        .and_then(|a| a.metadata.get("org.opencontainers.image.revision"))
+        .and_then(|r| sha1_of(r))
+        .map(str::to_string);
+    let parity = match (&git_sha, &oci_sha) {
+        (Some(g), Some(o)) => Some(g == o),
+        (None, Some(_)) => Some(true), // Git root already gone
+        _ => None,
+    };
+    let m2 = stage(
+        "M2",
+        &format!("Parallel OCI source {oci}"),
+        vec![
+            Check::new(format!("{oci} exists"), Some(oci_obj.is_some()), "")
+                .with(vec![oci.clone()]),
+            Check::new("Ready=True", Some(ready(c, &oci)), ""),
+            Check::new(
+                "spec.verify present and SourceVerified=True",
+                Some(verified(c, &oci)),
+                "SIG rules clean",
+            ),
+            Check::new(
+                "pull mode explicit (credentials, or public and verified)",
+                pull_explicit.or(Some(false)),
+                "",
+            ),
+            Check::new(
+                "prune-safe while a Kustomization delivers it (prune: disabled, any case)",
+                prune_ok.or(Some(false)),
+                "MIG-GO-05",
+            ),
+            Check::new(
+                "origin parity: the artifact's org.opencontainers.image.revision SHA equals the Git root SHA",
+                parity,
+                format!(
+                    "git {} · oci {}",
+                    git_sha.as_deref().unwrap_or("—"),
+                    oci_sha.as_deref().unwrap_or("—")
+                ),
+            ),
+        ],
+    );
+
+    // M3: every consumer of GitRepository/R flipped, except the root Kustomization and image automation.
+    let on_git: Vec<ObjectKey> = consumers_of(c, &git)
+        .filter(|o| o.key != root_ks && o.key.kind != Kind::ImageUpdateAutomation)
+        .map(|o| o.key.clone())
+        .collect();
+    let on_oci: Vec<ObjectKey> = consumers_of(c, &oci)
+        .filter(|o| o.key != root_ks)
+        .map(|o| o.key.clone())
+        .collect();
+    let dangling = findings.iter().filter(|f| f.rule == "MIG-GO-02").count();
+    let flipped_unhealthy: Vec<ObjectKey> = on_oci
+        .iter()
+        .filter(|k| {
+            c.get(k).is_some_and(|o| {
+                o.condition("Ready").is_some_and(|r| r.status != "True")
+                    || o.raw
+                        .status
+                        .last_applied_revision
+                        .as_deref()
+                        .is_some_and(|r| r.contains("sha1:"))
+            })
+        })
+        .cloned()
+        .collect();
+    let mut m3 = stage("M3", "Consumer flip", vec![
+        Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
+        Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 findings")),
+        Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
+    ]);
+    let total = on_git.len() + on_oci.len();
+    m3.progress = Some((on_oci.len(), total, format!("consumers on {oci}")));
+
+    let inst = c.instance();
+    let sync_src = c.report.spec.sync.as_ref();
+    let root_on_oci = c
+        .get(&root_ks)
+        .is_some_and(|k| k.refs.iter().any(|r| r.target == oci))
+        && ready(c, &root_ks);
+    let m4 = stage(
+        "M4",
+        "Root handover to the FluxInstance",
+        vec![
+            Check::new(
+                "FluxInstance spec.sync.kind is OCIRepository",
+                Some(synced_oci),
+                "",
+            ),
+            Check::new(
+                format!("{oci} is managed by the FluxInstance"),
+                Some(
+                    oci_obj
+                        .and_then(|o| o.managed_by.as_ref())
+                        .is_some_and(|m| Some(m) == inst.map(|i| &i.key)),
+                ),
+                "",
+            ),
+            Check::new(
+                "live spec.verify and SourceVerified=True (SIG-10 clean)",
+                Some(verified(c, &oci) && !findings.iter().any(|f| f.rule == "SIG-10")),
+                "",
+            ),
+            Check::new(
+                format!("{root_ks} reads {oci} and is Ready"),
+                Some(root_on_oci),
+                "",
+            ),
+            Check::new(
+                "report sync source starts with oci:// and is ready",
+                Some(sync_src.is_some_and(|s| {
+                    s.ready && s.source.as_deref().is_some_and(|u| u.starts_with("oci://"))
+                })),
+                "",
+            ),
+            Check::new(
+                "FluxInstance Ready=True",
+                Some(
+                    inst.is_some_and(|i| i.condition("Ready").is_some_and(|r| r.status == "True")),
+                ),
+                "",
+            ),
+        ],
+    );
+
+    let git_obj = c.get(&git);
+    let git_kept = git_obj.is_none_or(|g| {
+        g.raw.spec.suspend == Some(true)
+            && consumers_of(c, &git).all(|o| o.key.kind == Kind::ImageUpdateAutomation)
+    });
+    let stale_alerts: Vec<ObjectKey> = findings
+        .iter()
+        .filter(|f| f.rule == "MIG-GO-08")
+        .map(|f| f.subject.clone())
+        .collect();
+    let status_alerts: Vec<ObjectKey> = findings
+        .iter()
+        .filter(|f| f.rule == "MIG-GO-07")
+        .map(|f| f.subject.clone())
+        .collect();
+    let receivers_git: Vec<ObjectKey> = c
+        .of_kind(&Kind::Receiver)
+        .filter(|o| {
+            o.refs
+                .iter()
+                .any(|r| r.target == git || !c.contains(&r.target))
+        })
+        .map(|o| o.key.clone())
+        .collect();
+    let m5 = stage(
+        "M5",
+        "Cleanup and hardening",
+        vec![
+            Check::new(
+                format!("{git} removed, or kept suspended without consumers (break-glass)"),
+                Some(git_kept),
+                "",
+            ),
+            Check::new(
+                "Alerts no longer name missing sources",
+                Some(stale_alerts.is_empty()),
+                "MIG-GO-08",
+            )
+            .with(stale_alerts),
+            Check::new(
+                "commit-status Alerts have a SHA-1 origin revision to report",
+                Some(status_alerts.is_empty()),
+                "MIG-GO-07",
+            )
+            .with(status_alerts),
+            Check::new(
+                "Receivers target existing OCI sources",
+                Some(receivers_git.is_empty()),
+                "MIG-GO-09",
+            )
+            .with(receivers_git),
+        ],
+    );
+
+    let mut stages = vec![m0, m1, m2, m3, m4, m5];
+    let blockers: Vec<Finding> = findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.rule.as_str(),
+                "MIG-GO-02" | "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10"
+            )
+        })
+        .cloned()
+        .collect();
+    assign_states(&mut stages, !blockers.is_empty());
+    let cen = census(c);
+    let mut notes = vec![format!(
+        "consumer census: git {}, oci {}, bucket {}, external {} (git-backed {}, oci-backed {})",
+        cen.git,
+        cen.oci,
+        cen.bucket,
+        cen.external_git + cen.external_oci,
+        cen.external_git,
+        cen.external_oci
+    )];
+    for rc in c
+        .of_kind(&Kind::Receiver)
+        .filter(|o| o.raw.spec.type_.as_deref() == Some("generic-oidc"))
+    {
+        notes.push(format!(
+            "webhook path of {} (for CI): {}",
+            rc.key,
+            util::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
+        ));
+    }
+    let next_commands = match stages
+        .iter()
+        .find(|s| s.state != StageState::Done)
+        .map(|s| s.id.as_str())
+    {
+        Some("M0") | Some("M1") | Some("M2") => vec![
+            format!(
+                "flux push artifact oci://<registry>/<repo>:$(git rev-parse --short HEAD) --path=. --source=\"$(git config --get remote.origin.url)\" --revision=\"$(git branch --show-current)@sha1:$(git rev-parse HEAD)\""
+            ),
+            "flux tag artifact oci://<registry>/<repo>:$(git rev-parse --short HEAD) --tag latest"
+                .into(),
+            "cosign sign <registry>/<repo>@<digest>   # keyless, from the release workflow".into(),
+        ],
+        Some("M3") => vec![
+            format!(
+                "# flip each remaining sourceRef from GitRepository/{r} to OCIRepository/{r}, then"
+            ),
+            format!("flux get kustomizations -A | grep -v {r}"),
+        ],
+        Some("M4") => vec![format!(
+            "kubectl -n {ns} patch fluxinstance flux --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"oci://<registry>/<repo>\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand"
+        )],
+        Some("M5") => vec![format!(
+            "kubectl -n {ns} get gitrepository {r} -o yaml   # keep suspended as break-glass, or remove"
+        )],
+        _ => vec![],
+    };
+    Migration {
+        id: "git-oci",
+        title: "Git → signed OCI root".into(),
+        stages,
+        blockers,
+        next_commands,
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::findings::evaluate_all;
+    use crate::findings::rules::testkit::cluster;
+    use crate::migration::{StageState, git_to_oci};
+
+    const T: &str = r#"{"type":"Ready","status":"True"}"#;
+
+    fn inst(kind: &str) -> String {
+        format!(
+            r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"{kind}","name":"flux-system"}}}},"status":{{"conditions":[{T}]}}}}"#
+        )
+    }
+    fn git(extra: &str) -> String {
+        format!(
+            r#"{{"kind":"GitRepository","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{{extra}}},"status":{{"conditions":[{T}],"artifact":{{"revision":"main@sha1:1111111111111111111111111111111111111111"}},"reconcilerRef":{{"managedBy":"FluxInstance/flux-system/flux"}}}}}}"#
+        )
+    }
+    fn oci(owner: &str, verified: bool, prune: &str) -> String {
+        let v = if verified {
+            r#","verify":{"provider":"cosign","matchOIDCIdentity":[{"issuer":"^x$","subject":"^y$"}]}"#
+        } else {
+            ""
+        };
+        let sv = if verified {
+            r#",{"type":"SourceVerified","status":"True","message":"verified signature of revision latest@sha256:ab"}"#
+        } else {
+            ""
+        };
+        let ann = if prune.is_empty() {
+            String::new()
+        } else {
+            format!(r#","annotations":{{"kustomize.toolkit.fluxcd.io/prune":"{prune}"}}"#)
+        };
+        format!(
+            r#"{{"kind":"OCIRepository","metadata":{{"name":"flux-system","namespace":"flux-system"{ann}}},"spec":{{"secretRef":{{"name":"ghcr"}}{v}}},"status":{{"conditions":[{T}{sv}],"artifact":{{"revision":"latest@sha256:ab","metadata":{{"org.opencontainers.image.revision":"main@sha1:1111111111111111111111111111111111111111"}}}},"reconcilerRef":{{"managedBy":"{owner}"}}}}}}"#
+        )
+    }
+    fn root(kind: &str) -> String {
+        format!(
+            r#"{{"kind":"Kustomization","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{"sourceRef":{{"kind":"{kind}","name":"flux-system"}}}},"status":{{"conditions":[{T}]}}}}"#
+        )
+    }
+    fn app(name: &str, kind: &str) -> String {
+        format!(
+            r#"{{"kind":"Kustomization","metadata":{{"name":"{name}","namespace":"apps"}},"spec":{{"sourceRef":{{"kind":"{kind}","name":"flux-system","namespace":"flux-system"}}}},"status":{{"conditions":[{T}],"lastAppliedRevision":"latest@sha256:ab"}}}}"#
+        )
+    }
+
+    fn stage_of(objs: &[String]) -> (String, StageState, crate::migration::Migration) {
+        let c = cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>());
+        let f = evaluate_all(&c);
+        let m = git_to_oci(&c, &f);
+        let cur = m.current().unwrap().clone();
+        (cur.id, cur.state, m)
+    }
+
+    #[test]
+    fn every_stage() {
+        let (id, st, _) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            app("a", "GitRepository"),
+        ]);
+        assert_eq!((id.as_str(), st), ("M1", StageState::InProgress));
+        let (id, _, _) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", false, "Disabled"),
+            app("a", "GitRepository"),
+        ]);
+        assert_eq!(id, "M2", "OCI exists but is not verified");
+        let (id, st, m) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", true, "Disabled"),
+            app("a", "GitRepository"),
+            app("b", "OCIRepository"),
+            app("c", "OCIRepository"),
+        ]);
+        assert_eq!((id.as_str(), st), ("M3", StageState::InProgress));
+        let m3 = m.stages.iter().find(|s| s.id == "M3").unwrap();
+        assert_eq!(
+            m3.progress.as_ref().map(|p| (p.0, p.1)),
+            Some((2, 3)),
+            "2 of 3 consumers on OCI"
+        );
+        let (id, _, _) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", true, "Disabled"),
+            app("b", "OCIRepository"),
+        ]);
+        assert_eq!(id, "M4");
+        let (id, _, _) = stage_of(&[
+            inst("OCIRepository"),
+            git(""),
+            root("OCIRepository"),
+            oci("FluxInstance/flux-system/flux", true, ""),
+            app("b", "OCIRepository"),
+        ]);
+        assert_eq!(id, "M5", "handover done, Git root still active");
+        let (_, st, _) = stage_of(&[
+            inst("OCIRepository"),
+            git(r#""suspend":true"#),
+            root("OCIRepository"),
+            oci("FluxInstance/flux-system/flux", true, ""),
+            app("b", "OCIRepository"),
+        ]);
+        assert_eq!(st, StageState::Done, "Git kept suspended as break-glass");
+    }
+
+    #[test]
+    fn invariants_block() {
+        // Premature flip: consumers on an OCI root that does not exist yet.
+        let (_, st, m) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            app("a", "OCIRepository"),
+        ]);
+        assert_eq!(st, StageState::Blocked);
+        assert!(m.blockers.iter().any(|f| f.rule == "MIG-GO-04"));
+        // Git root collected under consumers after the switch.
+        let (_, st, m) = stage_of(&[
+            inst("OCIRepository"),
+            root("OCIRepository"),
+            oci("FluxInstance/flux-system/flux", true, ""),
+            app("a", "GitRepository"),
+        ]);
+        assert_eq!(st, StageState::Blocked);
+        assert!(m.blockers.iter().any(|f| f.rule == "MIG-GO-03"));
+        // Parallel source not prune-safe: M2 check fails ("false" is not honoured).
+        let (id, _, m) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", true, "false"),
+        ]);
+        assert_eq!(id, "M2");
+        assert!(
+            m.stages[2]
+                .checks
+                .iter()
+                .any(|c| c.label.contains("prune-safe") && c.pass == Some(false))
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! Migrations as stages with checks: staged Git → signed-OCI root (§2.2), storage-version
+//! migration (§2.4), distribution switch (§2.6). Each stage carries its checks, progress and
+//! the objects still to move; invariant violations override the stage badge.
+
+pub mod api_table;
+mod distribution;
+mod git_oci;
+mod storage;
+pub mod util;
+
+pub use distribution::distribution_switch;
+pub use git_oci::git_to_oci;
+pub use storage::storage_migration;
+
+use crate::findings::Finding;
+use crate::model::{Cluster, ObjectKey};
+
+/// A stage's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageState {
+    Done,
+    InProgress,
+    Blocked,
+    NotStarted,
+}
+
+impl StageState {
+    /// Lower-case name for `data-state` and labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StageState::Done => "done",
+            StageState::InProgress => "in progress",
+            StageState::Blocked => "blocked",
+            StageState::NotStarted => "not started",
+        }
+    }
+}
+
+/// One exit check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub label: String,
+    /// `None`: cannot be told from the API (shown as unknown, never as pass).
+    pub pass: Option<bool>,
+    /// Objects the check is about (to move, or failing).
+    pub objects: Vec<ObjectKey>,
+    pub detail: String,
+}
+
+impl Check {
+    fn new(label: impl Into<String>, pass: Option<bool>, detail: impl Into<String>) -> Check {
+        Check {
+            label: label.into(),
+            pass,
+            objects: vec![],
+            detail: detail.into(),
+        }
+    }
+    fn with(mut self, objects: Vec<ObjectKey>) -> Check {
+        self.objects = objects;
+        self
+    }
+}
+
+/// One stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stage {
+    pub id: String,
+    pub title: String,
+    pub state: StageState,
+    pub checks: Vec<Check>,
+    /// `(done, total, what)`, e.g. `(32, 46, "consumers on OCIRepository/flux-system/flux-system")`.
+    pub progress: Option<(usize, usize, String)>,
+}
+
+/// A migration: its stages, where the cluster stands, what blocks it, what to run next.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Migration {
+    pub id: &'static str,
+    pub title: String,
+    pub stages: Vec<Stage>,
+    /// Invariant violations and blocking findings (override the badge).
+    pub blockers: Vec<Finding>,
+    /// Commands the user would run next (shown, never run).
+    pub next_commands: Vec<String>,
+    /// Extra facts for the card (installer, computed webhook paths, …).
+    pub notes: Vec<String>,
+}
+
+impl Migration {
+    /// The first stage not done (the current one), or the last.
+    pub fn current(&self) -> Option<&Stage> {
+        self.stages
+            .iter()
+            .find(|s| s.state != StageState::Done)
+            .or(self.stages.last())
+    }
+}
+
+/// Assigns states: stages before the first open one are done; that one is in progress
+/// (blocked when there are blockers); the rest not started. A stage is open when a check
+/// fails, or when nothing about it can be known (all checks unknown).
+fn assign_states(stages: &mut [Stage], blocked: bool) {
+    let first_open = stages.iter().position(|s| {
+        s.checks.iter().any(|c| c.pass == Some(false)) || s.checks.iter().all(|c| c.pass.is_none())
+    });
+    for (i, s) in stages.iter_mut().enumerate() {
+        s.state = match first_open {
+            Some(f) if i < f => StageState::Done,
+            Some(f) if i == f => {
+                if blocked {
+                    StageState::Blocked
+                } else {
+                    StageState::InProgress
+                }
+            }
+            Some(_) => StageState::NotStarted,
+            None => StageState::Done,
+        };
+    }
+}
+
+/// Every migration of the cluster, with the findings that block them.
+pub fn all(cluster: &Cluster, findings: &[Finding]) -> Vec<Migration> {
+    vec![
+        git_to_oci(cluster, findings),
+        storage_migration(cluster, findings),
+        distribution_switch(cluster, findings),
+    ]
+}

@@ -1,0 +1,163 @@
+//! Storage-version migration (§2.4–2.5): are Flux objects stored at the versions the next
+//! minor still serves?
+
+use super::api_table;
+use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::findings::Finding;
+use crate::kind::Kind;
+use crate::model::{Cluster, CrdAccess, ObjectKey};
+use crate::signatures::instance::minor_version;
+
+/// CRDs whose `status.storedVersions` is not exactly `[storage version]`.
+pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>> {
+    let CrdAccess::Known(crds) = &c.crds else {
+        return None;
+    };
+    Some(
+        crds.iter()
+            .filter_map(|crd| {
+                let storage = crd
+                    .spec
+                    .versions
+                    .iter()
+                    .find(|v| v.storage)
+                    .map(|v| v.name.clone())?;
+                let stored = &crd.status.stored_versions;
+                (stored.len() > 1 || stored.first() != Some(&storage))
+                    .then(|| (crd.metadata.name.clone(), stored.clone(), storage))
+            })
+            .collect(),
+    )
+}
+
+/// The storage-version migration.
+pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
+    let installed = c
+        .report
+        .spec
+        .distribution
+        .version
+        .as_deref()
+        .and_then(minor_version);
+    let access = match &c.crds {
+        CrdAccess::Known(_) => Some(true),
+        _ => None,
+    };
+    let crd_total = match &c.crds {
+        CrdAccess::Known(v) => v.len(),
+        _ => 0,
+    };
+    let unmigrated = unmigrated_crds(c);
+    let crd_key = |n: &str| ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", n);
+    let mut s2 = Stage {
+        id: "S2".into(),
+        title: "Every Flux CRD stored only at its storage version".into(),
+        state: StageState::NotStarted,
+        checks: vec![match &unmigrated {
+            Some(u) => Check::new(
+                "storedVersions == [storage version] for every Flux CRD",
+                Some(u.is_empty()),
+                u.iter()
+                    .map(|(n, s, st)| format!("{n}: {s:?} (storage {st})"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+            .with(u.iter().map(|(n, _, _)| crd_key(n)).collect()),
+            None => Check::new(
+                "storedVersions == [storage version] for every Flux CRD",
+                None,
+                "unknown (no access to CustomResourceDefinitions)",
+            ),
+        }],
+        progress: None,
+    };
+    if let Some(u) = &unmigrated {
+        s2.progress = Some((
+            crd_total - u.len(),
+            crd_total,
+            "Flux CRDs fully migrated".into(),
+        ));
+    }
+    let api06: Vec<&Finding> = findings.iter().filter(|f| f.rule == "MIG-API-06").collect();
+    let blocked: Vec<Finding> = findings
+        .iter()
+        .filter(|f| matches!(f.rule.as_str(), "MIG-API-02" | "MIG-API-03"))
+        .cloned()
+        .collect();
+    let next = installed
+        .map(|(_, m)| m + 1)
+        .filter(|m| api_table::MINORS.contains(m));
+    let removed_next: Vec<String> = match (installed, next) {
+        (Some((_, m)), Some(n)) => api_table::kinds()
+            .flat_map(|k| {
+                api_table::removed_between(k, m, n)
+                    .into_iter()
+                    .map(move |v| format!("{k} {v}"))
+            })
+            .collect(),
+        _ => vec![],
+    };
+    let mut stages = vec![
+        Stage {
+            id: "S1".into(),
+            title: "Storage versions readable".into(),
+            state: StageState::NotStarted,
+            checks: vec![Check::new("Flux CRDs readable through the API", access, if access.is_none() { "unknown (no access): grant get on customresourcedefinitions to see storage state" } else { "" })],
+            progress: None,
+        },
+        s2,
+        Stage {
+            id: "S3".into(),
+            title: "CRDs match the installed minor".into(),
+            state: StageState::NotStarted,
+            checks: vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())],
+            progress: None,
+        },
+        Stage {
+            id: "S4".into(),
+            title: "Ready for the next minor".into(),
+            state: StageState::NotStarted,
+            checks: vec![
+                Check::new("no CRD upgrade blocked by storedVersions (MIG-API-02)", Some(!findings.iter().any(|f| f.rule == "MIG-API-02")), ""),
+                Check::new("no removed API still applied from Git (MIG-API-03)", Some(!findings.iter().any(|f| f.rule == "MIG-API-03")), ""),
+            ],
+            progress: None,
+        },
+    ];
+    assign_states(&mut stages, !blocked.is_empty());
+    let operator = super::util::installer(c) == super::util::Installer::Operator;
+    let mut next_commands = Vec::new();
+    if let Some(n) = next {
+        next_commands.push(format!(
+            "flux migrate -f . --version 2.{n}   # rewrite apiVersions in Git before upgrading"
+        ));
+    }
+    if !operator {
+        next_commands.push(
+            "flux migrate   # cluster mode: re-store every object at the storage version".into(),
+        );
+    }
+    let mut notes = vec![format!(
+        "installed Flux minor: {}",
+        installed
+            .map(|(a, b)| format!("{a}.{b}"))
+            .unwrap_or_else(|| "unknown".into())
+    )];
+    if !removed_next.is_empty() {
+        notes.push(format!(
+            "removed by the next minor: {}",
+            removed_next.join(", ")
+        ));
+    }
+    if operator {
+        notes.push("the Flux Operator migrates storage automatically (spec.migrateResources, default true)".into());
+    }
+    Migration {
+        id: "storage",
+        title: "Storage-version migration".into(),
+        stages,
+        blockers: blocked,
+        next_commands,
+        notes,
+    }
+}

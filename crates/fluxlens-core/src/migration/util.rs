@@ -1,0 +1,233 @@
+//! Shared facts for migration stages and rules.
+
+use crate::kind::Kind;
+use crate::model::{Cluster, FluxObject, ObjectKey, RefKind};
+
+/// The root sync name `R`: FluxInstance `spec.sync.name`, else the report's sync Kustomization,
+/// else the operator namespace.
+pub fn root_name(c: &Cluster) -> String {
+    if let Some(n) = c
+        .instance()
+        .and_then(|i| i.raw.spec.sync.as_ref())
+        .and_then(|s| s.name.clone())
+        .filter(|n| !n.is_empty())
+    {
+        return n;
+    }
+    c.report
+        .sync_kustomization()
+        .map(str::to_string)
+        .unwrap_or_else(|| c.operator_namespace().to_string())
+}
+
+/// `GitRepository/NS/R` and `OCIRepository/NS/R`.
+pub fn root_pair(c: &Cluster) -> (ObjectKey, ObjectKey) {
+    let ns = c.operator_namespace().to_string();
+    let r = root_name(c);
+    (
+        ObjectKey::new(Kind::GitRepository, ns.clone(), r.clone()),
+        ObjectKey::new(Kind::OciRepository, ns, r),
+    )
+}
+
+/// The FluxInstance `spec.sync.kind`, if any.
+pub fn sync_kind(c: &Cluster) -> Option<String> {
+    c.instance()?.raw.spec.sync.as_ref()?.kind.clone()
+}
+
+/// Objects that read `source` (sourceRef, chartRef, chart template, ArtifactGenerator sources).
+pub fn consumers_of<'a>(
+    c: &'a Cluster,
+    source: &'a ObjectKey,
+) -> impl Iterator<Item = &'a FluxObject> + 'a {
+    c.objects().iter().filter(move |o| {
+        o.refs.iter().any(|r| {
+            &r.target == source
+                && matches!(
+                    r.kind,
+                    RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+                )
+        })
+    })
+}
+
+/// Whether a prune annotation value opts out: only `disabled`, compared case-insensitively
+/// (fluxcd/pkg `AnyInMetadata` uses `strings.EqualFold` since 2023; the operator writes `Disabled`).
+pub fn prune_disabled(value: Option<&str>) -> bool {
+    value.is_some_and(|v| v.eq_ignore_ascii_case("disabled"))
+}
+
+/// Installer classes (MIG-DIST-01).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Installer {
+    Operator,
+    Bootstrap,
+    Helm,
+    FluxAio,
+    Unknown,
+}
+
+impl Installer {
+    /// Display name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Installer::Operator => "Flux Operator",
+            Installer::Bootstrap => "flux bootstrap",
+            Installer::Helm => "Helm chart",
+            Installer::FluxAio => "flux-aio (Timoni)",
+            Installer::Unknown => "flux install / kubectl / unknown",
+        }
+    }
+}
+
+/// Classifies the installer from `distribution.managedBy` and the components.
+pub fn installer(c: &Cluster) -> Installer {
+    let managed = c
+        .report
+        .spec
+        .distribution
+        .managed_by
+        .as_deref()
+        .unwrap_or("");
+    if c.report.spec.components.iter().any(|x| x.name == "flux")
+        || managed.eq_ignore_ascii_case("timoni")
+    {
+        return Installer::FluxAio;
+    }
+    match managed {
+        "flux-operator" => Installer::Operator,
+        "flux bootstrap" => Installer::Bootstrap,
+        m if m.eq_ignore_ascii_case("helm") => Installer::Helm,
+        _ => Installer::Unknown,
+    }
+}
+
+/// The 40-hex SHA-1 in a Git revision (`main@sha1:<sha>`, legacy `main/<sha>`, `sha1:<sha>`).
+pub fn sha1_of(rev: &str) -> Option<&str> {
+    let cand = rev
+        .rsplit_once("sha1:")
+        .map(|(_, s)| s)
+        .or_else(|| rev.rsplit_once('/').map(|(_, s)| s))
+        .unwrap_or(rev);
+    (cand.len() == 40 && cand.bytes().all(|b| b.is_ascii_hexdigit())).then_some(cand)
+}
+
+/// The generic-oidc Receiver webhook path: `/hook/` + hex(sha256(name + namespace)).
+pub fn generic_oidc_webhook_path(name: &str, namespace: &str) -> String {
+    format!(
+        "/hook/{}",
+        crate::sha256::hex(format!("{name}{namespace}").as_bytes())
+    )
+}
+
+/// Consumer census by source kind (MIG-GO-01): git, oci, bucket, external (git-/oci-backed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Census {
+    pub git: usize,
+    pub oci: usize,
+    pub bucket: usize,
+    pub external_git: usize,
+    pub external_oci: usize,
+    pub other: usize,
+}
+
+/// Counts Kustomization and HelmRelease sources (ImageUpdateAutomation excluded: Git only).
+pub fn census(c: &Cluster) -> Census {
+    let mut out = Census::default();
+    for o in c
+        .objects()
+        .iter()
+        .filter(|o| matches!(o.key.kind, Kind::Kustomization | Kind::HelmRelease))
+    {
+        let Some(r) = o.refs.iter().find(|r| {
+            matches!(
+                r.kind,
+                RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+            )
+        }) else {
+            continue;
+        };
+        let mut kind = r.target.kind.clone();
+        if kind == Kind::HelmChart {
+            kind = c
+                .get(&r.target)
+                .and_then(|h| h.refs.iter().find(|r| r.kind == RefKind::Source))
+                .map(|r| r.target.kind.clone())
+                .unwrap_or(Kind::HelmRepository);
+        }
+        match kind {
+            Kind::GitRepository => out.git += 1,
+            Kind::OciRepository => out.oci += 1,
+            Kind::Bucket => out.bucket += 1,
+            Kind::ExternalArtifact => {
+                let generator = c
+                    .get(&r.target)
+                    .and_then(|ea| ea.raw.spec.source_ref.as_ref())
+                    .map(|s| {
+                        ObjectKey::new(
+                            Kind::ArtifactGenerator,
+                            r.target.namespace.clone(),
+                            s.name.clone(),
+                        )
+                    });
+                let git_backed = generator.and_then(|g| c.get(&g)).is_some_and(|g| {
+                    g.refs
+                        .iter()
+                        .any(|r| r.kind == RefKind::Source && r.target.kind == Kind::GitRepository)
+                });
+                if git_backed {
+                    out.external_git += 1
+                } else {
+                    out.external_oci += 1
+                }
+            }
+            Kind::HelmRepository => out.other += 1,
+            _ => out.other += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s003_receiver_test_vector() {
+        assert_eq!(
+            generic_oidc_webhook_path("cluster-release", "flux-system"),
+            "/hook/ef1ac25eeff8057bf82070418a3eabb755c4821b29ff32377c75863bc1692ab5"
+        );
+    }
+
+    #[test]
+    fn installers() {
+        use crate::api::FluxReport;
+        use crate::model::CrdAccess;
+        let with = |m: &str, comp: &str| {
+            let r: FluxReport = serde_json::from_str(&format!(r#"{{"spec":{{"distribution":{{"managedBy":"{m}"}},"components":[{{"name":"{comp}"}}]}}}}"#)).unwrap();
+            installer(&Cluster::new(r, [], CrdAccess::Unknown))
+        };
+        assert_eq!(
+            with("flux-operator", "source-controller"),
+            Installer::Operator
+        );
+        assert_eq!(
+            with("flux bootstrap", "source-controller"),
+            Installer::Bootstrap
+        );
+        assert_eq!(with("Helm", "source-controller"), Installer::Helm);
+        assert_eq!(with("", "flux"), Installer::FluxAio);
+        assert_eq!(with("Timoni", "source-controller"), Installer::FluxAio);
+        assert_eq!(with("", "source-controller"), Installer::Unknown);
+    }
+
+    #[test]
+    fn sha1_forms() {
+        let sha = "4c1d9e0b7a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d";
+        assert_eq!(sha1_of(&format!("main@sha1:{sha}")), Some(sha));
+        assert_eq!(sha1_of(&format!("refs/heads/main@sha1:{sha}")), Some(sha));
+        assert_eq!(sha1_of(&format!("main/{sha}")), Some(sha));
+        assert_eq!(sha1_of("latest@sha256:abcd"), None);
+    }
+}
