@@ -3,6 +3,7 @@
 use fluxlens_core::error::ApiError;
 use fluxlens_core::findings::{self, Finding};
 use fluxlens_core::graph::{Graph, GraphOptions};
+use fluxlens_core::migration::{self, Migration};
 use fluxlens_core::model::Cluster;
 use fluxlens_core::signatures::{self, SignatureSummary, SourcePosture};
 use fluxlens_core::summary::ClusterSummary;
@@ -19,6 +20,8 @@ pub struct Loaded {
     /// Signature posture of every source, the root first.
     pub postures: Vec<SourcePosture>,
     pub signatures: SignatureSummary,
+    /// Git → OCI, storage, distribution: stages, checks, blockers.
+    pub migrations: Vec<Migration>,
 }
 
 impl Loaded {
@@ -29,6 +32,7 @@ impl Loaded {
         let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
         let postures = signatures::postures(&cluster, &graph);
         let signatures = signatures::summary(&postures);
+        let migrations = migration::all(&cluster, &findings);
         Loaded {
             cluster,
             findings,
@@ -36,6 +40,7 @@ impl Loaded {
             graph,
             postures,
             signatures,
+            migrations,
         }
     }
 }

@@ -1,25 +1,109 @@
-use super::{findings_with, with_data};
+use super::with_data;
+use crate::components::findings::FindingsList;
+use crate::components::list_filters::{ListFilters, use_list_query};
+use fluxlens_core::migration::{Migration, Stage, StageState};
+use fluxlens_core::urlstate::encode;
 use leptos::prelude::*;
 
-/// `/migrations`: where the cluster stands (distribution, installer, root sync) and findings.
+/// `/migrations`: one stepper per migration, blockers first, the commands to run next.
 #[component]
 pub fn MigrationsPage() -> impl IntoView {
+    let (query, set_query) = use_list_query();
     view! {
         <section class="fl-page" aria-labelledby="mig-title">
             <h1 id="mig-title">"Migrations"</h1>
-            {with_data(|d| {
-                let dist = d.cluster.report.spec.distribution.clone();
-                let sync = d.cluster.report.spec.sync.clone();
+            {with_data(move |d| {
+                let q = query.get();
+                let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("MIG-") && q.admits(f)).cloned().collect();
                 view! {
-                    <dl class="fl-facts">
-                        <dt>"Installed by"</dt><dd data-fact="managed-by">{dist.managed_by.unwrap_or_else(|| "unknown".into())}</dd>
-                        <dt>"Root sync"</dt><dd data-fact="root-kustomization">{d.cluster.root_kustomization().map(|k| k.to_string()).unwrap_or_else(|| "none".into())}</dd>
-                        <dt>"Root source"</dt><dd data-fact="root-source">{d.cluster.root_source().map(|k| k.to_string()).unwrap_or_else(|| "unknown".into())}</dd>
-                        <dt>"Sync source URL"</dt><dd>{sync.and_then(|s| s.source).unwrap_or_else(|| "—".into())}</dd>
-                    </dl>
-                    <crate::components::findings::FindingsList findings=findings_with(&d, &["MIG-"])/>
+                    {d.migrations.iter().cloned().map(|m| view! { <MigrationCard migration=m/> }).collect_view()}
+                    <h2>"Migration findings"</h2>
+                    <ListFilters data=d.clone() query=query set_query=set_query/>
+                    <FindingsList findings=findings/>
                 }
             })}
         </section>
+    }
+}
+
+/// One migration as a stepper.
+#[component]
+pub fn MigrationCard(
+    /// The migration.
+    migration: Migration,
+) -> impl IntoView {
+    let current = migration
+        .current()
+        .map(|s| format!("{} {} — {}", s.id, s.title, s.state.as_str()))
+        .unwrap_or_default();
+    view! {
+        <article class="fl-migration" data-migration=migration.id aria-labelledby=format!("mig-{}", migration.id)>
+            <h2 id=format!("mig-{}", migration.id)>{migration.title.clone()}</h2>
+            <p class="fl-lead">"Current stage: "<strong data-current-stage="">{current}</strong></p>
+            {(!migration.blockers.is_empty()).then(|| view! {
+                <div class="fl-blockers" role="alert">
+                    <h3>"Blockers"</h3>
+                    <FindingsList findings=migration.blockers.clone()/>
+                </div>
+            })}
+            <ol class="fl-stepper">
+                {migration.stages.into_iter().map(stage_view).collect_view()}
+            </ol>
+            {(!migration.notes.is_empty()).then(|| view! {
+                <ul class="fl-notes">{migration.notes.into_iter().map(|n| view! { <li><code>{n}</code></li> }).collect_view()}</ul>
+            })}
+            {(!migration.next_commands.is_empty()).then(|| view! {
+                <h3>"Next commands (shown, never run)"</h3>
+                <pre class="fl-commands" data-commands=""><code>{migration.next_commands.join("\n")}</code></pre>
+            })}
+        </article>
+    }
+}
+
+fn stage_view(s: Stage) -> impl IntoView {
+    let state = s.state;
+    let class = format!("fl-step fl-step--{}", state.as_str().replace(' ', "-"));
+    let icon = match state {
+        StageState::Done => "✓",
+        StageState::InProgress => "●",
+        StageState::Blocked => "!",
+        StageState::NotStarted => "○",
+    };
+    view! {
+        <li class=class data-stage=s.id.clone() data-state=state.as_str() aria-current=(matches!(state, StageState::InProgress | StageState::Blocked)).then_some("step")>
+            <div class="fl-step__head"><span class="fl-step__icon" aria-hidden="true">{icon}</span>
+                <strong>{s.id.clone()}" "{s.title.clone()}</strong>" "<span class="fl-step__state">"("{state.as_str()}")"</span></div>
+            {s.progress.map(|(done, total, what)| {
+                let pct = if total == 0 { 100.0 } else { done as f64 * 100.0 / total as f64 };
+                view! {
+                    <div class="fl-progress" role="progressbar" aria-valuemin="0" aria-valuemax=total aria-valuenow=done aria-label=what.clone()>
+                        <div class="fl-progress__bar" style=format!("width:{pct:.0}%")></div>
+                    </div>
+                    <p class="fl-progress__text" data-progress-text="">{format!("{done} of {total} {what}")}</p>
+                }
+            })}
+            <ul class="fl-checks">
+                {s.checks.into_iter().map(|c| {
+                    let (mark, st) = match c.pass { Some(true) => ("✓", "pass"), Some(false) => ("✗", "fail"), None => ("?", "unknown") };
+                    view! {
+                        <li class=format!("fl-check fl-check--{st}") data-check=st>
+                            <span aria-hidden="true">{mark}</span>" "<span class="fl-sr">{st}": "</span>{c.label}
+                            {(!c.detail.is_empty()).then(|| view! { <span class="fl-check__detail">" — "{c.detail}</span> })}
+                            {(!c.objects.is_empty()).then(|| {
+                                let more = c.objects.len().saturating_sub(12);
+                                view! {
+                                    <ul class="fl-objects">
+                                        {c.objects.into_iter().take(12).map(|k| { let id = k.to_string(); view! {
+                                            <li><a href=format!("/graph?sel={}", encode(&id))>{id.clone()}</a>" · "<a href=format!("/signatures?sel={}", encode(&id))>"signatures"</a></li>
+                                        }}).collect_view()}
+                                        {(more > 0).then(|| view! { <li>{format!("… and {more} more")}</li> })}
+                                    </ul>
+                                }
+                            })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </li>
     }
 }

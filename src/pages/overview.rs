@@ -42,6 +42,20 @@ pub fn OverviewPage() -> impl IntoView {
                             <p>{format!("{} critical · {} high · {} medium · {} low · {} info", sev[4], sev[3], sev[2], sev[1], sev[0])}</p>
                         </article>
                     </div>
+                    <div class="fl-cards">
+                        {d.migrations.iter().map(|m| {
+                            let cur = m.current().map(|s| (format!("{} {}", s.id, s.title), s.state.as_str(), s.progress.clone())).unwrap_or_default();
+                            view! {
+                                <article class="fl-card" data-card=format!("migration-{}", m.id)>
+                                    <h2>{m.title.clone()}</h2>
+                                    <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
+                                    {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
+                                    {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{format!("{} blockers", m.blockers.len())}</p> })}
+                                    <p><a href="/migrations">"Open migrations"</a></p>
+                                </article>
+                            }
+                        }).collect_view()}
+                    </div>
                     <table class="fl-table" data-table="by-kind">
                         <caption>"Objects by kind and status"</caption>
                         <thead><tr><th scope="col">"Kind"</th>
