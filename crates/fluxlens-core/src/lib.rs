@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod compliance;
 pub mod error;
 pub mod findings;
 pub mod graph;

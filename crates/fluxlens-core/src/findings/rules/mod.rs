@@ -2,6 +2,7 @@
 //! that evaluates it.
 
 mod dangling;
+pub(crate) mod ent;
 mod mig_api;
 mod mig_dist;
 mod mig_go;
@@ -74,6 +75,20 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_dist::BootstrapLeftovers,
     &mig_dist::DowngradeRequested,
     &mig_dist::LimitedVisibility,
+    &ent::Ent01,
+    &ent::Ent02,
+    &ent::Ent03,
+    &ent::Ent04,
+    &ent::Ent05,
+    &ent::Ent06,
+    &ent::Ent07,
+    &ent::Ent08,
+    &ent::Ent09,
+    &ent::Ent10,
+    &ent::Ent11,
+    &ent::Ent12,
+    &ent::Ent13,
+    &ent::Ent14,
 ];
 
 #[cfg(test)]

@@ -1,0 +1,189 @@
+//! Evidence export: JSON, Markdown and CSV, each carrying the data's timestamp and the
+//! cluster's identity.
+
+use super::{ComponentImage, Control, Profile};
+use crate::findings::Finding;
+use crate::model::Cluster;
+use serde_json::json;
+
+/// Everything an evidence file holds.
+pub struct Evidence<'a> {
+    pub cluster: &'a Cluster,
+    pub profile: &'a Profile,
+    pub components: &'a [ComponentImage],
+    pub controls: &'a [Control],
+    pub findings: &'a [Finding],
+}
+
+fn identity(c: &Cluster) -> Vec<(&'static str, String)> {
+    let s = &c.report.spec;
+    let or = |v: Option<String>| v.unwrap_or_else(|| "unknown".into());
+    vec![
+        (
+            "captured_at",
+            c.notes
+                .captured_at_ms
+                .map(crate::time::format_rfc3339)
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+        ("flux_version", or(s.distribution.version.clone())),
+        (
+            "distribution_managed_by",
+            or(s.distribution.managed_by.clone()),
+        ),
+        ("entitlement", or(s.distribution.entitlement.clone())),
+        (
+            "operator_version",
+            or(s.operator.as_ref().and_then(|o| o.version.clone())),
+        ),
+        (
+            "kubernetes_version",
+            or(s.cluster.as_ref().and_then(|k| k.server_version.clone())),
+        ),
+        (
+            "platform",
+            or(s.cluster.as_ref().and_then(|k| k.platform.clone())),
+        ),
+        (
+            "sync_source",
+            or(s.sync.as_ref().and_then(|k| k.source.clone())),
+        ),
+    ]
+}
+
+fn pass_str(p: Option<bool>) -> &'static str {
+    match p {
+        Some(true) => "pass",
+        Some(false) => "fail",
+        None => "unknown",
+    }
+}
+
+impl Evidence<'_> {
+    /// JSON evidence.
+    pub fn to_json(&self) -> String {
+        let id: serde_json::Map<String, serde_json::Value> = identity(self.cluster)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), json!(v)))
+            .collect();
+        let v = json!({
+            "generator": "fluxlens",
+            "cluster": id,
+            "profile": {"name": self.profile.name(), "require_enterprise": self.profile.require_enterprise, "require_fips": self.profile.require_fips, "min_operator_version": self.profile.min_operator_version},
+            "controls": self.controls.iter().map(|c| json!({"rule": c.rule, "title": c.title, "result": pass_str(c.pass)})).collect::<Vec<_>>(),
+            "components": self.components.iter().map(|x| json!({"name": x.name, "image": x.image, "registry": x.registry, "variant": x.variant.as_str(), "tag": x.tag, "digest": x.digest, "pinned": x.digest.is_some(), "provenance": x.provenance()})).collect::<Vec<_>>(),
+            "findings": self.findings,
+        });
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    }
+
+    /// Markdown evidence.
+    pub fn to_markdown(&self) -> String {
+        let esc = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        let mut md = String::from("# Flux compliance evidence (fluxlens)\n\n");
+        for (k, v) in identity(self.cluster) {
+            md.push_str(&format!("- **{k}**: {}\n", esc(&v)));
+        }
+        md.push_str(&format!(
+            "- **profile**: {}\n\n## Controls\n\n| control | title | result |\n|---|---|---|\n",
+            self.profile.name()
+        ));
+        for c in self.controls {
+            md.push_str(&format!(
+                "| {} | {} | {} |\n",
+                c.rule,
+                c.title,
+                pass_str(c.pass)
+            ));
+        }
+        md.push_str("\n## Components\n\n| component | image | variant | digest pinned | provenance |\n|---|---|---|---|---|\n");
+        for x in self.components {
+            md.push_str(&format!(
+                "| {} | `{}` | {} | {} | {} |\n",
+                esc(&x.name),
+                esc(&x.image),
+                x.variant.as_str(),
+                if x.digest.is_some() { "yes" } else { "no" },
+                x.provenance()
+            ));
+        }
+        md.push_str("\n## Findings\n\n");
+        for f in self.findings {
+            md.push_str(&format!(
+                "- **{}** `{}` {} — {}\n",
+                f.severity.as_str(),
+                f.rule,
+                esc(&f.message),
+                esc(&f.evidence.join("; "))
+            ));
+        }
+        md
+    }
+
+    /// CSV evidence: one row per control and per component, identity repeated in each row.
+    pub fn to_csv(&self) -> String {
+        let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        let id = identity(self.cluster);
+        let head: Vec<&str> = id.iter().map(|(k, _)| *k).collect();
+        let idv: Vec<String> = id.iter().map(|(_, v)| q(v)).collect();
+        let mut out = format!("{},record,key,value,detail\n", head.join(","));
+        for c in self.controls {
+            out.push_str(&format!(
+                "{},control,{},{},{}\n",
+                idv.join(","),
+                q(c.rule),
+                pass_str(c.pass),
+                q(c.title)
+            ));
+        }
+        for x in self.components {
+            out.push_str(&format!(
+                "{},component,{},{},{}\n",
+                idv.join(","),
+                q(&x.name),
+                q(x.variant.as_str()),
+                q(&format!("{} {}", x.image, x.provenance()))
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FluxReport;
+    use crate::model::CrdAccess;
+
+    #[test]
+    fn exports_carry_identity_and_time() {
+        let r: FluxReport = serde_json::from_str(r#"{"spec":{"distribution":{"version":"v2.9.4"},"cluster":{"serverVersion":"v1.34.1"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.9.4@sha256:aa"}]}}"#).unwrap();
+        let mut c = Cluster::new(r, [], CrdAccess::Unknown);
+        c.notes.captured_at_ms = Some(1_764_000_000_000);
+        let p = Profile::default();
+        let comps = crate::compliance::components(&c);
+        let f = crate::compliance::findings(&c, &p);
+        let controls = crate::compliance::scorecard(&c, &f);
+        let e = Evidence {
+            cluster: &c,
+            profile: &p,
+            components: &comps,
+            controls: &controls,
+            findings: &f,
+        };
+        let j: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+        assert_eq!(j["cluster"]["flux_version"], "v2.9.4");
+        assert_eq!(j["cluster"]["captured_at"], "2025-11-24T16:00:00Z");
+        assert_eq!(j["controls"].as_array().unwrap().len(), 14);
+        assert!(
+            e.to_markdown()
+                .contains("| ENT-04 | digest pinning | pass |")
+        );
+        let csv = e.to_csv();
+        assert_eq!(csv.lines().count(), 1 + 14 + 1);
+        assert!(
+            csv.lines()
+                .all(|l| l.contains("v2.9.4") || l.starts_with("captured_at"))
+        );
+    }
+}

@@ -1,0 +1,373 @@
+//! Flux Enterprise compliance: what runs (variant per component, digests, provenance), how it
+//! is kept current, and an evidence report for reviewers.
+
+pub mod catalog;
+pub mod export;
+
+use crate::findings::Finding;
+use crate::model::Cluster;
+
+/// The four distribution variants, plus what the image names cannot tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    UpstreamAlpine,
+    EnterpriseAlpine,
+    EnterpriseDistroless,
+    EnterpriseDistrolessFips,
+    Unknown,
+}
+
+impl Variant {
+    /// The `spec.distribution.variant` spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::UpstreamAlpine => "upstream-alpine",
+            Variant::EnterpriseAlpine => "enterprise-alpine",
+            Variant::EnterpriseDistroless => "enterprise-distroless",
+            Variant::EnterpriseDistrolessFips => "enterprise-distroless-fips",
+            Variant::Unknown => "unknown",
+        }
+    }
+
+    /// Parses the `spec.distribution.variant` spelling.
+    pub fn parse(s: &str) -> Variant {
+        match s {
+            "upstream-alpine" => Variant::UpstreamAlpine,
+            "enterprise-alpine" => Variant::EnterpriseAlpine,
+            "enterprise-distroless" => Variant::EnterpriseDistroless,
+            "enterprise-distroless-fips" => Variant::EnterpriseDistrolessFips,
+            _ => Variant::Unknown,
+        }
+    }
+
+    /// Whether this is a Flux Enterprise build.
+    pub fn is_enterprise(self) -> bool {
+        matches!(
+            self,
+            Variant::EnterpriseAlpine
+                | Variant::EnterpriseDistroless
+                | Variant::EnterpriseDistrolessFips
+        )
+    }
+}
+
+/// The AWS Marketplace ECR registry of Flux Enterprise.
+pub const AWS_MARKETPLACE_REGISTRY: &str =
+    "709825985650.dkr.ecr.us-east-1.amazonaws.com/controlplane/fluxcd";
+
+/// How a component's variant was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VariantBasis {
+    /// A known registry path.
+    Registry,
+    /// A mirror: taken from `FluxInstance.spec.distribution.variant`.
+    InstanceVariant,
+    Unknown,
+}
+
+/// Classifies a registry prefix (image without `/<component>:tag@digest`).
+pub fn classify_registry(registry: &str) -> Option<Variant> {
+    let r = registry
+        .trim_start_matches("docker.io/")
+        .trim_start_matches("index.docker.io/");
+    Some(match r {
+        "ghcr.io/fluxcd" | "fluxcd" => Variant::UpstreamAlpine,
+        "ghcr.io/controlplaneio-fluxcd/alpine" => Variant::EnterpriseAlpine,
+        "ghcr.io/controlplaneio-fluxcd/distroless" | AWS_MARKETPLACE_REGISTRY => {
+            Variant::EnterpriseDistroless
+        }
+        "ghcr.io/controlplaneio-fluxcd/distroless-fips" => Variant::EnterpriseDistrolessFips,
+        _ => return None,
+    })
+}
+
+/// One controller image, taken apart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentImage {
+    pub name: String,
+    pub image: String,
+    pub registry: String,
+    pub tag: String,
+    pub digest: Option<String>,
+    pub variant: Variant,
+    pub basis: VariantBasis,
+    pub ready: Option<bool>,
+    /// The digest the FluxInstance selected for this component, if it says.
+    pub instance_digest: Option<String>,
+    /// Catalog digest for (version, variant, component), if the catalog has it.
+    pub catalog_digest: Option<String>,
+}
+
+impl ComponentImage {
+    /// `matches instance`, `matches catalog`, `differs from instance`, `differs from catalog`, `unknown`.
+    pub fn provenance(&self) -> &'static str {
+        match (&self.digest, &self.instance_digest, &self.catalog_digest) {
+            (None, _, _) => "not pinned",
+            (Some(d), Some(i), _) if d == i => "matches FluxInstance",
+            (Some(_), Some(_), _) => "differs from FluxInstance",
+            (Some(d), None, Some(c)) if d == c => "matches catalog",
+            (Some(_), None, Some(_)) => "differs from catalog",
+            _ => "unknown (not in catalog)",
+        }
+    }
+}
+
+/// Splits `registry/component:tag@sha256:…`.
+pub fn split_image(image: &str) -> (String, String, String, Option<String>) {
+    let (no_digest, digest) = match image.split_once('@') {
+        Some((a, d)) => (a, Some(d.to_string())),
+        None => (image, None),
+    };
+    let slash = no_digest.rfind('/');
+    let (registry, name_tag) = match slash {
+        Some(i) => (&no_digest[..i], &no_digest[i + 1..]),
+        None => ("", no_digest),
+    };
+    let (component, tag) = name_tag.split_once(':').unwrap_or((name_tag, ""));
+    (
+        registry.to_string(),
+        component.to_string(),
+        tag.to_string(),
+        digest,
+    )
+}
+
+/// Every component of the report, classified.
+pub fn components(c: &Cluster) -> Vec<ComponentImage> {
+    let inst = c.instance();
+    let inst_variant = inst
+        .and_then(|i| i.raw.spec.distribution.as_ref())
+        .and_then(|d| d.variant.clone())
+        .map(|v| Variant::parse(&v));
+    let version = c
+        .report
+        .spec
+        .distribution
+        .version
+        .clone()
+        .unwrap_or_default();
+    c.report
+        .spec
+        .components
+        .iter()
+        .map(|comp| {
+            let image = comp.image.clone().unwrap_or_default();
+            let (registry, component, tag, digest) = split_image(&image);
+            let (variant, basis) = match (classify_registry(&registry), inst_variant) {
+                (Some(v), _) => (v, VariantBasis::Registry),
+                (None, Some(v)) if v != Variant::Unknown => (v, VariantBasis::InstanceVariant),
+                _ => (Variant::Unknown, VariantBasis::Unknown),
+            };
+            let instance_digest = inst
+                .and_then(|i| {
+                    i.raw
+                        .status
+                        .components
+                        .iter()
+                        .find(|s| s.name.as_deref() == Some(comp.name.as_str()))
+                })
+                .and_then(|s| s.digest.clone())
+                .filter(|d| !d.is_empty());
+            let catalog_digest = catalog::digests()
+                .entries
+                .iter()
+                .find(|e| {
+                    e.version.trim_start_matches('v') == version.trim_start_matches('v')
+                        && e.variant == variant.as_str()
+                        && e.component == component
+                        && e.tag == tag
+                })
+                .map(|e| e.digest.clone());
+            ComponentImage {
+                name: comp.name.clone(),
+                image,
+                registry,
+                tag,
+                digest,
+                variant,
+                basis,
+                ready: comp.ready,
+                instance_digest,
+                catalog_digest,
+            }
+        })
+        .collect()
+}
+
+/// The cluster's variant: unanimous over components, else `None` (mixed or none).
+pub fn cluster_variant(components: &[ComponentImage]) -> Option<Variant> {
+    let first = components.first()?.variant;
+    components
+        .iter()
+        .all(|c| c.variant == first)
+        .then_some(first)
+}
+
+/// What the reviewer requires; chosen in the UI, defaulting from the FluxInstance variant.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Profile {
+    pub require_enterprise: bool,
+    pub require_fips: bool,
+    /// E.g. `v0.33.0`.
+    pub min_operator_version: Option<String>,
+}
+
+impl Profile {
+    /// The default profile: what the FluxInstance asks for.
+    pub fn default_for(c: &Cluster) -> Profile {
+        let v = c
+            .instance()
+            .and_then(|i| i.raw.spec.distribution.as_ref())
+            .and_then(|d| d.variant.clone())
+            .map(|v| Variant::parse(&v))
+            .unwrap_or(Variant::Unknown);
+        Profile {
+            require_enterprise: v.is_enterprise(),
+            require_fips: v == Variant::EnterpriseDistrolessFips,
+            min_operator_version: None,
+        }
+    }
+
+    /// Reads `profile=upstream|enterprise|fips` and `minop=` from query pairs; absent → default.
+    pub fn from_query(q: &str, c: &Cluster) -> Profile {
+        let pairs = crate::urlstate::parse_query(q);
+        let get = |k: &str| {
+            pairs
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        };
+        let mut p = match get("profile").as_deref() {
+            Some("upstream") => Profile::default(),
+            Some("enterprise") => Profile {
+                require_enterprise: true,
+                ..Default::default()
+            },
+            Some("fips") => Profile {
+                require_enterprise: true,
+                require_fips: true,
+                ..Default::default()
+            },
+            _ => Profile::default_for(c),
+        };
+        p.min_operator_version = get("minop").filter(|v| !v.is_empty() && v.len() < 32);
+        p
+    }
+
+    /// The `profile=` name.
+    pub fn name(&self) -> &'static str {
+        match (self.require_enterprise, self.require_fips) {
+            (_, true) => "fips",
+            (true, false) => "enterprise",
+            _ => "upstream",
+        }
+    }
+}
+
+/// A control of the scorecard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Control {
+    pub rule: &'static str,
+    pub title: &'static str,
+    /// `Some(true)` pass, `Some(false)` fail, `None` unknown or informational.
+    pub pass: Option<bool>,
+}
+
+/// The compliance findings for a profile.
+pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
+    let mut out = Vec::new();
+    crate::findings::rules::ent::evaluate(c, profile, &mut out);
+    out.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.rule.cmp(&b.rule))
+    });
+    out
+}
+
+/// Pass/fail/unknown per ENT control, from the findings of that profile.
+pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
+    use crate::findings::Severity;
+    crate::findings::rules::ent::CONTROLS
+        .iter()
+        .map(|(rule, title)| {
+            let mine: Vec<&Finding> = findings.iter().filter(|f| f.rule == *rule).collect();
+            let pass = if mine.iter().any(|f| f.severity > Severity::Info) {
+                Some(false)
+            } else if !mine.is_empty() || c.report.spec.components.is_empty() {
+                None
+            } else {
+                Some(true)
+            };
+            Control { rule, title, pass }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registry_form() {
+        let cases = [
+            ("ghcr.io/fluxcd", Some(Variant::UpstreamAlpine)),
+            ("fluxcd", Some(Variant::UpstreamAlpine)),
+            ("docker.io/fluxcd", Some(Variant::UpstreamAlpine)),
+            (
+                "ghcr.io/controlplaneio-fluxcd/alpine",
+                Some(Variant::EnterpriseAlpine),
+            ),
+            (
+                "ghcr.io/controlplaneio-fluxcd/distroless",
+                Some(Variant::EnterpriseDistroless),
+            ),
+            (
+                "ghcr.io/controlplaneio-fluxcd/distroless-fips",
+                Some(Variant::EnterpriseDistrolessFips),
+            ),
+            (
+                AWS_MARKETPLACE_REGISTRY,
+                Some(Variant::EnterpriseDistroless),
+            ),
+            ("registry.internal/mirror/flux", None),
+        ];
+        for (r, want) in cases {
+            assert_eq!(classify_registry(r), want, "{r}");
+        }
+        assert_eq!(
+            split_image(
+                "ghcr.io/controlplaneio-fluxcd/distroless/source-controller:v1.7.3@sha256:ab"
+            ),
+            (
+                "ghcr.io/controlplaneio-fluxcd/distroless".into(),
+                "source-controller".into(),
+                "v1.7.3".into(),
+                Some("sha256:ab".into())
+            )
+        );
+        assert_eq!(split_image("fluxcd/flux:v2.7.0").0, "fluxcd");
+    }
+
+    #[test]
+    fn mirrors_with_and_without_variant_and_flux_aio() {
+        use crate::api::FluxReport;
+        use crate::model::CrdAccess;
+        let report: FluxReport = serde_json::from_str(r#"{"spec":{"components":[{"name":"source-controller","image":"registry.internal/flux/source-controller:v1.7.3"}]}}"#).unwrap();
+        let with = serde_json::from_str(r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"variant":"enterprise-distroless","registry":"registry.internal/flux"}}}"#).unwrap();
+        let c = Cluster::new(report.clone(), [with], CrdAccess::Unknown);
+        let comps = components(&c);
+        assert_eq!(
+            (comps[0].variant, comps[0].basis),
+            (Variant::EnterpriseDistroless, VariantBasis::InstanceVariant)
+        );
+        let without = Cluster::new(report, [], CrdAccess::Unknown);
+        assert_eq!(components(&without)[0].variant, Variant::Unknown);
+        let aio: FluxReport = serde_json::from_str(r#"{"spec":{"components":[{"name":"flux","image":"ghcr.io/fluxcd/source-controller:v1.7.3"}]}}"#).unwrap();
+        let c = Cluster::new(aio, [], CrdAccess::Unknown);
+        assert_eq!(
+            cluster_variant(&components(&c)),
+            Some(Variant::UpstreamAlpine)
+        );
+    }
+}

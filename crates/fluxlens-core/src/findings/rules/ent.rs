@@ -1,0 +1,720 @@
+//! ENT-01 … ENT-14: Flux Enterprise compliance, evaluated for a [`Profile`].
+//! The registry evaluates them with the profile the FluxInstance implies; the compliance
+//! view re-evaluates with the profile the reviewer chose.
+
+use crate::compliance::{
+    self, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
+};
+use crate::findings::{Finding, Severity};
+use crate::kind::Kind;
+use crate::migration::util::{Installer, installer};
+use crate::model::{Cluster, ObjectKey};
+use crate::signatures::instance::minor_version;
+
+/// Every control, in catalog order.
+pub const CONTROLS: [(&str, &str); 14] = [
+    ("ENT-01", "variant classification"),
+    ("ENT-02", "enterprise required"),
+    ("ENT-03", "FIPS required"),
+    ("ENT-04", "digest pinning"),
+    ("ENT-05", "digest provenance"),
+    ("ENT-06", "CVE update channel"),
+    ("ENT-07", "supported minor"),
+    ("ENT-08", "latest patch"),
+    ("ENT-09", "Kubernetes support"),
+    ("ENT-10", "entitlement"),
+    ("ENT-11", "pull secret"),
+    ("ENT-12", "signature identity advisory"),
+    ("ENT-13", "distroless feature conflict"),
+    ("ENT-14", "operator currency"),
+];
+
+fn subject(c: &Cluster) -> ObjectKey {
+    c.instance()
+        .map(|i| i.key.clone())
+        .unwrap_or_else(|| ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux"))
+}
+
+fn push(
+    out: &mut Vec<Finding>,
+    c: &Cluster,
+    rule: &str,
+    severity: Severity,
+    message: String,
+    evidence: Vec<String>,
+    remediation: &str,
+) {
+    out.push(Finding {
+        rule: rule.into(),
+        severity,
+        subject: subject(c),
+        message,
+        evidence,
+        remediation: remediation.into(),
+    });
+}
+
+/// `(major, minor, patch)` from `v2.8.3`.
+fn semver(s: &str) -> Option<(u32, u32, u32)> {
+    let mut it = s.trim().trim_start_matches('v').split(['.', '-', '+', '@']);
+    Some((
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+    ))
+}
+
+/// Evaluates every ENT control.
+pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
+    let comps = compliance::components(c);
+    if comps.is_empty() {
+        return; // nothing to classify: every control unknown
+    }
+    let cluster_variant = compliance::cluster_variant(&comps);
+    let describe = |x: &ComponentImage| {
+        format!(
+            "{}: {} → {} ({:?})",
+            x.name,
+            x.image,
+            x.variant.as_str(),
+            x.basis
+        )
+    };
+
+    // ENT-01
+    let variant_name = cluster_variant.map(|v| v.as_str()).unwrap_or("mixed");
+    push(
+        out,
+        c,
+        "ENT-01",
+        Severity::Info,
+        format!("Cluster variant: {variant_name}"),
+        comps.iter().map(describe).collect(),
+        "Informational.",
+    );
+
+    // ENT-02
+    if p.require_enterprise && !cluster_variant.is_some_and(Variant::is_enterprise) {
+        let not: Vec<String> = comps
+            .iter()
+            .filter(|x| !x.variant.is_enterprise())
+            .map(describe)
+            .collect();
+        push(
+            out,
+            c,
+            "ENT-02",
+            Severity::High,
+            "Flux Enterprise is required, but not every controller is an enterprise build".into(),
+            not,
+            "Switch spec.distribution.registry to ghcr.io/controlplaneio-fluxcd/<variant> with imagePullSecret.",
+        );
+    }
+
+    // ENT-03
+    if p.require_fips {
+        let mut ev: Vec<String> = comps
+            .iter()
+            .filter(|x| x.variant != Variant::EnterpriseDistrolessFips)
+            .map(describe)
+            .collect();
+        let platform = c
+            .report
+            .spec
+            .cluster
+            .as_ref()
+            .and_then(|k| k.platform.clone())
+            .unwrap_or_default();
+        if !matches!(platform.as_str(), "linux/amd64" | "linux/arm64") {
+            ev.push(format!(
+                "platform {platform:?}: FIPS images exist for linux/amd64 and linux/arm64 only"
+            ));
+        }
+        if !ev.is_empty() {
+            push(
+                out,
+                c,
+                "ENT-03",
+                Severity::High,
+                "FIPS is required, but not everything runs the distroless-fips build".into(),
+                ev,
+                "Use registry ghcr.io/controlplaneio-fluxcd/distroless-fips (variant enterprise-distroless-fips).",
+            );
+        }
+    }
+
+    // ENT-04
+    let mut unpinned: Vec<String> = comps
+        .iter()
+        .filter(|x| x.digest.is_none())
+        .map(|x| format!("{}: {}", x.name, x.image))
+        .collect();
+    if let Some(i) = c.instance() {
+        let empty: Vec<String> = i
+            .raw
+            .status
+            .components
+            .iter()
+            .filter(|s| s.digest.as_deref().is_none_or(str::is_empty))
+            .map(|s| {
+                format!(
+                    "FluxInstance status.components {} has no digest",
+                    s.name.clone().unwrap_or_default()
+                )
+            })
+            .collect();
+        if !empty.is_empty()
+            && i.raw
+                .spec
+                .distribution
+                .as_ref()
+                .is_some_and(|d| d.variant.is_none())
+            && comps
+                .iter()
+                .any(|x| x.basis == compliance::VariantBasis::Unknown)
+        {
+            unpinned.push("mirror registry without spec.distribution.variant: the operator cannot pick digests".into());
+        }
+        unpinned.extend(empty);
+    }
+    if !unpinned.is_empty() {
+        push(
+            out,
+            c,
+            "ENT-04",
+            Severity::High,
+            "Controller images are not pinned by digest".into(),
+            unpinned,
+            "Install through the Flux Operator (it pins digests); for mirrors set spec.distribution.variant.",
+        );
+    }
+
+    // ENT-05
+    for x in &comps {
+        let Some(d) = &x.digest else { continue };
+        let upstream = x.variant == Variant::UpstreamAlpine;
+        let (expected, from) = match (&x.instance_digest, &x.catalog_digest) {
+            (Some(i), _) => (Some(i), "FluxInstance status"),
+            (None, Some(k)) => (Some(k), "bundled catalog"),
+            _ => (None, ""),
+        };
+        match expected {
+            Some(e) if e != d => push(
+                out,
+                c,
+                "ENT-05",
+                if upstream {
+                    Severity::High
+                } else {
+                    Severity::Info
+                },
+                format!("{} runs digest {d:.19}…, {from} says {e:.19}…", x.name),
+                vec![
+                    format!("{}: {}", x.name, x.image),
+                    if upstream {
+                        "upstream tags are immutable releases: a different digest is suspicious"
+                            .into()
+                    } else {
+                        "enterprise digests change with CVE rebuilds: usually newer".into()
+                    },
+                ],
+                "Compare with the release's published digest; reconcile the FluxInstance.",
+            ),
+            Some(_) => {}
+            None if x.instance_digest.is_none() => push(
+                out,
+                c,
+                "ENT-05",
+                Severity::Info,
+                format!("{}: provenance of {} cannot be checked", x.name, x.tag),
+                vec![format!(
+                    "no FluxInstance digest, and {} {} is not in the bundled catalog ({}, {})",
+                    x.tag,
+                    x.variant.as_str(),
+                    catalog::digests().source,
+                    catalog::digests().date
+                )],
+                "Informational: install through the Flux Operator to compare against the digest it selected.",
+            ),
+            None => {}
+        }
+    }
+
+    // ENT-06
+    match (installer(c), c.instance()) {
+        (Installer::Operator, Some(i)) => {
+            let d = i.raw.spec.distribution.clone().unwrap_or_default();
+            let paused = i.annotation("fluxcd.controlplane.io/reconcile") == Some("disabled");
+            let mirror = comps
+                .iter()
+                .any(|x| x.basis == compliance::VariantBasis::InstanceVariant);
+            let channel = d.artifact.as_deref().is_some_and(|a| !a.is_empty())
+                || (mirror && d.variant.is_some());
+            if !channel || paused {
+                let mut ev = vec![format!(
+                    "spec.distribution.artifact: {}",
+                    d.artifact.clone().unwrap_or_else(|| "(unset)".into())
+                )];
+                if paused {
+                    ev.push("FluxInstance reconcile is disabled".into());
+                }
+                push(
+                    out,
+                    c,
+                    "ENT-06",
+                    Severity::Medium,
+                    "CVE-patched digests will not arrive until the next operator upgrade".into(),
+                    ev,
+                    "Set spec.distribution.artifact: oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests (or set variant on an air-gapped mirror).",
+                );
+            }
+        }
+        _ => push(
+            out,
+            c,
+            "ENT-06",
+            Severity::Info,
+            "Not managed by the Flux Operator: patching is manual".into(),
+            vec![],
+            "Patch controllers by hand, or adopt the Flux Operator.",
+        ),
+    }
+
+    // ENT-07, ENT-08
+    let installed = c
+        .report
+        .spec
+        .distribution
+        .version
+        .as_deref()
+        .and_then(semver);
+    let latest = catalog::parse_minor(&catalog::versions().latest_minor);
+    if let (Some((ma, mi, pa)), Some((lma, lmi))) = (installed, latest) {
+        if ma == lma && mi + 2 < lmi {
+            push(
+                out,
+                c,
+                "ENT-07",
+                Severity::High,
+                format!(
+                    "Flux {ma}.{mi} is out of support (supported: {lma}.{}–{lma}.{lmi})",
+                    lmi - 2
+                ),
+                vec![format!(
+                    "catalog: {} ({})",
+                    catalog::versions().source,
+                    catalog::versions().date
+                )],
+                "Upgrade one minor at a time, running `flux migrate` before each.",
+            );
+        }
+        if let Some(info) = catalog::minor_info(ma, mi) {
+            let lp = semver(&info.latest_patch);
+            if lp.is_some_and(|(_, _, p)| p > pa) {
+                push(
+                    out,
+                    c,
+                    "ENT-08",
+                    Severity::Medium,
+                    format!(
+                        "Flux {ma}.{mi}.{pa} is behind the latest patch {}",
+                        info.latest_patch
+                    ),
+                    vec![format!("catalog date {}", catalog::versions().date)],
+                    "Move to the latest patch (a FluxInstance range like 2.9.x does it automatically).",
+                );
+            }
+        }
+        if let Some(v) = c
+            .instance()
+            .and_then(|i| i.raw.spec.distribution.as_ref())
+            .and_then(|d| d.version.clone())
+            && semver(&v).is_some()
+        {
+            push(
+                out,
+                c,
+                "ENT-08",
+                Severity::Info,
+                format!("The FluxInstance pins {v} exactly: patches need a manual bump"),
+                vec![],
+                "Use a patch range such as 2.9.x.",
+            );
+        }
+        // ENT-09
+        let server = c
+            .report
+            .spec
+            .cluster
+            .as_ref()
+            .and_then(|k| k.server_version.clone())
+            .and_then(|s| minor_version(&s));
+        if let (Some(k), Some(range)) = (
+            server,
+            catalog::minor_info(ma, mi).and_then(|m| m.kubernetes.clone()),
+        ) {
+            let (lo, hi) = (
+                catalog::parse_minor(&range.0),
+                catalog::parse_minor(&range.1),
+            );
+            let enterprise = cluster_variant.is_some_and(Variant::is_enterprise);
+            let lo = if enterprise {
+                lo
+            } else {
+                hi.map(|(a, b)| (a, b.saturating_sub(2)))
+            };
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && (k < lo || k > hi)
+            {
+                push(
+                    out,
+                    c,
+                    "ENT-09",
+                    Severity::Medium,
+                    format!(
+                        "Kubernetes {}.{} is outside the support range {}.{}–{}.{} of Flux {ma}.{mi}",
+                        k.0, k.1, lo.0, lo.1, hi.0, hi.1
+                    ),
+                    vec![if enterprise {
+                        "enterprise: 6 most recent Kubernetes minors".into()
+                    } else {
+                        "upstream: 3 most recent Kubernetes minors".into()
+                    }],
+                    "Upgrade the cluster or pick a Flux minor that supports it.",
+                );
+            }
+        }
+    }
+
+    // ENT-10
+    let entitlement = c
+        .report
+        .spec
+        .distribution
+        .entitlement
+        .clone()
+        .unwrap_or_else(|| "Unknown".into());
+    let marketplace = comps.iter().any(|x| x.registry == AWS_MARKETPLACE_REGISTRY);
+    if marketplace && entitlement != "Issued by controlplane-aws" {
+        push(
+            out,
+            c,
+            "ENT-10",
+            Severity::Medium,
+            format!("AWS Marketplace images with entitlement {entitlement:?}"),
+            vec!["metering must be active: expected \"Issued by controlplane-aws\"".into()],
+            "Check the operator's IAM role for AWS Marketplace metering.",
+        );
+    } else {
+        push(out, c, "ENT-10", Severity::Info, format!("Entitlement: {entitlement}"), vec!["\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription".into()], "Keep the subscription evidence outside the cluster.");
+    }
+
+    // ENT-11
+    let private = comps
+        .iter()
+        .any(|x| x.registry.starts_with("ghcr.io/controlplaneio-fluxcd/"));
+    if private && let Some(i) = c.instance() {
+        let secret = i
+            .raw
+            .spec
+            .distribution
+            .as_ref()
+            .and_then(|d| d.image_pull_secret.clone())
+            .filter(|s| !s.is_empty());
+        if secret.is_none() {
+            push(
+                out,
+                c,
+                "ENT-11",
+                Severity::High,
+                "Private ControlPlane images without spec.distribution.imagePullSecret".into(),
+                vec!["controller pods will fail to pull on the next rollout".into()],
+                "Create the flux-enterprise-auth dockerconfigjson Secret and set imagePullSecret.",
+            );
+        }
+    }
+
+    // ENT-12
+    let owners: Vec<String> = {
+        let mut o: Vec<String> = comps
+            .iter()
+            .map(|x| {
+                if x.variant.is_enterprise() {
+                    r"^https://github\.com/controlplaneio-fluxcd/.*$".to_string()
+                } else {
+                    r"^https://github\.com/fluxcd/.*$".to_string()
+                }
+            })
+            .collect();
+        o.sort();
+        o.dedup();
+        o
+    };
+    let chart_unverified: Vec<String> = c
+        .of_kind(&Kind::OciRepository)
+        .filter(|o| {
+            o.raw
+                .spec
+                .url
+                .as_deref()
+                .is_some_and(|u| u.contains("controlplaneio-fluxcd/charts/flux-operator"))
+                && o.raw.spec.verify.is_none()
+        })
+        .map(|o| o.key.to_string())
+        .collect();
+    if chart_unverified.is_empty() {
+        push(out, c, "ENT-12", Severity::Info, "Expected image signing identities (issuer https://token.actions.githubusercontent.com)".into(), owners, "Nothing in-cluster verifies controller images: verify at mirror time (flux-operator distro mirror --verify) or admission.");
+    } else {
+        push(
+            out,
+            c,
+            "ENT-12",
+            Severity::Medium,
+            "The operator chart is pulled without signature verification".into(),
+            chart_unverified,
+            r"Add spec.verify (cosign keyless, subject ^https://github\.com/controlplaneio-fluxcd/.*$).",
+        );
+    }
+
+    // ENT-13
+    if cluster_variant.is_some_and(|v| {
+        matches!(
+            v,
+            Variant::EnterpriseDistroless | Variant::EnterpriseDistrolessFips
+        )
+    }) {
+        let hits: Vec<String> = c
+            .of_kind(&Kind::Kustomization)
+            .filter_map(|k| {
+                k.condition("Ready")
+                    .filter(|r| r.status == "False")
+                    .and_then(|r| r.message.clone())
+                    .map(|m| (k, m))
+            })
+            .filter(|(_, m)| {
+                m.contains("executable file not found")
+                    && (m.contains("\"git\"") || m.contains("\"gpg\""))
+                    || m.contains("openpgp")
+                    || m.contains("remote base")
+            })
+            .map(|(k, m)| format!("{}: {m}", k.key))
+            .collect();
+        if !hits.is_empty() {
+            push(
+                out,
+                c,
+                "ENT-13",
+                Severity::Low,
+                "A distroless feature limit may break these Kustomizations".into(),
+                hits,
+                "Distroless images have no git/gpg: avoid kustomize remote bases and SOPS with PGP (use age or KMS).",
+            );
+        }
+    }
+
+    // ENT-14
+    if let (Some(min), Some(have)) = (
+        p.min_operator_version.as_deref().and_then(semver),
+        c.report
+            .spec
+            .operator
+            .as_ref()
+            .and_then(|o| o.version.clone()),
+    ) {
+        if semver(&have).is_some_and(|h| h < min) {
+            push(
+                out,
+                c,
+                "ENT-14",
+                Severity::Info,
+                format!(
+                    "Flux Operator {have} is older than the required {}",
+                    p.min_operator_version.clone().unwrap_or_default()
+                ),
+                vec![],
+                "Upgrade the operator (new Flux minors need a newer operator).",
+            );
+        }
+    }
+}
+
+macro_rules! ent_rule {
+    ($name:ident, $id:literal, $title:literal) => {
+        /// Catalog rule (default profile).
+        pub struct $name;
+        impl crate::findings::Rule for $name {
+            fn id(&self) -> &'static str {
+                $id
+            }
+            fn title(&self) -> &'static str {
+                $title
+            }
+            fn evaluate(&self, c: &Cluster, out: &mut Vec<Finding>) {
+                let mut all = Vec::new();
+                evaluate(c, &Profile::default_for(c), &mut all);
+                out.extend(all.into_iter().filter(|f| f.rule == $id));
+            }
+        }
+    };
+}
+
+ent_rule!(Ent01, "ENT-01", "variant classification");
+ent_rule!(Ent02, "ENT-02", "enterprise required");
+ent_rule!(Ent03, "ENT-03", "FIPS required");
+ent_rule!(Ent04, "ENT-04", "digest pinning");
+ent_rule!(Ent05, "ENT-05", "digest provenance");
+ent_rule!(Ent06, "ENT-06", "CVE update channel");
+ent_rule!(Ent07, "ENT-07", "supported minor");
+ent_rule!(Ent08, "ENT-08", "latest patch");
+ent_rule!(Ent09, "ENT-09", "Kubernetes support");
+ent_rule!(Ent10, "ENT-10", "entitlement");
+ent_rule!(Ent11, "ENT-11", "pull secret");
+ent_rule!(Ent12, "ENT-12", "signature identity advisory");
+ent_rule!(Ent13, "ENT-13", "distroless feature conflict");
+ent_rule!(Ent14, "ENT-14", "operator currency");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FluxReport;
+    use crate::model::CrdAccess;
+
+    fn c(report: &str, objs: &[&str]) -> Cluster {
+        let r: FluxReport = serde_json::from_str(report).unwrap();
+        Cluster::new(
+            r,
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        )
+    }
+
+    fn rules(cl: &Cluster, p: &Profile) -> Vec<(String, Severity)> {
+        let mut out = Vec::new();
+        evaluate(cl, p, &mut out);
+        out.into_iter().map(|f| (f.rule, f.severity)).collect()
+    }
+
+    const FIPS: &str = r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.9.4","entitlement":"Issued by controlplane"},"cluster":{"serverVersion":"v1.34.1","platform":"linux/amd64"},"operator":{"version":"v0.33.0"},"components":[{"name":"source-controller","ready":true,"image":"ghcr.io/controlplaneio-fluxcd/distroless-fips/source-controller:v1.9.4@sha256:aa"}]}}"#;
+    const INST: &str = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.9.x","registry":"ghcr.io/controlplaneio-fluxcd/distroless-fips","variant":"enterprise-distroless-fips","imagePullSecret":"flux-enterprise-auth","artifact":"oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"}},"status":{"components":[{"name":"source-controller","repository":"ghcr.io/controlplaneio-fluxcd/distroless-fips/source-controller","tag":"v1.9.4","digest":"sha256:aa"}]}}"#;
+
+    #[test]
+    fn compliant_fips_cluster_passes() {
+        let cl = c(
+            &FIPS.replace("\"components\"", "\"reconcilers\":[],\"components\""),
+            &[INST],
+        );
+        let r: Vec<_> = rules(&cl, &Profile::default_for(&cl))
+            .into_iter()
+            .filter(|(_, s)| *s > Severity::Info)
+            .collect();
+        assert!(r.is_empty(), "{r:?}");
+    }
+
+    #[test]
+    fn each_rule_fails_on_its_catalog_example() {
+        let fips_profile = Profile {
+            require_enterprise: true,
+            require_fips: true,
+            min_operator_version: Some("v0.40.0".into()),
+        };
+        let upstream = c(
+            r#"{"spec":{"distribution":{"version":"v2.6.1","entitlement":"Issued by controlplane","managedBy":"flux-operator"},"cluster":{"serverVersion":"v1.28.0","platform":"linux/s390x"},"operator":{"version":"v0.33.0"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.6.1"}]}}"#,
+            &[
+                r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.6.1","registry":"ghcr.io/fluxcd"}}}"#,
+            ],
+        );
+        let r = rules(&upstream, &fips_profile);
+        for want in [
+            ("ENT-02", Severity::High),
+            ("ENT-03", Severity::High),
+            ("ENT-04", Severity::High),
+            ("ENT-06", Severity::Medium),
+            ("ENT-07", Severity::High),
+            ("ENT-08", Severity::Medium),
+            ("ENT-08", Severity::Info),
+            ("ENT-14", Severity::Info),
+        ] {
+            assert!(
+                r.iter().any(|(id, s)| id == want.0 && *s == want.1),
+                "{want:?} in {r:?}"
+            );
+        }
+        let drift = c(
+            FIPS,
+            &[&INST.replace("\"digest\":\"sha256:aa\"", "\"digest\":\"sha256:bb\"")],
+        );
+        assert!(
+            rules(&drift, &Profile::default()).contains(&("ENT-05".into(), Severity::Info)),
+            "enterprise mismatch is info"
+        );
+        let up_drift = c(
+            r#"{"spec":{"distribution":{"version":"v2.9.4"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.9.4@sha256:aa"}]}}"#,
+            &[
+                r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"status":{"components":[{"name":"source-controller","digest":"sha256:bb"}]}}"#,
+            ],
+        );
+        assert!(
+            rules(&up_drift, &Profile::default()).contains(&("ENT-05".into(), Severity::High)),
+            "upstream mismatch is high"
+        );
+        let ecr = c(
+            r#"{"spec":{"distribution":{"version":"v2.9.4","entitlement":"Unknown"},"components":[{"name":"source-controller","image":"709825985650.dkr.ecr.us-east-1.amazonaws.com/controlplane/fluxcd/source-controller:v1.9.4@sha256:aa"}]}}"#,
+            &[],
+        );
+        assert!(rules(&ecr, &Profile::default()).contains(&("ENT-10".into(), Severity::Medium)));
+        let no_secret = c(
+            FIPS,
+            &[&INST.replace("\"imagePullSecret\":\"flux-enterprise-auth\",", "")],
+        );
+        assert!(
+            rules(&no_secret, &Profile::default()).contains(&("ENT-11".into(), Severity::High))
+        );
+        let distroless_gpg = c(
+            FIPS,
+            &[
+                INST,
+                r#"{"kind":"Kustomization","metadata":{"name":"secrets","namespace":"a"},"status":{"conditions":[{"type":"Ready","status":"False","message":"decryption failed: exec: \"gpg\": executable file not found in $PATH"}]}}"#,
+            ],
+        );
+        assert!(
+            rules(&distroless_gpg, &Profile::default()).contains(&("ENT-13".into(), Severity::Low))
+        );
+        let chart = c(
+            FIPS,
+            &[
+                INST,
+                r#"{"kind":"OCIRepository","metadata":{"name":"flux-operator","namespace":"flux-system"},"spec":{"url":"oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator"}}"#,
+            ],
+        );
+        assert!(rules(&chart, &Profile::default()).contains(&("ENT-12".into(), Severity::Medium)));
+    }
+
+    #[test]
+    fn kubernetes_window_differs_for_upstream() {
+        let k = |variant_img: &str, server: &str| {
+            c(
+                &format!(
+                    r#"{{"spec":{{"distribution":{{"version":"v2.9.4"}},"cluster":{{"serverVersion":"{server}"}},"components":[{{"name":"source-controller","image":"{variant_img}/source-controller:v1.9.4@sha256:aa"}}]}}}}"#
+                ),
+                &[],
+            )
+        };
+        let ent = "ghcr.io/controlplaneio-fluxcd/distroless";
+        assert!(
+            !rules(&k(ent, "v1.31.0"), &Profile::default())
+                .iter()
+                .any(|(r, _)| r == "ENT-09")
+        );
+        assert!(
+            rules(&k("ghcr.io/fluxcd", "v1.31.0"), &Profile::default())
+                .iter()
+                .any(|(r, _)| r == "ENT-09"),
+            "upstream: 3 newest only"
+        );
+        assert!(
+            rules(&k(ent, "v1.28.0"), &Profile::default())
+                .iter()
+                .any(|(r, _)| r == "ENT-09")
+        );
+    }
+}
