@@ -520,8 +520,9 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             .operator
             .as_ref()
             .and_then(|o| o.version.clone()),
-    ) {
-        if semver(&have).is_some_and(|h| h < min) {
+    ) && semver(&have).is_some_and(|h| h < min)
+    {
+        {
             push(
                 out,
                 c,
