@@ -35,15 +35,3 @@ pub(crate) fn with_data<V: IntoView + 'static>(
             .into_any(),
     }
 }
-
-/// Findings whose rule id starts with one of `prefixes`.
-pub(crate) fn findings_with(
-    d: &Loaded,
-    prefixes: &[&str],
-) -> Vec<fluxlens_core::findings::Finding> {
-    d.findings
-        .iter()
-        .filter(|f| prefixes.iter().any(|p| f.rule.starts_with(p)))
-        .cloned()
-        .collect()
-}

@@ -1,0 +1,50 @@
+// End to end: the compliance view.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('enterprise-fips: FIPS profile by default, controls pass, exports carry identity', async () => {
+  const sim = await startSim(['--scenario', 'enterprise-fips']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/compliance');
+    await page.locator('[data-table=scorecard]').waitFor();
+    assert.equal(await page.locator('select[name=profile]').inputValue(), 'fips');
+    assert.equal(await page.locator('[data-summary=compliance] [data-variant]').getAttribute('data-variant'), 'enterprise-distroless-fips');
+    for (const rule of ['ENT-02', 'ENT-03', 'ENT-04', 'ENT-11']) {
+      assert.equal(await page.locator(`[data-control="${rule}"]`).getAttribute('data-result'), 'pass', rule);
+    }
+    assert.equal(await page.locator('[data-component=source-controller]').getAttribute('data-variant'), 'enterprise-distroless-fips');
+    const dl = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const file = await dl;
+    const json = JSON.parse(readFileSync(await file.path(), 'utf8'));
+    assert.equal(json.cluster.flux_version, 'v2.7.3');
+    assert.match(json.cluster.captured_at, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(json.profile.name, 'fips');
+    const csv = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    assert.match((await csv).suggestedFilename(), /^fluxlens-compliance-.*\.csv$/);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('upstream-bootstrap: requiring enterprise fails ENT-02; profile lives in the URL', async () => {
+  const sim = await startSim(['--scenario', 'upstream-bootstrap']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/compliance');
+    await page.locator('[data-table=scorecard]').waitFor();
+    assert.equal(await page.locator('select[name=profile]').inputValue(), 'upstream');
+    assert.equal(await page.locator('[data-control="ENT-04"]').getAttribute('data-result'), 'fail', 'bootstrap images are tag-only');
+    await page.locator('select[name=profile]').selectOption('enterprise');
+    await page.waitForURL(/profile=enterprise/);
+    await page.locator('[data-control="ENT-02"][data-result=fail]').waitFor();
+    assert.ok(await page.locator('[data-rule="ENT-02"][data-severity=high]').count() >= 1);
+    assert.ok(await page.locator('[data-rule="ENT-07"][data-severity=high]').count() === 1, 'Flux 2.6 is out of support');
+  } finally { await cleanup(browser, sim); }
+});
