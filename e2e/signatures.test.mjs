@@ -16,7 +16,7 @@ test('broken: each signature rule fires where the scenario breaks it', async () 
     await page.goto(sim.base + '/signatures');
     await page.locator('[data-table=sources]').waitFor();
     const rules = await rulesOn(page);
-    for (const want of ['SIG-03:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:medium', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
+    for (const want of ['SIG-01:critical', 'SIG-02:high', 'SIG-03:high', 'SIG-10:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:medium', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
       assert.ok(rules.includes(want), `${want} missing in ${rules.join(' ')}`);
     }
     // The root is pinned first and is not verified.

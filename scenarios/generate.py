@@ -138,6 +138,10 @@ def oci_root(managed_by, verified=True, prune="Disabled", secret=True, ready=Tru
                                           "org.opencontainers.image.revision": f"main@sha1:{GIT_SHA}"}}} if ready else None,
                annotations=ann)
 
+def drop_verify(o):
+    o["spec"].pop("verify", None)
+    return o
+
 def instance(sync_kind, registry, variant=None, version="2.7.x", comps_status=None, patches=None, applied="v2.7.3"):
     dist = {"version": version, "registry": registry}
     if variant: dist["variant"] = variant; dist["imagePullSecret"] = "flux-enterprise-auth"
@@ -257,7 +261,15 @@ def broken():
     comps[0]["status"] = "InProgress Deployment is not ready. Replicas: 0/1"
     objs = [instance("OCIRepository", "ghcr.io/fluxcd", comps_status=[],
                      patches=[{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign", "target": {"kind": "OCIRepository", "name": "flux"}}]),
-            oci_root("FluxInstance/flux-system/flux", verified=False, prune=None, secret=False, ready=False),
+            drop_verify(oci_root("FluxInstance/flux-system/flux", verified=None, prune=None, secret=False, ready=False)),
+            obj(SRC, "OCIRepository", "apps", "signed-app", {"url": "oci://ghcr.io/example-org/signed-app", "ref": {"tag": "latest"}, "secretRef": {"name": "ghcr"},
+                "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": ID_ISSUER, "subject": ID_SUBJECT}]}},
+                [cond(False, "VerificationError", "failed to verify the signature using provider 'cosign keyless': no matching signatures were found for 'ghcr.io/example-org/signed-app:latest'"),
+                 cond(False, "VerificationError", "failed to verify the signature using provider 'cosign keyless': no matching signatures were found for 'ghcr.io/example-org/signed-app:latest'", "SourceVerified")],
+                "Kustomization/flux-system/cluster-apps"),
+            obj(SRC, "OCIRepository", "apps", "no-verdict", {"url": "oci://ghcr.io/example-org/no-verdict", "ref": {"digest": "sha256:" + "dd" * 32}, "secretRef": {"name": "ghcr"},
+                "verify": {"provider": "notation", "secretRef": {"name": "notation-ca"}}},
+                [cond(msg="stored artifact")], "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "sha256:" + "dd" * 32}}),
             obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/prod", "prune": True,
                 "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
                 [cond(False, "ArtifactFailed", "Source artifact not found, retrying in 30s")], "FluxInstance/flux-system/flux"),
