@@ -362,5 +362,19 @@ def upstream_bootstrap():
                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.33.0")
     write("upstream-bootstrap", rep, objs, crds(stored))
 
+def hostile():
+    """Markup, script and very long strings in every field the views render (must stay text)."""
+    x = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
+    long = "a" * 600
+    comps = components("ghcr.io/fluxcd")
+    comps[0]["status"] = x
+    objs = [obj(SRC, "GitRepository", "flux-system", "flux-system", {"url": "https://example.org/" + x}, [cond(False, "Failed", x + long)], ""),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"sourceRef": {"kind": "GitRepository", "name": "flux-system"}}, [cond(msg=x)], ""),
+            obj(KS, "Kustomization", "apps", "n" + long[:200], {"sourceRef": {"kind": "GitRepository", "name": x, "namespace": "flux-system"}, "dependsOn": [{"name": x}]}, [cond(False, "ArtifactFailed", x)], "Kustomization/flux-system/flux-system"),
+            obj(SRC, "OCIRepository", "apps", "identity", {"url": "oci://x/" + x, "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": x, "subject": x + long}]}},
+                [cond(msg=x), cond(True, "Succeeded", "verified signature of revision " + x, "SourceVerified")], "Kustomization/flux-system/flux-system", {"artifact": {"revision": x}})]
+    rep = report("v2.7.3" + x, x, comps, {"id": "kustomization/flux-system", "ready": False, "source": x, "status": x}, entitlement=x)
+    write("hostile", rep, objs, [])
+
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile()
