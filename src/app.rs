@@ -18,7 +18,15 @@ pub fn App() -> impl IntoView {
         .and_then(|p| p.parse().ok())
         .filter(|s: &u32| *s >= 1)
         .unwrap_or(crate::api::loader::POLL_SECONDS);
-    crate::api::loader::start(state, poll);
+    // A snapshot link shows the captured data and never contacts the API, even when it is
+    // damaged (the user then gets the reason and a link to the live view).
+    match crate::components::share::fragment_snapshot() {
+        Some(snap) => {
+            crate::components::share::open_snapshot(state, &snap);
+        }
+        None => crate::api::loader::start(state, poll),
+    }
+    crate::components::embed::report_height();
     let _ = theme;
     view! {
         <Router>
@@ -38,7 +46,11 @@ fn Layout() -> impl IntoView {
             <Header/>
         </Show>
         <main id="main" class="fl-main" tabindex="-1" class:fl-main--embed=embedded>
+            <crate::components::share::SnapshotBanner/>
             <Notices/>
+            <Show when=move || !embedded()>
+                <crate::components::share::ShareControls/>
+            </Show>
             <Routes fallback=|| view! { <NotFoundPage/> }>
                 <Route path=path!("/") view=OverviewPage/>
                 <Route path=path!("/graph") view=GraphPage/>

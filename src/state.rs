@@ -55,6 +55,16 @@ pub struct AppState {
     pub error: RwSignal<Option<ApiError>>,
     /// When the shown data stopped being refreshed (ms since epoch).
     pub stale_since: RwSignal<Option<f64>>,
+    /// Set when the page shows a snapshot from a link or file (no API is contacted).
+    pub snapshot: RwSignal<Option<SnapshotInfo>>,
+    /// Why a snapshot link or file could not be opened.
+    pub snapshot_error: RwSignal<Option<String>>,
+}
+
+/// What the snapshot banner says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnapshotInfo {
+    pub captured_at: String,
 }
 
 impl AppState {
@@ -65,6 +75,8 @@ impl AppState {
             progress: RwSignal::new(None),
             error: RwSignal::new(None),
             stale_since: RwSignal::new(None),
+            snapshot: RwSignal::new(None),
+            snapshot_error: RwSignal::new(None),
         }
     }
 

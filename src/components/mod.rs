@@ -2,9 +2,11 @@
 
 pub mod chrome;
 pub mod download;
+pub mod embed;
 pub mod findings;
 pub mod graph_canvas;
 pub mod list_filters;
 pub mod node_panel;
+pub mod share;
 pub mod status;
 pub mod theme;

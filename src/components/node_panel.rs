@@ -30,7 +30,12 @@ pub fn NodePanel(
         .collect();
     let events = {
         let (kind, name, ns) = (id.kind.to_string(), id.name.clone(), id.namespace.clone());
-        let exists = obj.is_some();
+        // A snapshot never contacts the API: events are not part of it.
+        let exists = obj.is_some()
+            && crate::state::AppState::expect()
+                .snapshot
+                .get_untracked()
+                .is_none();
         LocalResource::new(move || {
             let (kind, name, ns) = (kind.clone(), name.clone(), ns.clone());
             async move {

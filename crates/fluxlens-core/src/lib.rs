@@ -18,6 +18,7 @@ pub mod migration;
 pub mod model;
 pub mod sha256;
 pub mod signatures;
+pub mod snapshot;
 pub mod status;
 pub mod summary;
 pub mod synthetic;

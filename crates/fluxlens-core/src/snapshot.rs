@@ -1,0 +1,368 @@
+//! Snapshot codec for shareable read-only links: a redacted, reduced copy of the cluster,
+//! deflated, checksummed and versioned, as `fl1.<base64url>`. Decoding is bounded in input
+//! size and decompressed size, and every failure is a clear message.
+
+use crate::api::object::{ApiObject, ObjectStatus, Spec};
+use crate::api::report::FluxReport;
+use crate::model::{Cluster, CrdAccess, LoadNotes};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Format version written in the prefix and the first byte.
+pub const VERSION: u8 = 1;
+/// Longest accepted encoded snapshot (URL fragment or file contents).
+pub const MAX_ENCODED: usize = 512 * 1024;
+/// Largest accepted decompressed payload.
+pub const MAX_DECODED: usize = 16 * 1024 * 1024;
+const PREFIX: &str = "fl1.";
+
+/// Which view the snapshot is for: it keeps only what that view reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SnapshotView {
+    Graph,
+    Signatures,
+    Migrations,
+    Compliance,
+    Overview,
+}
+
+impl SnapshotView {
+    /// Parses a route name.
+    pub fn parse(s: &str) -> SnapshotView {
+        match s {
+            "graph" => SnapshotView::Graph,
+            "signatures" => SnapshotView::Signatures,
+            "migrations" => SnapshotView::Migrations,
+            "compliance" => SnapshotView::Compliance,
+            _ => SnapshotView::Overview,
+        }
+    }
+}
+
+/// Options of the "share snapshot" control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotOptions {
+    pub view: SnapshotView,
+    /// Blank every free-text message (conditions, status messages).
+    pub drop_messages: bool,
+}
+
+/// What a snapshot carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub view: SnapshotView,
+    pub captured_at_ms: Option<i64>,
+    pub report: FluxReport,
+    pub objects: Vec<ApiObject>,
+    #[serde(default)]
+    pub crds: Vec<ApiObject>,
+    #[serde(default)]
+    pub crds_forbidden: bool,
+}
+
+/// Annotations the rules read; every other annotation and every label is dropped.
+const KEPT_ANNOTATIONS: [&str; 3] = [
+    "kustomize.toolkit.fluxcd.io/prune",
+    "fluxcd.controlplane.io/reconcile",
+    "fluxcd.controlplane.io/prune",
+];
+
+fn reduce(o: &ApiObject, opts: SnapshotOptions) -> ApiObject {
+    let mut r = o.clone();
+    r.api_version = None;
+    r.metadata.labels = BTreeMap::new();
+    r.metadata
+        .annotations
+        .retain(|k, _| KEPT_ANNOTATIONS.contains(&k.as_str()));
+    let st = &mut r.status;
+    st.inventory = None;
+    st.source_ref = None;
+    st.inventory_error = None;
+    if opts.view == SnapshotView::Graph {
+        // The graph needs identity, references, status and ownership only.
+        let keep_spec = Spec {
+            suspend: r.spec.suspend,
+            source_ref: r.spec.source_ref.clone(),
+            chart_ref: r.spec.chart_ref.clone(),
+            chart: r.spec.chart.clone(),
+            depends_on: r.spec.depends_on.clone(),
+            sources: r.spec.sources.clone(),
+            artifacts: r.spec.artifacts.clone(),
+            sync: r.spec.sync.clone(),
+            provider_ref: r.spec.provider_ref.clone(),
+            event_sources: r.spec.event_sources.clone(),
+            resources: r.spec.resources.clone(),
+            ..Spec::default()
+        };
+        r.spec = keep_spec;
+        let rr = st.reconciler_ref.clone();
+        let ready = st.conditions.iter().find(|c| c.type_ == "Ready").cloned();
+        *st = ObjectStatus {
+            reconciler_ref: rr,
+            conditions: ready.into_iter().collect(),
+            ..ObjectStatus::default()
+        };
+    }
+    if opts.drop_messages {
+        for c in &mut r.status.conditions {
+            c.message = None;
+        }
+        if let Some(rr) = r.status.reconciler_ref.as_mut() {
+            rr.message = None;
+        }
+    }
+    r
+}
+
+/// Builds the snapshot of a loaded cluster from the API objects it was built from.
+pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
+    let mut report = cluster.report.clone();
+    report.spec.user_info = None;
+    let (crds, crds_forbidden) = match (&cluster.crds, opts.view) {
+        (CrdAccess::Known(v), SnapshotView::Migrations | SnapshotView::Overview) => {
+            (v.iter().map(|c| reduce(c, opts)).collect(), false)
+        }
+        (CrdAccess::Forbidden, _) => (vec![], true),
+        _ => (vec![], false),
+    };
+    Snapshot {
+        view: opts.view,
+        captured_at_ms: cluster.notes.captured_at_ms,
+        report,
+        objects: cluster
+            .objects()
+            .iter()
+            .map(|o| reduce(&o.raw, opts))
+            .collect(),
+        crds,
+        crds_forbidden,
+    }
+}
+
+impl Snapshot {
+    /// Rebuilds the cluster model (every analysis is recomputed from it).
+    pub fn into_cluster(self) -> Cluster {
+        let crds = if self.crds_forbidden {
+            CrdAccess::Forbidden
+        } else if self.crds.is_empty() {
+            CrdAccess::Unknown
+        } else {
+            CrdAccess::Known(self.crds)
+        };
+        let mut c = Cluster::new(self.report, self.objects, crds);
+        c.notes = LoadNotes {
+            captured_at_ms: self.captured_at_ms,
+            ..LoadNotes::default()
+        };
+        c
+    }
+}
+
+fn checksum(data: &[u8]) -> [u8; 4] {
+    let d = crate::sha256::digest(data);
+    [d[0], d[1], d[2], d[3]]
+}
+
+/// Encodes as `fl1.<base64url(version · checksum · deflate(json))>`.
+pub fn encode(s: &Snapshot) -> String {
+    let json = serde_json::to_vec(s).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let mut bytes = Vec::with_capacity(deflated.len() + 5);
+    bytes.push(VERSION);
+    bytes.extend_from_slice(&checksum(&deflated));
+    bytes.extend_from_slice(&deflated);
+    format!("{PREFIX}{}", base64url_encode(&bytes))
+}
+
+/// Why a snapshot could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SnapshotError {
+    TooLarge(usize),
+    NotASnapshot,
+    UnsupportedVersion(u8),
+    Corrupted(&'static str),
+    Invalid(String),
+}
+
+impl std::fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SnapshotError::TooLarge(n) => write!(
+                f,
+                "This snapshot is too large to open ({n} bytes; the limit is {MAX_ENCODED})."
+            ),
+            SnapshotError::NotASnapshot => {
+                write!(f, "This link does not hold a fluxlens snapshot.")
+            }
+            SnapshotError::UnsupportedVersion(v) => write!(
+                f,
+                "This snapshot was made by a newer fluxlens (format {v})."
+            ),
+            SnapshotError::Corrupted(why) => write!(
+                f,
+                "This snapshot is damaged ({why}); ask for the link again."
+            ),
+            SnapshotError::Invalid(why) => write!(f, "This snapshot could not be read: {why}"),
+        }
+    }
+}
+
+/// Decodes a snapshot, bounded in input and output size.
+pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
+    let t = text.trim();
+    if t.len() > MAX_ENCODED {
+        return Err(SnapshotError::TooLarge(t.len()));
+    }
+    let body = t.strip_prefix(PREFIX).ok_or(SnapshotError::NotASnapshot)?;
+    let bytes =
+        crate::auth::base64url_decode(body).ok_or(SnapshotError::Corrupted("not base64url"))?;
+    let (&version, rest) = bytes
+        .split_first()
+        .ok_or(SnapshotError::Corrupted("empty"))?;
+    if version != VERSION {
+        return Err(SnapshotError::UnsupportedVersion(version));
+    }
+    if rest.len() < 4 {
+        return Err(SnapshotError::Corrupted("truncated"));
+    }
+    let (sum, deflated) = rest.split_at(4);
+    if checksum(deflated) != sum {
+        return Err(SnapshotError::Corrupted("checksum mismatch"));
+    }
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_DECODED)
+        .map_err(|_| SnapshotError::Corrupted("cannot inflate, or larger than the limit"))?;
+    serde_json::from_slice(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))
+}
+
+fn base64url_encode(input: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(input.len() * 4 / 3 + 4);
+    for chunk in input.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo_cluster(n: usize) -> Cluster {
+        let objs: Vec<ApiObject> = crate::synthetic::objects(n)
+            .into_iter()
+            .map(|v| serde_json::from_value(v).unwrap())
+            .collect();
+        let report: FluxReport = serde_json::from_str(r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"userInfo":{"username":"secret-person"}}}"#).unwrap();
+        let mut c = Cluster::new(report, objs, CrdAccess::Forbidden);
+        c.notes.captured_at_ms = Some(1_764_000_000_000);
+        c
+    }
+
+    #[test]
+    fn round_trip_keeps_what_the_graph_needs() {
+        let c = demo_cluster(200);
+        let opts = SnapshotOptions {
+            view: SnapshotView::Graph,
+            drop_messages: false,
+        };
+        let link = encode(&capture(&c, opts));
+        let back = decode(&link).unwrap().into_cluster();
+        assert_eq!(back.objects().len(), 200);
+        for (a, b) in c.objects().iter().zip(back.objects()) {
+            assert_eq!(
+                (&a.key, a.status, &a.refs, &a.managed_by),
+                (&b.key, b.status, &b.refs, &b.managed_by)
+            );
+        }
+        assert_eq!(back.crds, CrdAccess::Forbidden);
+        assert_eq!(back.notes.captured_at_ms, Some(1_764_000_000_000));
+        assert!(
+            !link.contains("secret-person") && back.report.spec.user_info.is_none(),
+            "no user identity in links"
+        );
+    }
+
+    #[test]
+    fn a_200_object_graph_fits_in_8_kb() {
+        let link = encode(&capture(
+            &demo_cluster(200),
+            SnapshotOptions {
+                view: SnapshotView::Graph,
+                drop_messages: true,
+            },
+        ));
+        assert!(link.len() <= 8 * 1024, "{} bytes", link.len());
+    }
+
+    #[test]
+    fn full_views_keep_rule_inputs() {
+        let c = demo_cluster(50);
+        let link = encode(&capture(
+            &c,
+            SnapshotOptions {
+                view: SnapshotView::Signatures,
+                drop_messages: false,
+            },
+        ));
+        let back = decode(&link).unwrap().into_cluster();
+        let a = crate::findings::evaluate_all(&c);
+        let b = crate::findings::evaluate_all(&back);
+        assert_eq!(
+            a.iter().map(|f| (&f.rule, &f.subject)).collect::<Vec<_>>(),
+            b.iter().map(|f| (&f.rule, &f.subject)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn corrupted_and_hostile_input_is_refused_clearly() {
+        let good = encode(&capture(
+            &demo_cluster(10),
+            SnapshotOptions {
+                view: SnapshotView::Graph,
+                drop_messages: false,
+            },
+        ));
+        assert_eq!(decode("hello"), Err(SnapshotError::NotASnapshot));
+        assert_eq!(
+            decode(&"x".repeat(MAX_ENCODED + 1)),
+            Err(SnapshotError::TooLarge(MAX_ENCODED + 1))
+        );
+        assert!(matches!(
+            decode("fl1.!!!"),
+            Err(SnapshotError::Corrupted(_))
+        ));
+        let mut flipped: Vec<char> = good.chars().collect();
+        let i = flipped.len() - 10;
+        flipped[i] = if flipped[i] == 'A' { 'B' } else { 'A' };
+        assert!(matches!(
+            decode(&flipped.iter().collect::<String>()),
+            Err(SnapshotError::Corrupted(_))
+        ));
+        assert!(matches!(
+            decode(&good[..good.len() / 2]),
+            Err(SnapshotError::Corrupted(_))
+        ));
+        // A zip bomb: 64 MB of zeros deflates to a few KB and must hit the limit.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
+        let mut bytes = vec![VERSION];
+        bytes.extend_from_slice(&checksum(&bomb));
+        bytes.extend_from_slice(&bomb);
+        assert!(matches!(
+            decode(&format!("fl1.{}", base64url_encode(&bytes))),
+            Err(SnapshotError::Corrupted(_))
+        ));
+        let mut v2 = good.clone().into_bytes();
+        v2[4] = b'Z'; // the first base64 char carries the top 6 bits of the version byte
+        assert!(matches!(
+            decode(std::str::from_utf8(&v2).unwrap()),
+            Err(SnapshotError::UnsupportedVersion(_))
+        ));
+        assert!(SnapshotError::TooLarge(1).to_string().contains("too large"));
+    }
+}

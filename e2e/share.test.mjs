@@ -1,0 +1,79 @@
+// End to end: live links, snapshot links (opened with the API down), damaged links, embeds.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('copy link reopens the same view in a fresh context', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?ns=apps&sel=Kustomization/apps/backend');
+    await page.locator('[data-panel="Kustomization/apps/backend"]').waitFor();
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const link = await page.locator('[data-share-link]').inputValue();
+    assert.match(link, /\/graph\?ns=apps&sel=Kustomization\/apps\/backend$/);
+    const fresh = await newPage(browser);
+    await fresh.goto(link);
+    await fresh.locator('[data-panel="Kustomization/apps/backend"]').waitFor();
+    assert.equal(await fresh.locator('select').first().inputValue(), 'apps');
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a snapshot link opens read-only while the API is down and contacts no API', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  let link;
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph');
+    await page.locator('g[data-node-id="Kustomization/apps/database"]').waitFor();
+    await page.getByRole('button', { name: 'Share snapshot' }).click();
+    link = await page.locator('[data-share-link]').inputValue();
+    assert.match(link, /#snap=fl1\./);
+    assert.ok(link.length < 8192, `link is ${link.length} bytes`);
+  } finally { await cleanup(browser, sim); }
+  const down = await startSim(['--scenario', 'broken', '--down']);
+  try {
+    const page = await newPage(browser);
+    const url = link.replace(/^http:\/\/127\.0\.0\.1:\d+/, down.base);
+    await page.goto(url);
+    await page.locator('[data-snapshot]').waitFor();
+    assert.match(await page.locator('[data-snapshot]').textContent(), /Snapshot — not live\. Captured at \d{4}-/);
+    await page.locator('g[data-node-id="Kustomization/apps/database"][data-status=Missing]').waitFor();
+    await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();
+    await page.locator('[data-panel]').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    const api = (await down.log()).filter((e) => e.path.startsWith('/api/'));
+    assert.deepEqual(api, [], 'no API request in snapshot mode');
+    // A damaged link gives a clear message and still contacts no API.
+    const bad = url.slice(0, url.length - 40) + 'AAAA' + url.slice(url.length - 36);
+    const page2 = await newPage(browser);
+    await page2.goto(bad);
+    await page2.locator('[data-snapshot-error]').waitFor();
+    assert.match(await page2.locator('[data-snapshot-error]').textContent(), /damaged|could not be read/);
+    assert.deepEqual((await down.log()).filter((e) => e.path.startsWith('/api/')), []);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, down); }
+});
+
+test('an embedded view posts its height to the parent', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    // Same origin: the sim serves the app; the test page is an about:blank-like document there.
+    await page.goto(sim.base + '/no-such-page');
+    await page.evaluate((src) => {
+      window.heights = [];
+      addEventListener('message', (e) => { if (e.data?.type === 'fluxlens:height') window.heights.push(e.data.height); });
+      document.body.innerHTML = '';
+      const f = document.createElement('iframe');
+      f.src = src;
+      f.style.width = '900px';
+      document.body.appendChild(f);
+    }, sim.base + '/embed/overview?theme=light');
+    await page.waitForFunction(() => window.heights.length > 0 && Math.max(...window.heights) > 300, null, { timeout: 20000 });
+  } finally { await cleanup(browser, sim); }
+});

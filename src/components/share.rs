@@ -1,0 +1,155 @@
+//! Live links, snapshot links and snapshot files.
+
+use crate::state::{AppState, Loaded, SnapshotInfo};
+use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The fragment key that carries a snapshot.
+pub const FRAGMENT_KEY: &str = "snap=";
+
+/// Opens an encoded snapshot into the app state (no API is contacted). `true` on success.
+pub fn open_snapshot(state: AppState, text: &str) -> bool {
+    match snapshot::decode(text) {
+        Ok(snap) => {
+            let cluster = snap.into_cluster();
+            let captured = cluster
+                .notes
+                .captured_at_ms
+                .map(fluxlens_core::time::format_rfc3339)
+                .unwrap_or_else(|| "unknown time".into());
+            state.data.set(Some(Arc::new(Loaded::new(cluster))));
+            state.snapshot.set(Some(SnapshotInfo {
+                captured_at: captured,
+            }));
+            state.snapshot_error.set(None);
+            crate::perf::mark(crate::perf::DATA_READY);
+            true
+        }
+        Err(e) => {
+            state.snapshot_error.set(Some(e.to_string()));
+            false
+        }
+    }
+}
+
+/// The snapshot in the page's URL fragment, if any.
+pub fn fragment_snapshot() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    hash.trim_start_matches('#')
+        .strip_prefix(FRAGMENT_KEY)
+        .map(str::to_string)
+}
+
+fn current_view() -> SnapshotView {
+    let path = web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    SnapshotView::parse(path.trim_start_matches("/embed").trim_matches('/'))
+}
+
+fn copy(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+fn live_link() -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    format!(
+        "{}{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    )
+}
+
+/// "Copy link", "Share snapshot", "Save snapshot" and "Open snapshot" controls.
+#[component]
+pub fn ShareControls() -> impl IntoView {
+    let state = AppState::expect();
+    let drop_messages = RwSignal::new(false);
+    let shown = RwSignal::new(None::<String>);
+    let encode_current = move || {
+        let d = state.data.get_untracked()?;
+        Some(snapshot::encode(&snapshot::capture(
+            &d.cluster,
+            SnapshotOptions {
+                view: current_view(),
+                drop_messages: drop_messages.get_untracked(),
+            },
+        )))
+    };
+    let share = move |_| {
+        if let Some(s) = encode_current() {
+            let link = format!("{}#{FRAGMENT_KEY}{s}", live_link());
+            copy(&link);
+            shown.set(Some(link));
+        }
+    };
+    let save = move |_| {
+        if let Some(s) = encode_current() {
+            crate::components::download::download("fluxlens-snapshot.fluxlens", "text/plain", &s);
+        }
+    };
+    let open_file = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        if file.size() > snapshot::MAX_ENCODED as f64 {
+            state.snapshot_error.set(Some(
+                snapshot::SnapshotError::TooLarge(file.size() as usize).to_string(),
+            ));
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            if let Ok(text) = wasm_bindgen_futures::JsFuture::from(file.text()).await
+                && let Some(t) = text.as_string()
+            {
+                open_snapshot(state, &t);
+            }
+        });
+    };
+    view! {
+        <div class="fl-share">
+            <button class="fl-btn" type="button" on:click=move |_| { let l = live_link(); copy(&l); shown.set(Some(l)); }>"Copy link"</button>
+            <Show when=move || state.snapshot.with(Option::is_none)>
+                <button class="fl-btn" type="button" on:click=share>"Share snapshot"</button>
+            </Show>
+            <button class="fl-btn" type="button" on:click=save>"Save snapshot"</button>
+            <label class="fl-btn">"Open snapshot…"<input class="fl-sr" type="file" accept=".fluxlens,text/plain" on:change=open_file/></label>
+            <label><input type="checkbox" prop:checked=move || drop_messages.get() on:change=move |ev| drop_messages.set(event_target_checked(&ev))/>" drop messages"</label>
+            {move || shown.get().map(|l| view! {
+                <label class="fl-share__link">"Link (copied) "<input type="text" readonly prop:value=l.clone() data-share-link="" size="40"/></label>
+            })}
+        </div>
+    }
+}
+
+/// The banner shown while a snapshot is on screen.
+#[component]
+pub fn SnapshotBanner() -> impl IntoView {
+    let state = AppState::expect();
+    move || {
+        let err = state.snapshot_error.get().map(|e| view! { <div class="fl-notice fl-notice--error" role="alert" data-snapshot-error="">{e}</div> });
+        let banner = state.snapshot.get().map(|s| {
+            let cluster = state.data.with(|d| d.as_ref().and_then(|d| d.cluster.report.spec.distribution.version.clone())).unwrap_or_else(|| "unknown".into());
+            view! {
+                <div class="fl-notice fl-notice--snapshot" role="status" data-snapshot="">
+                    <strong>"Snapshot — not live. "</strong>{format!("Captured at {} · cluster Flux {cluster} · read-only", s.captured_at)}
+                    " "<a href=live_link()>"Open the live view"</a>
+                </div>
+            }
+        });
+        (err, banner)
+    }
+}
