@@ -1,4 +1,4 @@
-.PHONY: demo test bench build setup
+.PHONY: demo test bench build setup screenshots
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -12,3 +12,6 @@ build:
 # Run the benchmarks and rewrite BENCHMARKS.md
 bench:
 	scripts/bench.sh
+# Screenshots of every view on the demo scenario (docs/screenshots)
+screenshots:
+	scripts/build.sh && node e2e/screenshots.mjs

@@ -103,7 +103,19 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .as_ref()
         .map(|k| k.patches.as_slice())
         .unwrap_or(&[]);
-    if !patches.iter().any(|p| instance::is_verify_patch(&p.patch)) {
+    // Only patches meant for this kind of source count: a patch aimed at another kind (an
+    // OCIRepository patch while the sync is still Git) is SIG-09's prediction, not a fail-open.
+    let meant_for_it = |p: &&crate::api::object::KustomizePatch| {
+        let kind = p
+            .target
+            .as_ref()
+            .and_then(|t| t.kind.clone())
+            .unwrap_or_default();
+        instance::is_verify_patch(&p.patch)
+            && crate::identity::target_matches(&kind, &generated.kind)
+                != crate::identity::TargetMatch::No
+    };
+    if !patches.iter().any(|p| meant_for_it(&p)) {
         return;
     }
     let Some(live) = c.get(&generated.key()) else {
@@ -207,6 +219,18 @@ mod tests {
             Severity::Info,
             "indeterminate is info, never a pass"
         );
+    }
+
+    #[test]
+    fn sig_10_ignores_patches_for_another_kind() {
+        // Pre-handover: the patch is prepared for the future OCI root while the sync is Git.
+        let git_root = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"reconcilerRef":{"managedBy":"FluxInstance/flux-system/flux"}}}"#;
+        let c = cluster(&[
+            &inst("GitRepository", r#"{"kind":"OCIRepository"}"#),
+            git_root,
+        ]);
+        assert!(run(&c, "SIG-10").is_empty());
+        assert_eq!(run(&c, "SIG-09").len(), 1);
     }
 
     #[test]
