@@ -31,6 +31,22 @@ pub fn login_url(cookies: &str) -> Option<String> {
         .filter(|u| !u.is_empty() && (u.starts_with('/') || u.starts_with("https://")))
 }
 
+/// Encodes base64url without padding.
+pub fn base64url_encode(input: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(input.len() * 4 / 3 + 4);
+    for chunk in input.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
 /// Decodes base64url (padding optional); `None` on any invalid character.
 pub fn base64url_decode(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
@@ -71,6 +87,12 @@ mod tests {
         assert_eq!(login_url(""), None);
         assert_eq!(base64url_decode("YWJj").unwrap(), b"abc");
         assert_eq!(base64url_decode("YWI").unwrap(), b"ab");
+        assert_eq!(base64url_encode(b"{}"), "e30");
+        assert_eq!(base64url_encode(b"abc"), "YWJj");
+        for n in 0..20u8 {
+            let data: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37)).collect();
+            assert_eq!(base64url_decode(&base64url_encode(&data)).unwrap(), data);
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::api::object::{ApiObject, ObjectStatus, Spec};
 use crate::api::report::FluxReport;
+use crate::auth::base64url_encode;
 use crate::model::{Cluster, CrdAccess, LoadNotes};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -232,21 +233,6 @@ pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_DECODED)
         .map_err(|_| SnapshotError::Corrupted("cannot inflate, or larger than the limit"))?;
     serde_json::from_slice(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))
-}
-
-fn base64url_encode(input: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(input.len() * 4 / 3 + 4);
-    for chunk in input.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..=chunk.len() {
-            out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -104,7 +104,7 @@ async fn api(
         return text(StatusCode::SERVICE_UNAVAILABLE, "server not initialized");
     }
     if faults.oidc && !cookie_present(headers, "auth-storage") {
-        let provider = base64url(br#"{"provider":"OIDC","url":"/oauth2/authorize","authenticated":false,"autoLogin":false}"#);
+        let provider = fluxlens_core::auth::base64url_encode(br#"{"provider":"OIDC","url":"/oauth2/authorize","authenticated":false,"autoLogin":false}"#);
         let mut r = text(StatusCode::UNAUTHORIZED, "Unauthorized");
         r.headers_mut().insert(
             header::SET_COOKIE,
@@ -374,52 +374,11 @@ fn cookie_present(h: &HeaderMap, name: &str) -> bool {
         .any(|c| c.trim().split('=').next() == Some(name))
 }
 
-/// Decodes `a=b&c=d` (percent and `+` decoding).
+/// Decodes `a=b&c=d` with core's bounded parser (the first value of a repeated key wins).
 pub fn parse_query(q: &str) -> HashMap<String, String> {
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
-                {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn base64url(input: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in input.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..=chunk.len() {
-            out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
+    let mut out = HashMap::new();
+    for (k, v) in fluxlens_core::urlstate::parse_query(q) {
+        out.entry(k).or_insert(v);
     }
     out
 }
@@ -434,12 +393,5 @@ mod tests {
         assert_eq!(q["name"], "!*-test");
         assert_eq!(q["x"], "a b");
         assert_eq!(q["bad"], "%zz");
-    }
-
-    #[test]
-    fn base64url_no_padding() {
-        assert_eq!(base64url(b"{}"), "e30");
-        assert_eq!(base64url(b"abc"), "YWJj");
-        assert_eq!(base64url(b"ab"), "YWI");
     }
 }

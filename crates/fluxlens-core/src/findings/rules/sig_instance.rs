@@ -1,9 +1,10 @@
 //! SIG-01, SIG-09, SIG-10: the root source and the FluxInstance verify patch.
 
 use super::rule;
+use crate::api::object::KustomizePatch;
 use crate::findings::{Finding, Severity};
 use crate::kind::Kind;
-use crate::model::Cluster;
+use crate::model::{Cluster, FluxObject};
 use crate::signatures::instance::{self, PatchVerdict};
 
 rule!(
@@ -54,11 +55,10 @@ fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     });
 }
 
-fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
-    let Some(inst) = c.instance() else { return };
-    let Some(generated) = instance::generated_source(inst, c) else {
-        return;
-    };
+/// The FluxInstance, the source it generates for `spec.sync`, and its kustomize patches.
+fn instance_sync(c: &Cluster) -> Option<(&FluxObject, instance::Generated, &[KustomizePatch])> {
+    let inst = c.instance()?;
+    let generated = instance::generated_source(inst, c)?;
     let patches = inst
         .raw
         .spec
@@ -66,6 +66,13 @@ fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .as_ref()
         .map(|k| k.patches.as_slice())
         .unwrap_or(&[]);
+    Some((inst, generated, patches))
+}
+
+fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some((inst, generated, patches)) = instance_sync(c) else {
+        return;
+    };
     let g = format!(
         "{{group: {}, version: {}, kind: {}, name: {}, namespace: {}}}",
         generated.group, generated.version, generated.kind, generated.name, generated.namespace
@@ -92,20 +99,12 @@ fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
-    let Some(inst) = c.instance() else { return };
-    let Some(generated) = instance::generated_source(inst, c) else {
+    let Some((inst, generated, patches)) = instance_sync(c) else {
         return;
     };
-    let patches = inst
-        .raw
-        .spec
-        .kustomize
-        .as_ref()
-        .map(|k| k.patches.as_slice())
-        .unwrap_or(&[]);
     // Only patches meant for this kind of source count: a patch aimed at another kind (an
     // OCIRepository patch while the sync is still Git) is SIG-09's prediction, not a fail-open.
-    let meant_for_it = |p: &&crate::api::object::KustomizePatch| {
+    let meant_for_it = |p: &&KustomizePatch| {
         let kind = p
             .target
             .as_ref()
