@@ -29,7 +29,7 @@ pub fn App() -> impl IntoView {
     crate::components::embed::report_height();
     let _ = theme;
     view! {
-        <Router>
+        <Router base=crate::base::app_base()>
             <Layout/>
         </Router>
     }
@@ -39,7 +39,10 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Layout() -> impl IntoView {
     let location = use_location();
-    let embedded = move || location.pathname.get().starts_with("/embed/");
+    let embedded = move || {
+        location.pathname.track();
+        crate::base::route_path().starts_with("/embed/")
+    };
     view! {
         <a class="fl-skip" href="#main">"Skip to content"</a>
         <Show when=move || !embedded()>

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod app;
+pub mod base;
 pub mod components;
 pub mod pages;
 pub mod perf;

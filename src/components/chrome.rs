@@ -33,7 +33,7 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="fl-header">
-            <a class="fl-brand" href="/">"fluxlens"</a>
+            <a class="fl-brand" href=crate::base::href("/")>"fluxlens"</a>
             <dl class="fl-identity" aria-label="Cluster identity">
                 {move || identity().unwrap_or_default().into_iter().map(|(k, v)| view! {
                     <div class="fl-identity__item"><dt>{k}</dt><dd data-identity=k>{v}</dd></div>

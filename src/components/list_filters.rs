@@ -24,6 +24,7 @@ pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
             },
             NavigateOptions {
                 replace: true,
+                resolve: false,
                 scroll: false,
                 ..Default::default()
             },

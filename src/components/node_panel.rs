@@ -101,8 +101,8 @@ pub fn NodePanel(
                 })}
             </Suspense>
             <p class="fl-links">
-                <a href=format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string()))>"Signatures"</a>" · "
-                <a href="/migrations">"Migrations"</a>
+                <a href=crate::base::href(&format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())))>"Signatures"</a>" · "
+                <a href=crate::base::href("/migrations")>"Migrations"</a>
             </p>
         </aside>
     }

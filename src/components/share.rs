@@ -43,9 +43,7 @@ pub fn fragment_snapshot() -> Option<String> {
 }
 
 fn current_view() -> SnapshotView {
-    let path = web_sys::window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_default();
+    let path = crate::base::route_path();
     SnapshotView::parse(path.trim_start_matches("/embed").trim_matches('/'))
 }
 

@@ -33,6 +33,7 @@ pub fn CompliancePage() -> impl IntoView {
             },
             NavigateOptions {
                 replace: true,
+                resolve: false,
                 scroll: false,
                 ..Default::default()
             },

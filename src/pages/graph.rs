@@ -30,6 +30,7 @@ pub fn GraphPage() -> impl IntoView {
             &url,
             NavigateOptions {
                 replace: true,
+                resolve: false,
                 scroll: false,
                 ..Default::default()
             },

@@ -94,7 +94,7 @@ fn stage_view(s: Stage) -> impl IntoView {
                                 view! {
                                     <ul class="fl-objects">
                                         {c.objects.into_iter().take(12).map(|k| { let id = k.to_string(); view! {
-                                            <li><a href=format!("/graph?sel={}", encode(&id))>{id.clone()}</a>" · "<a href=format!("/signatures?sel={}", encode(&id))>"signatures"</a></li>
+                                            <li><a href=crate::base::href(&format!("/graph?sel={}", encode(&id)))>{id.clone()}</a>" · "<a href=crate::base::href(&format!("/signatures?sel={}", encode(&id)))>"signatures"</a></li>
                                         }}).collect_view()}
                                         {(more > 0).then(|| view! { <li>{format!("… and {more} more")}</li> })}
                                     </ul>

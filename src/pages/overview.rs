@@ -17,24 +17,24 @@ pub fn OverviewPage() -> impl IntoView {
                         <article class="fl-card" data-card="objects">
                             <h2>"Objects"</h2>
                             <p class="fl-big" data-count="objects">{s.total}</p>
-                            <p><a href="/graph">"Open the source graph"</a></p>
+                            <p><a href=crate::base::href("/graph")>"Open the source graph"</a></p>
                         </article>
                         <article class="fl-card" data-card="missing">
                             <h2>"Missing references"</h2>
                             <p class="fl-big" data-count="missing">{s.missing_refs}</p>
-                            <p><a href="/graph?status=Missing">"Show missing in the graph"</a></p>
+                            <p><a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a></p>
                         </article>
                         <article class="fl-card" data-card="cycles">
                             <h2>"dependsOn cycles"</h2>
                             <p class="fl-big" data-count="cycles">{d.graph.cycles.len()}</p>
-                            <p><a href="/graph?problems=1">"Show problems in the graph"</a></p>
+                            <p><a href=crate::base::href("/graph?problems=1")>"Show problems in the graph"</a></p>
                         </article>
                         <article class="fl-card" data-card="signatures">
                             <h2>"Signatures"</h2>
                             <p class="fl-big"><span data-count="verified">{d.signatures.verified}</span>" / "<span data-count="verifiable">{d.signatures.verifiable}</span></p>
                             <p>"verifiable sources verified; root source verified: "
                                 <strong data-root-verified="">{match d.signatures.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" }}</strong></p>
-                            <p><a href="/signatures">"Open signatures"</a></p>
+                            <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
                         </article>
                         {
                             let comps = fluxlens_core::compliance::components(&d.cluster);
@@ -48,7 +48,7 @@ pub fn OverviewPage() -> impl IntoView {
                                     <p><strong data-variant="">{fluxlens_core::compliance::cluster_variant(&comps).map(|v| v.as_str()).unwrap_or("mixed")}</strong></p>
                                     <p>{format!("{passed} of {} controls passed", controls.len())}</p>
                                     <p>"Worst: "{worst}</p>
-                                    <p><a href="/compliance">"Open compliance"</a></p>
+                                    <p><a href=crate::base::href("/compliance")>"Open compliance"</a></p>
                                 </article>
                             }
                         }
@@ -67,7 +67,7 @@ pub fn OverviewPage() -> impl IntoView {
                                     <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
                                     {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
                                     {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{format!("{} blockers", m.blockers.len())}</p> })}
-                                    <p><a href="/migrations">"Open migrations"</a></p>
+                                    <p><a href=crate::base::href("/migrations")>"Open migrations"</a></p>
                                 </article>
                             }
                         }).collect_view()}
@@ -79,8 +79,8 @@ pub fn OverviewPage() -> impl IntoView {
                         </tr></thead>
                         <tbody>
                             {s.by_kind.iter().map(|(k, c)| view! {
-                                <tr data-kind=k.as_str().to_string()><th scope="row"><a href=format!("/graph?kind={}", k.as_str())>{k.as_str().to_string()}</a></th>
-                                    {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=format!("/graph?kind={}&status={}", k.as_str(), st.as_str())>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
+                                <tr data-kind=k.as_str().to_string()><th scope="row"><a href=crate::base::href(&format!("/graph?kind={}", k.as_str()))>{k.as_str().to_string()}</a></th>
+                                    {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=crate::base::href(&format!("/graph?kind={}&status={}", k.as_str(), st.as_str()))>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
                                 </tr>
                             }).collect_view()}
                         </tbody>

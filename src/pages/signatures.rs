@@ -70,7 +70,7 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
     let sel = selected.as_ref() == Some(&p.key);
     view! {
         <tr data-node-id=p.key.to_string() data-root=p.is_root.to_string() class:fl-row--selected=sel>
-            <th scope="row"><a href=format!("/graph?sel={}", fluxlens_core::urlstate::encode(&p.key.to_string()))>{p.key.to_string()}</a>
+            <th scope="row"><a href=crate::base::href(&format!("/graph?sel={}", fluxlens_core::urlstate::encode(&p.key.to_string())))>{p.key.to_string()}</a>
                 {p.is_root.then(|| view! { " " <span class="fl-badge">"root"</span> })}</th>
             <td><StatusPill status=p.status/></td>
             <td data-verifiable=verifiable.clone()>{verifiable.clone()}</td>
