@@ -10,7 +10,24 @@ import { join } from 'node:path';
 import { startSim, launch, newPage, freePort } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-let browser, sim, nginx, hostAllowed, hostOther, base, allowedPort, otherPort;
+let browser, sim, nginx, nginxSub, hostAllowed, hostOther, base, subBase, allowedPort, otherPort;
+
+/** Starts nginx with a rendered site config; resolves with the process once it answers. */
+async function startNginx(site, port) {
+  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-nginx-'));
+  chmodSync(dir, 0o777);
+  writeFileSync(join(dir, 'site.conf'), site);
+  const user = process.getuid && process.getuid() === 0 ? 'user root;\n' : '';
+  writeFileSync(join(dir, 'nginx.conf'), `${user}worker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;\n include ${dir}/site.conf;\n}\n`);
+  const proc = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (d) => { err += d; });
+  for (let i = 0; i < 50; i++) {
+    try { await fetch(`http://127.0.0.1:${port}/api/v1/report`); return proc; } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nginx did not start: ${err}`);
+}
 
 function hostPage(port, src) {
   const srv = createServer((_, res) => { res.setHeader('content-type', 'text/html'); res.end(`<!doctype html><title>status page</title><iframe id="f" src="${src}" width="900" height="600"></iframe>`); });
@@ -24,26 +41,19 @@ before(async () => {
   allowedPort = await freePort();
   otherPort = await freePort();
   base = `http://127.0.0.1:${nginxPort}`;
-  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-nginx-'));
-  chmodSync(dir, 0o777);
   const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', `${ROOT}dist`, '--api', sim.base, '--listen', `127.0.0.1:${nginxPort}`, '--frame-ancestors', `'self' http://127.0.0.1:${allowedPort}`]).toString();
-  writeFileSync(join(dir, 'site.conf'), site);
-  const user = process.getuid && process.getuid() === 0 ? 'user root;\n' : '';
-  writeFileSync(join(dir, 'nginx.conf'), `${user}worker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;\n include ${dir}/site.conf;\n}\n`);
-  nginx = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  nginx.stderr.on('data', (d) => { err += d; });
-  for (let i = 0; i < 50; i++) {
-    try { if ((await fetch(base + '/')).ok) break; } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 100));
-    if (i === 49) throw new Error(`nginx did not start: ${err}`);
-  }
+  nginx = await startNginx(site, nginxPort);
+  const subPort = await freePort();
+  subBase = `http://127.0.0.1:${subPort}`;
+  const sub = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim.base, '--ui', `${sim.base}/__sim/status-page`, '--listen', `127.0.0.1:${subPort}`]).toString();
+  nginxSub = await startNginx(sub, subPort);
   hostAllowed = await hostPage(allowedPort, `${base}/embed/overview`);
   hostOther = await hostPage(otherPort, `${base}/embed/overview`);
 });
 
 after(async () => {
   nginx?.kill();
+  nginxSub?.kill();
   sim?.stop();
   hostAllowed?.close();
   hostOther?.close();
@@ -81,4 +91,40 @@ test('embedding: allowed origin works, another origin is blocked', async () => {
   assert.equal(await blocked.frameLocator('#f').locator('[data-count=objects]').count(), 0);
   assert.ok(refused.length > 0, 'Chromium reports the frame-ancestors refusal');
   await blocked.context().close();
+});
+
+test('under /fluxlens/: routing and links keep the prefix', async () => {
+  const page = await newPage(browser);
+  await page.goto(subBase + '/fluxlens/graph?ns=apps');
+  await page.locator('.fl-page--graph').waitFor();
+  await page.getByRole('link', { name: 'Signatures', exact: true }).click();
+  await page.waitForURL(/\/fluxlens\/signatures$/);
+  await page.locator('[data-table=sources]').waitFor();
+  await page.locator('select').first().selectOption('critical');
+  await page.waitForURL(/\/fluxlens\/signatures\?sev=critical$/);
+  await page.goto(subBase + '/fluxlens/');
+  await page.locator('[data-count=objects]').waitFor();
+  assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
+  await page.getByRole('link', { name: 'Open the source graph' }).click();
+  await page.waitForURL(/\/fluxlens\/graph$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the launcher plugin injected into the operator page opens fluxlens in an overlay', async () => {
+  const html = await (await fetch(subBase + '/')).text();
+  assert.match(html, /Flux Operator status page \(stand-in\)/);
+  assert.match(html, /<script src="\/fluxlens\/fluxlens-plugin.js" data-base="\/fluxlens" defer><\/script><\/body>/);
+  const page = await newPage(browser);
+  await page.goto(subBase + '/');
+  await page.getByRole('button', { name: 'fluxlens' }).click();
+  const frame = page.frameLocator('#fluxlens-panel iframe');
+  await frame.locator('[data-count=objects]').waitFor({ timeout: 20000 });
+  assert.equal(await frame.locator('header').count(), 0, 'embed view without chrome');
+  await page.locator('#fluxlens-panel').getByRole('button', { name: 'Graph' }).click();
+  await frame.locator('g[data-node-id]').first().waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#fluxlens-panel').isHidden(), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -4,4 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 trunk build --release --offline
+# The same app for serving under /fluxlens/ (deploy/nginx/fluxlens-subpath.conf.template).
+trunk build --release --offline --public-url /fluxlens/ --dist dist-fluxlens
+python3 - <<'PY'
+p = "dist-fluxlens/index.html"
+s = open(p).read()
+if 'name="fluxlens-base"' not in s:
+    s = s.replace("<head>", '<head>\n  <meta name="fluxlens-base" content="/fluxlens">', 1)
+open(p, "w").write(s)
+PY
 cargo build --release -p fluxlens-sim

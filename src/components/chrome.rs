@@ -40,11 +40,11 @@ pub fn Header() -> impl IntoView {
                 }).collect_view()}
             </dl>
             <nav class="fl-nav" aria-label="Views">
-                <A href="/" exact=true>"Overview"</A>
-                <A href="/graph">"Graph"</A>
-                <A href="/signatures">"Signatures"</A>
-                <A href="/migrations">"Migrations"</A>
-                <A href="/compliance">"Compliance"</A>
+                <A href=crate::base::href("/") exact=true>"Overview"</A>
+                <A href=crate::base::href("/graph")>"Graph"</A>
+                <A href=crate::base::href("/signatures")>"Signatures"</A>
+                <A href=crate::base::href("/migrations")>"Migrations"</A>
+                <A href=crate::base::href("/compliance")>"Compliance"</A>
             </nav>
             <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
                 {move || theme.0.get().label()}
