@@ -30,7 +30,16 @@ async function startNginx(site, port) {
 }
 
 function hostPage(port, src) {
-  const srv = createServer((_, res) => { res.setHeader('content-type', 'text/html'); res.end(`<!doctype html><title>status page</title><iframe id="f" src="${src}" width="900" height="600"></iframe>`); });
+  const srv = createServer((req, res) => {
+    res.setHeader('content-type', 'text/html');
+    if (req.url === '/element') {
+      // A host that loads fluxlens' element script and uses both entry points.
+      const origin = new URL(src).origin;
+      res.end(`<!doctype html><title>host</title><script src="${origin}/fluxlens-element.js"></script><fluxlens-view id="el" view="graph" theme="dark"></fluxlens-view><div id="m"></div><script>fluxlens.mount(document.getElementById('m'), { view: 'signatures', query: 'sev=critical' })</script>`);
+      return;
+    }
+    res.end(`<!doctype html><title>status page</title><iframe id="f" src="${src}" width="900" height="600"></iframe>`);
+  });
   return new Promise((r) => srv.listen(port, '127.0.0.1', () => r(srv)));
 }
 
@@ -125,6 +134,20 @@ test('the launcher plugin injected into the operator page opens fluxlens in an o
   await frame.locator('g[data-node-id]').first().waitFor();
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#fluxlens-panel').isHidden(), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the JS entry points: <fluxlens-view> and fluxlens.mount size their iframes', async () => {
+  const page = await newPage(browser);
+  await page.goto(`http://127.0.0.1:${allowedPort}/element`);
+  const el = page.frameLocator('#el iframe');
+  await el.locator('g[data-node-id]').first().waitFor({ timeout: 20000 });
+  const m = page.frameLocator('#m iframe');
+  await m.locator('[data-table=sources]').waitFor();
+  assert.match(await page.locator('#m iframe').getAttribute('src'), /\/embed\/signatures\?sev=critical$/);
+  assert.match(await page.locator('#el iframe').getAttribute('src'), /\/embed\/graph\?theme=dark$/);
+  await page.waitForFunction(() => parseInt(document.querySelector('#m iframe').style.height || '0', 10) > 320);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
