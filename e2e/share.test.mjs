@@ -1,6 +1,9 @@
 // End to end: live links, snapshot links (opened with the API down), damaged links, embeds.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSim, launch, newPage, cleanup } from './helpers.mjs';
 
 let browser;
@@ -76,4 +79,31 @@ test('an embedded view posts its height to the parent', async () => {
     }, sim.base + '/embed/overview?theme=light');
     await page.waitForFunction(() => window.heights.length > 0 && Math.max(...window.heights) > 300, null, { timeout: 20000 });
   } finally { await cleanup(browser, sim); }
+});
+
+test('a snapshot saved as a file opens read-only without the API', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  let path;
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/signatures');
+    await page.locator('[data-table=sources]').waitFor();
+    const dl = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save snapshot' }).click();
+    const file = await dl;
+    assert.equal(file.suggestedFilename(), 'fluxlens-snapshot.fluxlens');
+    // Downloads vanish with their context: keep a copy.
+    path = join(mkdtempSync(join(tmpdir(), 'fluxlens-snap-')), 'snapshot.fluxlens');
+    await file.saveAs(path);
+  } finally { await cleanup(browser, sim); }
+  const down = await startSim(['--scenario', 'demo', '--down']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(down.base + '/signatures');
+    await page.getByRole('alert').waitFor();
+    await page.locator('input[type=file]').setInputFiles(path);
+    await page.locator('[data-snapshot]').waitFor();
+    await page.locator('[data-table=sources] tr[data-root=true]').waitFor();
+    assert.match(await page.locator('[data-summary=signatures]').textContent(), /verifiable sources verified/);
+  } finally { await cleanup(browser, down); }
 });
