@@ -43,14 +43,7 @@ pub fn ListFilters(
     /// Writes the query.
     set_query: Callback<ListQuery>,
 ) -> impl IntoView {
-    let mut namespaces: Vec<String> = data
-        .cluster
-        .objects()
-        .iter()
-        .map(|o| o.key.namespace.clone())
-        .collect();
-    namespaces.sort();
-    namespaces.dedup();
+    let namespaces = data.cluster.namespaces();
     let kinds: Vec<String> = data
         .summary
         .by_kind

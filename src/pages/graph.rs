@@ -173,14 +173,7 @@ fn GraphFilters(
     query: Memo<GraphQuery>,
     set_query: Callback<GraphQuery>,
 ) -> impl IntoView {
-    let mut namespaces: Vec<String> = data
-        .cluster
-        .objects()
-        .iter()
-        .map(|o| o.key.namespace.clone())
-        .collect();
-    namespaces.sort();
-    namespaces.dedup();
+    let namespaces = data.cluster.namespaces();
     let kinds: Vec<String> = data
         .summary
         .by_kind

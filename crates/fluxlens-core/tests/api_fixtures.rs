@@ -67,6 +67,7 @@ fn kustomization_with_injected_fields() {
         Some("https://git.example.org/payments/deploy.git")
     );
     let c = Cluster::new(FluxReport::default(), [o], CrdAccess::Unknown);
+    assert_eq!(c.namespaces(), vec!["team-payments".to_string()]);
     let k = &c.objects()[0];
     assert_eq!(k.status, Status::Ready);
     assert_eq!(

@@ -132,13 +132,18 @@ pub fn split_image(image: &str) -> (String, String, String, Option<String>) {
     )
 }
 
+/// The variant the FluxInstance asks for (`spec.distribution.variant`), if it names one.
+pub fn instance_variant(c: &Cluster) -> Option<Variant> {
+    c.instance()
+        .and_then(|i| i.raw.spec.distribution.as_ref())
+        .and_then(|d| d.variant.as_deref())
+        .map(Variant::parse)
+}
+
 /// Every component of the report, classified.
 pub fn components(c: &Cluster) -> Vec<ComponentImage> {
     let inst = c.instance();
-    let inst_variant = inst
-        .and_then(|i| i.raw.spec.distribution.as_ref())
-        .and_then(|d| d.variant.clone())
-        .map(|v| Variant::parse(&v));
+    let inst_variant = instance_variant(c);
     let version = c
         .report
         .spec
@@ -215,12 +220,7 @@ pub struct Profile {
 impl Profile {
     /// The default profile: what the FluxInstance asks for.
     pub fn default_for(c: &Cluster) -> Profile {
-        let v = c
-            .instance()
-            .and_then(|i| i.raw.spec.distribution.as_ref())
-            .and_then(|d| d.variant.clone())
-            .map(|v| Variant::parse(&v))
-            .unwrap_or(Variant::Unknown);
+        let v = instance_variant(c).unwrap_or(Variant::Unknown);
         Profile {
             require_enterprise: v.is_enterprise(),
             require_fips: v == Variant::EnterpriseDistrolessFips,

@@ -158,6 +158,18 @@ impl Cluster {
         false
     }
 
+    /// The namespaces that hold objects, sorted and unique.
+    pub fn namespaces(&self) -> Vec<String> {
+        let mut ns: Vec<String> = self
+            .objects
+            .iter()
+            .map(|o| o.key.namespace.clone())
+            .collect();
+        ns.sort();
+        ns.dedup();
+        ns
+    }
+
     /// Counts objects by kind (sorted by kind name).
     pub fn count_by_kind(&self) -> Vec<(Kind, usize)> {
         let mut m: std::collections::BTreeMap<String, (Kind, usize)> = Default::default();
