@@ -24,8 +24,15 @@ test('demo: header shows the report, counts match, marks recorded, every route r
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     }
+    // The router: history back/forward re-render the page; the nav marks the current view.
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Migrations' }).waitFor();
+    assert.equal(await page.locator('.fl-nav a[aria-current=page]').textContent(), 'Migrations');
+    await page.goForward();
+    await page.getByRole('heading', { level: 1, name: 'Flux Enterprise compliance' }).waitFor();
     await page.getByRole('link', { name: 'Signatures', exact: true }).click();
     await page.locator('[data-root=true]').waitFor();
+    assert.equal(await page.locator('.fl-nav a[aria-current=page]').textContent(), 'Signatures');
     assert.match(await page.locator('[data-root=true] th').textContent(), /GitRepository\/flux-system\/flux-system root/);
     await page.goto(sim.base + '/no/such/page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();

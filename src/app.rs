@@ -4,9 +4,6 @@ use crate::components::chrome::{Header, Notices};
 use crate::pages::*;
 use crate::state::AppState;
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
-use leptos_router::hooks::use_location;
-use leptos_router::path;
 
 /// The application.
 #[component]
@@ -28,21 +25,17 @@ pub fn App() -> impl IntoView {
     }
     crate::components::embed::report_height();
     let _ = theme;
-    view! {
-        <Router base=crate::base::app_base()>
-            <Layout/>
-        </Router>
-    }
+    crate::router::Location::provide();
+    view! { <Layout/> }
 }
 
 /// Chrome (header, navigation) around the routed page; none under `/embed/`.
 #[component]
 fn Layout() -> impl IntoView {
-    let location = use_location();
-    let embedded = move || {
-        location.pathname.track();
-        crate::base::route_path().starts_with("/embed/")
-    };
+    let location = crate::router::use_location();
+    // A memo: the page is rebuilt when the route changes, not on every query change.
+    let route = Memo::new(move |_| crate::base::route_of(&location.pathname.get()));
+    let embedded = move || route.with(|r| r.starts_with("/embed/"));
     view! {
         <a class="fl-skip" href="#main">"Skip to content"</a>
         <Show when=move || !embedded()>
@@ -54,19 +47,20 @@ fn Layout() -> impl IntoView {
             <Show when=move || !embedded()>
                 <crate::components::share::ShareControls/>
             </Show>
-            <Routes fallback=|| view! { <NotFoundPage/> }>
-                <Route path=path!("/") view=OverviewPage/>
-                <Route path=path!("/graph") view=GraphPage/>
-                <Route path=path!("/signatures") view=SignaturesPage/>
-                <Route path=path!("/migrations") view=MigrationsPage/>
-                <Route path=path!("/compliance") view=CompliancePage/>
-                <Route path=path!("/embed/overview") view=OverviewPage/>
-                <Route path=path!("/embed/graph") view=GraphPage/>
-                <Route path=path!("/embed/signatures") view=SignaturesPage/>
-                <Route path=path!("/embed/migrations") view=MigrationsPage/>
-                <Route path=path!("/embed/compliance") view=CompliancePage/>
-            </Routes>
+            {move || page(&route.get())}
         </main>
+    }
+}
+
+/// The page of a route; `/embed/<view>` shows the same pages without the chrome.
+fn page(route: &str) -> AnyView {
+    match route.trim_end_matches('/') {
+        "" | "/embed/overview" => view! { <OverviewPage/> }.into_any(),
+        "/graph" | "/embed/graph" => view! { <GraphPage/> }.into_any(),
+        "/signatures" | "/embed/signatures" => view! { <SignaturesPage/> }.into_any(),
+        "/migrations" | "/embed/migrations" => view! { <MigrationsPage/> }.into_any(),
+        "/compliance" | "/embed/compliance" => view! { <CompliancePage/> }.into_any(),
+        _ => view! { <NotFoundPage/> }.into_any(),
     }
 }
 

@@ -21,9 +21,19 @@ pub fn route_path() -> String {
     let path = web_sys::window()
         .and_then(|w| w.location().pathname().ok())
         .unwrap_or_default();
+    route_of(&path)
+}
+
+/// The route of a full path: the base removed, `/` for the base itself.
+pub fn route_of(path: &str) -> String {
     let base = app_base();
-    path.strip_prefix(&base)
+    let route = path
+        .strip_prefix(&base)
         .filter(|p| p.is_empty() || p.starts_with('/'))
-        .unwrap_or(&path)
-        .to_string()
+        .unwrap_or(path);
+    if route.is_empty() {
+        "/".to_string()
+    } else {
+        route.to_string()
+    }
 }

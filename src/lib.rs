@@ -9,6 +9,7 @@ pub mod base;
 pub mod components;
 pub mod pages;
 pub mod perf;
+pub mod router;
 pub mod state;
 
 pub use app::App;

@@ -1,9 +1,9 @@
 //! Header with the cluster's identity, navigation, and the load/error notices.
 
 use super::theme::ThemeState;
+use crate::router::NavLink;
 use crate::state::AppState;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// Site header: brand, cluster identity from the report, navigation, theme toggle.
 #[component]
@@ -40,11 +40,11 @@ pub fn Header() -> impl IntoView {
                 }).collect_view()}
             </dl>
             <nav class="fl-nav" aria-label="Views">
-                <A href=crate::base::href("/") exact=true>"Overview"</A>
-                <A href=crate::base::href("/graph")>"Graph"</A>
-                <A href=crate::base::href("/signatures")>"Signatures"</A>
-                <A href=crate::base::href("/migrations")>"Migrations"</A>
-                <A href=crate::base::href("/compliance")>"Compliance"</A>
+                <NavLink to="/" exact=true>"Overview"</NavLink>
+                <NavLink to="/graph">"Graph"</NavLink>
+                <NavLink to="/signatures">"Signatures"</NavLink>
+                <NavLink to="/migrations">"Migrations"</NavLink>
+                <NavLink to="/compliance">"Compliance"</NavLink>
             </nav>
             <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
                 {move || theme.0.get().label()}

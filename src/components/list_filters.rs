@@ -4,31 +4,14 @@ use crate::state::Loaded;
 use fluxlens_core::findings::Severity;
 use fluxlens_core::urlstate::ListQuery;
 use leptos::prelude::*;
-use leptos_router::NavigateOptions;
-use leptos_router::hooks::{use_location, use_navigate};
 use std::sync::Arc;
 
 /// The list query of the current URL and a setter that replaces it.
 pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
-    let location = use_location();
-    let navigate = use_navigate();
+    let location = crate::router::use_location();
     let query = Memo::new(move |_| ListQuery::from_query(&location.search.get()));
     let set = Callback::new(move |q: ListQuery| {
-        let s = q.to_query();
-        let path = location.pathname.get_untracked();
-        navigate(
-            &if s.is_empty() {
-                path
-            } else {
-                format!("{path}?{s}")
-            },
-            NavigateOptions {
-                replace: true,
-                resolve: false,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::router::replace_query(location, &q.to_query());
     });
     (query, set)
 }

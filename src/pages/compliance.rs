@@ -3,14 +3,11 @@ use crate::components::download::download;
 use crate::components::findings::FindingsList;
 use fluxlens_core::compliance::{self, ComponentImage, Profile, export::Evidence};
 use leptos::prelude::*;
-use leptos_router::NavigateOptions;
-use leptos_router::hooks::{use_location, use_navigate};
 
 /// `/compliance`: scorecard for a chosen profile, per-component table, findings, evidence.
 #[component]
 pub fn CompliancePage() -> impl IntoView {
-    let location = use_location();
-    let navigate = use_navigate();
+    let location = crate::router::use_location();
     let set = Callback::new(move |(key, value): (&'static str, String)| {
         let mut pairs: Vec<(String, String)> =
             fluxlens_core::urlstate::parse_query(&location.search.get_untracked())
@@ -24,20 +21,7 @@ pub fn CompliancePage() -> impl IntoView {
             .iter()
             .map(|(k, v)| format!("{k}={}", fluxlens_core::urlstate::encode(v)))
             .collect();
-        let path = location.pathname.get_untracked();
-        navigate(
-            &if q.is_empty() {
-                path
-            } else {
-                format!("{path}?{}", q.join("&"))
-            },
-            NavigateOptions {
-                replace: true,
-                resolve: false,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::router::replace_query(location, &q.join("&"));
     });
     view! {
         <section class="fl-page" aria-labelledby="ent-title">

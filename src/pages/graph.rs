@@ -6,8 +6,6 @@ use fluxlens_core::graph::{Graph, GraphOptions, NodeKind, layout, to_dot, to_svg
 use fluxlens_core::urlstate::GraphQuery;
 use fluxlens_core::{ObjectKey, Status};
 use leptos::prelude::*;
-use leptos_router::NavigateOptions;
-use leptos_router::hooks::{use_location, use_navigate};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -15,26 +13,10 @@ use std::sync::Arc;
 #[component]
 pub fn GraphPage() -> impl IntoView {
     let state = AppState::expect();
-    let location = use_location();
-    let navigate = use_navigate();
+    let location = crate::router::use_location();
     let query = Memo::new(move |_| GraphQuery::from_query(&location.search.get()));
     let set_query = Callback::new(move |q: GraphQuery| {
-        let s = q.to_query();
-        let path = location.pathname.get_untracked();
-        let url = if s.is_empty() {
-            path
-        } else {
-            format!("{path}?{s}")
-        };
-        navigate(
-            &url,
-            NavigateOptions {
-                replace: true,
-                resolve: false,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::router::replace_query(location, &q.to_query());
     });
     let options = Memo::new(move |_| {
         let q = query.get();

@@ -1,0 +1,161 @@
+//! The client-side router: the page URL as signals, history navigation and same-app link
+//! interception. fluxlens needs a handful of fixed routes and query-string state; this does
+//! that in a few hundred bytes where `leptos_router` cost ≈ 50 KB gzip (BENCHMARKS.md).
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The page URL, kept in step with the browser's (navigation, back/forward).
+#[derive(Clone, Copy)]
+pub struct Location {
+    /// The full path, base included (`/fluxlens/graph`).
+    pub pathname: RwSignal<String>,
+    /// The query string with its `?`, or empty.
+    pub search: RwSignal<String>,
+}
+
+impl Location {
+    /// Creates the location from the window, provides it and installs the listeners.
+    pub fn provide() -> Self {
+        let (pathname, search) = read_window();
+        let loc = Location {
+            pathname: RwSignal::new(pathname),
+            search: RwSignal::new(search),
+        };
+        provide_context(loc);
+        let on_pop = window_event_listener(leptos::ev::popstate, move |_| loc.sync());
+        let on_click = window_event_listener(leptos::ev::click, move |ev| intercept(loc, &ev));
+        on_cleanup(move || {
+            on_pop.remove();
+            on_click.remove();
+        });
+        loc
+    }
+
+    /// Sets both signals from the window (changed values only, so memos stay quiet).
+    fn sync(self) {
+        let (p, s) = read_window();
+        if self.pathname.get_untracked() != p {
+            self.pathname.set(p);
+        }
+        if self.search.get_untracked() != s {
+            self.search.set(s);
+        }
+    }
+}
+
+/// The current location (after [`Location::provide`]).
+pub fn use_location() -> Location {
+    expect_context()
+}
+
+/// Goes to `url` (a path with an optional query, base included). `replace` rewrites the
+/// current history entry (filter and zoom changes) instead of adding one.
+pub fn navigate(loc: Location, url: &str, replace: bool) {
+    let Some(history) = window().history().ok() else {
+        return;
+    };
+    let none = wasm_bindgen::JsValue::NULL;
+    let _ = if replace {
+        history.replace_state_with_url(&none, "", Some(url))
+    } else {
+        history.push_state_with_url(&none, "", Some(url))
+    };
+    // `loc` is passed in: event handlers run outside the owner tree, where context is gone.
+    loc.sync();
+}
+
+/// Writes `query` (no `?`) to the current path, replacing the history entry.
+pub fn replace_query(loc: Location, query: &str) {
+    let path = loc.pathname.get_untracked();
+    if query.is_empty() {
+        navigate(loc, &path, true);
+    } else {
+        navigate(loc, &format!("{path}?{query}"), true);
+    }
+}
+
+fn read_window() -> (String, String) {
+    let l = window().location();
+    (
+        l.pathname().unwrap_or_default(),
+        l.search().unwrap_or_default(),
+    )
+}
+
+/// Turns a plain left click on a link inside the app into a history navigation.
+fn intercept(loc: Location, ev: &web_sys::MouseEvent) {
+    if ev.default_prevented()
+        || ev.button() != 0
+        || ev.meta_key()
+        || ev.ctrl_key()
+        || ev.shift_key()
+        || ev.alt_key()
+    {
+        return;
+    }
+    let Some(a) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.closest("a[href]").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    // Downloads, new windows and links meant for the browser keep their default.
+    if a.has_attribute("download")
+        || !matches!(a.target().as_str(), "" | "_self")
+        || a.rel().split_whitespace().any(|r| r == "external")
+    {
+        return;
+    }
+    let here = window().location();
+    if a.origin() != here.origin().unwrap_or_default() {
+        return;
+    }
+    let path = a.pathname();
+    let base = crate::base::app_base();
+    if !(path == base || path.starts_with(&format!("{base}/"))) {
+        return;
+    }
+    let search = a.search();
+    // An in-page anchor (the skip link) is the browser's job.
+    if !a.hash().is_empty()
+        && path == loc.pathname.get_untracked()
+        && search == loc.search.get_untracked()
+    {
+        return;
+    }
+    ev.prevent_default();
+    let new_page = path != loc.pathname.get_untracked();
+    navigate(loc, &format!("{path}{search}{}", a.hash()), false);
+    if new_page {
+        window().scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+/// A navigation link marked `aria-current="page"` while its route is shown (`exact` for
+/// the overview, whose path is a prefix of every other).
+#[component]
+pub fn NavLink(
+    /// The route path without the base (`/graph`).
+    to: &'static str,
+    /// Matches only the exact path.
+    #[prop(optional)]
+    exact: bool,
+    children: Children,
+) -> impl IntoView {
+    let loc = use_location();
+    let href = crate::base::href(to);
+    let target = href.clone();
+    let current = move || {
+        let p = loc.pathname.get();
+        let on = if exact {
+            p.trim_end_matches('/') == target.trim_end_matches('/')
+        } else {
+            p == target || p.starts_with(&format!("{target}/"))
+        };
+        on.then_some("page")
+    };
+    view! { <a href=href aria-current=current>{children()}</a> }
+}
