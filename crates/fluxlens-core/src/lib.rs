@@ -19,6 +19,7 @@ pub mod model;
 pub mod sha256;
 pub mod signatures;
 pub mod snapshot;
+pub mod sort;
 pub mod status;
 pub mod summary;
 pub mod synthetic;

@@ -151,7 +151,7 @@ pub fn diff_summaries(
         .filter(|k| !after.contains_key(*k))
         .cloned()
         .collect();
-    gone.sort();
+    crate::sort::natural(&mut gone);
     (changed, gone)
 }
 

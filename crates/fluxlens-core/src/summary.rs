@@ -32,7 +32,7 @@ impl ClusterSummary {
                 }
             }
         }
-        by_kind.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+        crate::sort::by(&mut by_kind, |a, b| a.0.as_str().cmp(b.0.as_str()));
         let missing_refs = cluster
             .objects()
             .iter()

@@ -277,7 +277,7 @@ pub struct Control {
 pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
     let mut out = Vec::new();
     crate::findings::rules::ent::evaluate(c, profile, &mut out);
-    out.sort_by(|a, b| {
+    crate::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))

@@ -88,7 +88,7 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
     for r in registry() {
         r.evaluate(cluster, &mut out);
     }
-    out.sort_by(|a, b| {
+    crate::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))

@@ -142,7 +142,7 @@ impl Graph {
                 });
             }
         }
-        edges.sort();
+        crate::sort::natural(&mut edges);
         edges.dedup();
         g.edges = edges;
         g.cycles = super::cycles::depends_on_cycles(&g);

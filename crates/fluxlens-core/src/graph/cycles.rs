@@ -63,14 +63,14 @@ pub fn depends_on_cycles(g: &Graph) -> Vec<Vec<ObjectKey>> {
                             .iter()
                             .map(|&i| g.nodes[i as usize].id.clone())
                             .collect();
-                        keys.sort();
+                        crate::sort::natural(&mut keys);
                         out.push(keys);
                     }
                 }
             }
         }
     }
-    out.sort();
+    crate::sort::natural(&mut out);
     out
 }
 

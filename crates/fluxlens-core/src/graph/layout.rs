@@ -157,7 +157,7 @@ fn sort_by_barycenter(nodes: &mut [u32], neighbours: &[Vec<u32>], order: &[f32])
         .iter()
         .map(|&v| (key(v), order[v as usize], v))
         .collect();
-    keyed.sort_by(|a, b| {
+    crate::sort::by(&mut keyed, |a, b| {
         a.0.total_cmp(&b.0)
             .then(a.1.total_cmp(&b.1))
             .then(a.2.cmp(&b.2))

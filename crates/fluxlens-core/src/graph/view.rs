@@ -149,7 +149,7 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
             .into_iter()
             .filter(|(_, v)| v.len() > f.group_threshold)
             .collect();
-        runs.sort();
+        crate::sort::natural(&mut runs);
         for ((src, kind, ns), members) in runs {
             let s = &g.nodes[src as usize].id;
             let key = ObjectKey::new(
@@ -223,7 +223,7 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
             })
         })
         .collect();
-    edges.sort();
+    crate::sort::natural(&mut edges);
     edges.dedup_by(|a, b| a.from == b.from && a.to == b.to);
     out.edges = edges;
     out

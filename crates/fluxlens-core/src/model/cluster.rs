@@ -54,7 +54,7 @@ impl Cluster {
             map.insert(o.key.clone(), o);
         }
         let mut objects: Vec<FluxObject> = map.into_values().collect();
-        objects.sort_by(|a, b| a.key.cmp(&b.key));
+        crate::sort::by(&mut objects, |a, b| a.key.cmp(&b.key));
         let mut c = Cluster {
             report,
             objects,
@@ -165,7 +165,7 @@ impl Cluster {
             .iter()
             .map(|o| o.key.namespace.clone())
             .collect();
-        ns.sort();
+        crate::sort::natural(&mut ns);
         ns.dedup();
         ns
     }

@@ -186,7 +186,9 @@ pub fn postures(cluster: &Cluster, graph: &Graph) -> Vec<SourcePosture> {
             }
         })
         .collect();
-    out.sort_by(|a, b| b.is_root.cmp(&a.is_root).then_with(|| a.key.cmp(&b.key)));
+    crate::sort::by(&mut out, |a, b| {
+        b.is_root.cmp(&a.is_root).then_with(|| a.key.cmp(&b.key))
+    });
     out
 }
 

@@ -446,7 +446,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 }
             })
             .collect();
-        o.sort();
+        crate::sort::natural(&mut o);
         o.dedup();
         o
     };
