@@ -74,7 +74,7 @@ mod tests {
             let mut desc = v.clone();
             by(&mut desc, |a, b| b.0.cmp(&a.0));
             let mut std = v;
-            std.sort_by(|a, b| b.0.cmp(&a.0));
+            std.sort_by_key(|x| std::cmp::Reverse(x.0));
             assert_eq!(desc, std);
         }
     }
