@@ -21,7 +21,8 @@ pub fn parse_cookie(cookies: &str) -> Option<AuthProvider> {
         .find(|(k, _)| *k == "auth-provider")?
         .1;
     let bytes = base64url_decode(value.trim_matches('"'))?;
-    serde_json::from_slice(&bytes).ok()
+    // `from_str` everywhere: each serde_json reader type is a separate parser in the bundle.
+    serde_json::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
 /// The login URL to send the browser to, when the cookie names one.

@@ -1,28 +1,20 @@
 //! `GET /api/v1/events` — Kubernetes events of Flux objects (§6.5).
 
-use crate::lenient;
-use serde::{Deserialize, Serialize};
+crate::json_struct!(
+    /// The events answer.
+    pub struct EventList {
+        pub events: Vec<Event> = "events",
+    }
+);
 
-/// The events answer.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct EventList {
-    #[serde(default, deserialize_with = "lenient::vec")]
-    pub events: Vec<Event>,
-}
-
-/// One event; `lastTimestamp` is `null` for events written through the newer events API.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Event {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub last_timestamp: Option<String>,
-    #[serde(default, rename = "type")]
-    pub type_: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub message: String,
-    /// `"<Kind>/<name>"`.
-    #[serde(default)]
-    pub involved_object: String,
-    #[serde(default)]
-    pub namespace: String,
-}
+crate::json_struct!(
+    /// One event; `lastTimestamp` is `null` for events written through the newer events API.
+    pub struct Event {
+        pub last_timestamp: Option<String> = "lastTimestamp",
+        pub type_: String = "type",
+        pub message: String = "message",
+        /// `"<Kind>/<name>"`.
+        pub involved_object: String = "involvedObject",
+        pub namespace: String = "namespace",
+    }
+);

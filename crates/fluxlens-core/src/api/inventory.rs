@@ -1,7 +1,6 @@
 //! `POST /api/v1/inventory/objects` — fetch full objects in batches (§6.6). Read-only.
 
 use super::object::ApiObject;
-use crate::lenient;
 use serde::{Deserialize, Serialize};
 
 /// The server processes at most this many items per request and silently drops the rest.
@@ -27,31 +26,23 @@ pub struct InventoryObjectsRequest {
     pub status_only: bool,
 }
 
-/// The answer, in request order.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct InventoryObjectsResponse {
-    #[serde(default, deserialize_with = "lenient::vec")]
-    pub objects: Vec<ObjectResult>,
-}
+crate::json_struct!(
+    /// The answer, in request order.
+    pub struct InventoryObjectsResponse {
+        pub objects: Vec<ObjectResult> = "objects",
+    }
+);
 
-/// One item: either `object` or `error` (`NotFound`, `Forbidden`, `Error`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ObjectResult {
-    #[serde(default)]
-    pub api_version: String,
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub namespace: String,
-    #[serde(default)]
-    pub name: String,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub status_message: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub error: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub object: Option<ApiObject>,
-}
+crate::json_struct!(
+    /// One item: either `object` or `error` (`NotFound`, `Forbidden`, `Error`).
+    pub struct ObjectResult {
+        pub api_version: String = "apiVersion",
+        pub kind: String = "kind",
+        pub namespace: String = "namespace",
+        pub name: String = "name",
+        pub status: Option<String> = "status",
+        pub status_message: Option<String> = "statusMessage",
+        pub error: Option<String> = "error",
+        pub object: Option<ApiObject> = "object",
+    }
+);

@@ -5,609 +5,355 @@
 //! leniently, so one kind's shape (HelmChart `spec.chart: "podinfo"`) cannot break another's
 //! (HelmRelease `spec.chart: {spec: …}`).
 
-use crate::lenient;
-use serde::{Deserialize, Serialize};
+use crate::json::{FromJson, ToJson, Value};
 use std::collections::BTreeMap;
 
-macro_rules! lenient_struct {
-    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty => $json:literal),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-        pub struct $name {
-            $(
-                $(#[$fm])*
-                #[serde(rename = $json, default, deserialize_with = "lenient::opt", skip_serializing_if = "Option::is_none")]
-                pub $field: Option<$ty>,
-            )*
-        }
-    };
-}
+crate::json_struct!(
+    /// The object.
+    pub struct ApiObject {
+        pub api_version: Option<String> = "apiVersion",
+        pub kind: Option<String> = "kind",
+        pub metadata: ObjectMeta = "metadata",
+        pub spec: Spec = "spec",
+        pub status: ObjectStatus = "status",
+    }
+);
 
-/// The object.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiObject {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub api_version: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub metadata: ObjectMeta,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub spec: Spec,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub status: ObjectStatus,
-}
+crate::json_struct!(
+    /// Reduced metadata.
+    pub struct ObjectMeta {
+        pub name: String = "name",
+        pub namespace: String = "namespace",
+        pub labels: BTreeMap<String, String> = "labels",
+        pub annotations: BTreeMap<String, String> = "annotations",
+    }
+);
 
-/// Reduced metadata.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct ObjectMeta {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub namespace: String,
-    #[serde(
-        default,
-        deserialize_with = "lenient::string_map",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub labels: BTreeMap<String, String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::string_map",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub annotations: BTreeMap<String, String>,
-}
+crate::json_struct!(
+    /// A reference to another object (`sourceRef`, `chartRef`, `dependsOn[]`, `sources[]`, …).
+    pub struct CrossRef {
+        pub api_version: Option<String> = "apiVersion",
+        pub kind: Option<String> = "kind",
+        pub name: String = "name",
+        pub namespace: Option<String> = "namespace",
+    }
+);
 
-/// A reference to another object (`sourceRef`, `chartRef`, `dependsOn[]`, `sources[]`, …).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CrossRef {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub api_version: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub namespace: Option<String>,
-}
-
-/// A `{name}` reference to a Secret, ConfigMap or Provider.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct LocalRef {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-}
+crate::json_struct!(
+    /// A `{name}` reference to a Secret, ConfigMap or Provider.
+    pub struct LocalRef {
+        pub name: String = "name",
+    }
+);
 
 /// `spec.ref`: an object on Git/OCI sources, a plain string on `FluxInstance.spec.sync`.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RefField {
     Plain(String),
     Structured(SourceRef),
 }
 
-lenient_struct!(
+impl FromJson for RefField {
+    fn from_json(v: &Value) -> Option<Self> {
+        match v {
+            Value::String(s) => Some(RefField::Plain(s.clone())),
+            _ => SourceRef::from_json(v).map(RefField::Structured),
+        }
+    }
+}
+impl ToJson for RefField {
+    fn to_json(&self) -> Value {
+        match self {
+            RefField::Plain(s) => s.to_json(),
+            RefField::Structured(r) => r.to_json(),
+        }
+    }
+}
+
+crate::json_struct!(
     /// Git (`branch`, `tag`, `semver`, `name`, `commit`) and OCI (`tag`, `semver`, `digest`) refs.
-    SourceRef {
-        branch: String => "branch",
-        tag: String => "tag",
-        semver: String => "semver",
-        name: String => "name",
-        commit: String => "commit",
-        digest: String => "digest",
+    pub struct SourceRef {
+        pub branch: Option<String> = "branch",
+        pub tag: Option<String> = "tag",
+        pub semver: Option<String> = "semver",
+        pub name: Option<String> = "name",
+        pub commit: Option<String> = "commit",
+        pub digest: Option<String> = "digest",
     }
 );
 
-/// `spec.verify` on OCIRepository, HelmChart, GitRepository and HelmRelease chart templates.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Verify {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub provider: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub mode: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub secret_ref: Option<LocalRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub trusted_root_secret_ref: Option<LocalRef>,
-    #[serde(
-        rename = "matchOIDCIdentity",
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub match_oidc_identity: Vec<OidcIdentity>,
-}
+crate::json_struct!(
+    /// `spec.verify` on OCIRepository, HelmChart, GitRepository and HelmRelease chart templates.
+    pub struct Verify {
+        pub provider: Option<String> = "provider",
+        pub mode: Option<String> = "mode",
+        pub secret_ref: Option<LocalRef> = "secretRef",
+        pub trusted_root_secret_ref: Option<LocalRef> = "trustedRootSecretRef",
+        pub match_oidc_identity: Vec<OidcIdentity> = "matchOIDCIdentity",
+    }
+);
 
-/// One keyless identity matcher (issuer and subject are RE2 regexes).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct OidcIdentity {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub issuer: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub subject: String,
-}
+crate::json_struct!(
+    /// One keyless identity matcher (issuer and subject are RE2 regexes).
+    pub struct OidcIdentity {
+        pub issuer: String = "issuer",
+        pub subject: String = "subject",
+    }
+);
 
 /// `spec.chart` of a HelmRelease (`{spec: …}`) or of a HelmChart (the chart name).
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ChartField {
     Name(String),
     Template { spec: Box<ChartTemplateSpec> },
 }
 
-/// `HelmRelease.spec.chart.spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ChartTemplateSpec {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub chart: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub version: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_ref: Option<CrossRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub verify: Option<Verify>,
+impl FromJson for ChartField {
+    fn from_json(v: &Value) -> Option<Self> {
+        match v {
+            Value::String(s) => Some(ChartField::Name(s.clone())),
+            _ => Some(ChartField::Template {
+                spec: Box::from_json(v.get("spec")?)?,
+            }),
+        }
+    }
+}
+impl ToJson for ChartField {
+    fn to_json(&self) -> Value {
+        match self {
+            ChartField::Name(s) => s.to_json(),
+            ChartField::Template { spec } => {
+                let mut m = crate::json::Map::new();
+                m.insert("spec".into(), spec.to_json());
+                Value::Object(m)
+            }
+        }
+    }
 }
 
-lenient_struct!(
+crate::json_struct!(
+    /// `HelmRelease.spec.chart.spec`.
+    pub struct ChartTemplateSpec {
+        pub chart: Option<String> = "chart",
+        pub version: Option<String> = "version",
+        pub source_ref: Option<CrossRef> = "sourceRef",
+        pub verify: Option<Verify> = "verify",
+    }
+);
+
+crate::json_struct!(
     /// `FluxInstance.spec.distribution`.
-    InstanceDistribution {
-        version: String => "version",
-        registry: String => "registry",
-        variant: String => "variant",
-        image_pull_secret: String => "imagePullSecret",
-        artifact: String => "artifact",
+    pub struct InstanceDistribution {
+        pub version: Option<String> = "version",
+        pub registry: Option<String> = "registry",
+        pub variant: Option<String> = "variant",
+        pub image_pull_secret: Option<String> = "imagePullSecret",
+        pub artifact: Option<String> = "artifact",
     }
 );
 
-lenient_struct!(
+crate::json_struct!(
     /// `FluxInstance.spec.sync`.
-    InstanceSync {
-        name: String => "name",
-        kind: String => "kind",
-        url: String => "url",
-        ref_: String => "ref",
-        path: String => "path",
-        pull_secret: String => "pullSecret",
-        provider: String => "provider",
-        interval: String => "interval",
+    pub struct InstanceSync {
+        pub name: Option<String> = "name",
+        pub kind: Option<String> = "kind",
+        pub url: Option<String> = "url",
+        pub ref_: Option<String> = "ref",
+        pub path: Option<String> = "path",
+        pub pull_secret: Option<String> = "pullSecret",
+        pub provider: Option<String> = "provider",
+        pub interval: Option<String> = "interval",
     }
 );
 
-/// `FluxInstance.spec.kustomize`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct InstanceKustomize {
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub patches: Vec<KustomizePatch>,
-}
+crate::json_struct!(
+    /// `FluxInstance.spec.kustomize`.
+    pub struct InstanceKustomize {
+        pub patches: Vec<KustomizePatch> = "patches",
+    }
+);
 
-/// One kustomize patch with an optional target selector.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct KustomizePatch {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub patch: String,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub target: Option<PatchTarget>,
-}
+crate::json_struct!(
+    /// One kustomize patch with an optional target selector.
+    pub struct KustomizePatch {
+        pub patch: String = "patch",
+        pub target: Option<PatchTarget> = "target",
+    }
+);
 
-lenient_struct!(
+crate::json_struct!(
     /// Kustomize patch target; `group`…`namespace` are regexes anchored by kustomize.
-    PatchTarget {
-        group: String => "group",
-        version: String => "version",
-        kind: String => "kind",
-        name: String => "name",
-        namespace: String => "namespace",
-        label_selector: String => "labelSelector",
-        annotation_selector: String => "annotationSelector",
+    pub struct PatchTarget {
+        pub group: Option<String> = "group",
+        pub version: Option<String> = "version",
+        pub kind: Option<String> = "kind",
+        pub name: Option<String> = "name",
+        pub namespace: Option<String> = "namespace",
+        pub label_selector: Option<String> = "labelSelector",
+        pub annotation_selector: Option<String> = "annotationSelector",
     }
 );
 
-/// Alert `eventSources[]` / Receiver `resources[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EventSource {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub kind: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub namespace: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::string_map",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub match_labels: BTreeMap<String, String>,
-}
+crate::json_struct!(
+    /// Alert `eventSources[]` / Receiver `resources[]` entry.
+    pub struct EventSource {
+        pub kind: String = "kind",
+        pub name: String = "name",
+        pub namespace: Option<String> = "namespace",
+        pub match_labels: BTreeMap<String, String> = "matchLabels",
+    }
+);
 
-/// ArtifactGenerator `spec.artifacts[]` (each produces an ExternalArtifact of that name).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct GeneratedArtifact {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-}
+crate::json_struct!(
+    /// ArtifactGenerator `spec.artifacts[]` (each produces an ExternalArtifact of that name).
+    pub struct GeneratedArtifact {
+        pub name: String = "name",
+    }
+);
 
-/// CRD `spec.versions[]`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct CrdVersion {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub name: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub served: bool,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub storage: bool,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub deprecated: bool,
-}
+crate::json_struct!(
+    /// CRD `spec.versions[]`.
+    pub struct CrdVersion {
+        pub name: String = "name",
+        pub served: bool = "served",
+        pub storage: bool = "storage",
+        pub deprecated: bool = "deprecated",
+    }
+);
 
-/// The union of every `spec` field fluxlens reads.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Spec {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub suspend: Option<bool>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_ref: Option<CrossRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub chart_ref: Option<CrossRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub chart: Option<ChartField>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub depends_on: Vec<CrossRef>,
-    /// ArtifactGenerator inputs.
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub sources: Vec<CrossRef>,
-    /// ArtifactGenerator outputs.
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub artifacts: Vec<GeneratedArtifact>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub verify: Option<Verify>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub url: Option<String>,
-    #[serde(
-        rename = "ref",
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub ref_: Option<RefField>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub secret_ref: Option<LocalRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub cert_secret_ref: Option<LocalRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub provider: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub service_account_name: Option<String>,
-    #[serde(
-        rename = "type",
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub type_: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub interval: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub path: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub prune: Option<bool>,
-    // FluxInstance
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub distribution: Option<InstanceDistribution>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub components: Vec<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub sync: Option<InstanceSync>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub kustomize: Option<InstanceKustomize>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub migrate_resources: Option<bool>,
-    // Alert / Receiver
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub provider_ref: Option<LocalRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub event_sources: Vec<EventSource>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub resources: Vec<EventSource>,
-    // CustomResourceDefinition
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub group: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub versions: Vec<CrdVersion>,
-}
+crate::json_struct!(
+    /// The union of every `spec` field fluxlens reads.
+    pub struct Spec {
+        pub suspend: Option<bool> = "suspend",
+        pub source_ref: Option<CrossRef> = "sourceRef",
+        pub chart_ref: Option<CrossRef> = "chartRef",
+        pub chart: Option<ChartField> = "chart",
+        pub depends_on: Vec<CrossRef> = "dependsOn",
+        /// ArtifactGenerator inputs.
+        pub sources: Vec<CrossRef> = "sources",
+        /// ArtifactGenerator outputs.
+        pub artifacts: Vec<GeneratedArtifact> = "artifacts",
+        pub verify: Option<Verify> = "verify",
+        pub url: Option<String> = "url",
+        pub ref_: Option<RefField> = "ref",
+        pub secret_ref: Option<LocalRef> = "secretRef",
+        pub cert_secret_ref: Option<LocalRef> = "certSecretRef",
+        pub provider: Option<String> = "provider",
+        pub service_account_name: Option<String> = "serviceAccountName",
+        pub type_: Option<String> = "type",
+        pub interval: Option<String> = "interval",
+        pub path: Option<String> = "path",
+        pub prune: Option<bool> = "prune",
+        // FluxInstance
+        pub distribution: Option<InstanceDistribution> = "distribution",
+        pub components: Vec<String> = "components",
+        pub sync: Option<InstanceSync> = "sync",
+        pub kustomize: Option<InstanceKustomize> = "kustomize",
+        pub migrate_resources: Option<bool> = "migrateResources",
+        // Alert / Receiver
+        pub provider_ref: Option<LocalRef> = "providerRef",
+        pub event_sources: Vec<EventSource> = "eventSources",
+        pub resources: Vec<EventSource> = "resources",
+        // CustomResourceDefinition
+        pub group: Option<String> = "group",
+        pub versions: Vec<CrdVersion> = "versions",
+    }
+);
 
-/// One status condition.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Condition {
-    #[serde(rename = "type", default, deserialize_with = "lenient::or_default")]
-    pub type_: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub status: String,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub reason: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub message: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_transition_time: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub observed_generation: Option<i64>,
-}
+crate::json_struct!(
+    /// One status condition.
+    pub struct Condition {
+        pub type_: String = "type",
+        pub status: String = "status",
+        pub reason: Option<String> = "reason",
+        pub message: Option<String> = "message",
+        pub last_transition_time: Option<String> = "lastTransitionTime",
+        pub observed_generation: Option<i64> = "observedGeneration",
+    }
+);
 
-/// A source's stored artifact.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Artifact {
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub revision: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub digest: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_update_time: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::string_map",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub metadata: BTreeMap<String, String>,
-}
+crate::json_struct!(
+    /// A source's stored artifact.
+    pub struct Artifact {
+        pub revision: Option<String> = "revision",
+        pub digest: Option<String> = "digest",
+        pub last_update_time: Option<String> = "lastUpdateTime",
+        pub metadata: BTreeMap<String, String> = "metadata",
+    }
+);
 
-lenient_struct!(
+crate::json_struct!(
     /// `status.reconcilerRef`, injected by the web server.
-    ReconcilerRef {
-        status: String => "status",
-        message: String => "message",
-        last_reconciled: String => "lastReconciled",
-        managed_by: String => "managedBy",
+    pub struct ReconcilerRef {
+        pub status: Option<String> = "status",
+        pub message: Option<String> = "message",
+        pub last_reconciled: Option<String> = "lastReconciled",
+        pub managed_by: Option<String> = "managedBy",
     }
 );
 
-lenient_struct!(
+crate::json_struct!(
     /// `status.sourceRef`, injected only when the referenced source could be read.
-    InjectedSourceRef {
-        kind: String => "kind",
-        name: String => "name",
-        namespace: String => "namespace",
-        url: String => "url",
-        origin_url: String => "originURL",
-        origin_revision: String => "originRevision",
-        status: String => "status",
-        message: String => "message",
+    pub struct InjectedSourceRef {
+        pub kind: Option<String> = "kind",
+        pub name: Option<String> = "name",
+        pub namespace: Option<String> = "namespace",
+        pub url: Option<String> = "url",
+        pub origin_url: Option<String> = "originURL",
+        pub origin_revision: Option<String> = "originRevision",
+        pub status: Option<String> = "status",
+        pub message: Option<String> = "message",
     }
 );
 
-/// One inventory entry, normalized from either wire form.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InventoryEntry {
-    #[serde(default)]
-    pub name: String,
-    #[serde(default)]
-    pub namespace: String,
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default)]
-    pub api_version: String,
-}
+crate::json_struct!(
+    /// One inventory entry, normalized from either wire form.
+    #[derive(Eq)]
+    pub struct InventoryEntry {
+        pub name: String = "name",
+        pub namespace: String = "namespace",
+        pub kind: String = "kind",
+        pub api_version: String = "apiVersion",
+    }
+);
 
 /// `status.inventory`: the server's array form, or the native `{entries: [{id, v}]}` form.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum InventoryWire {
     List(Vec<InventoryEntry>),
     Entries { entries: Vec<NativeEntry> },
 }
 
-/// Native inventory entry: `id = "<ns>_<name>_<group>_<kind>"`, `v = version`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct NativeEntry {
-    #[serde(default)]
-    pub id: String,
-    #[serde(default)]
-    pub v: String,
+impl FromJson for InventoryWire {
+    fn from_json(v: &Value) -> Option<Self> {
+        match v {
+            Value::Array(_) => Vec::from_json(v).map(InventoryWire::List),
+            _ => Some(InventoryWire::Entries {
+                entries: Vec::from_json(v.get("entries")?)?,
+            }),
+        }
+    }
 }
+impl ToJson for InventoryWire {
+    fn to_json(&self) -> Value {
+        match self {
+            InventoryWire::List(l) => l.to_json(),
+            InventoryWire::Entries { entries } => {
+                let mut m = crate::json::Map::new();
+                m.insert("entries".into(), entries.to_json());
+                Value::Object(m)
+            }
+        }
+    }
+}
+
+crate::json_struct!(
+    /// Native inventory entry: `id = "<ns>_<name>_<group>_<kind>"`, `v = version`.
+    pub struct NativeEntry {
+        pub id: String = "id",
+        pub v: String = "v",
+    }
+);
 
 impl InventoryWire {
     /// The entries in one shape, whichever form came over the wire.
@@ -646,117 +392,37 @@ impl NativeEntry {
     }
 }
 
-lenient_struct!(
+crate::json_struct!(
     /// `FluxInstance.status.components[]`: the images actually deployed.
-    InstanceComponent {
-        name: String => "name",
-        repository: String => "repository",
-        tag: String => "tag",
-        digest: String => "digest",
+    pub struct InstanceComponent {
+        pub name: Option<String> = "name",
+        pub repository: Option<String> = "repository",
+        pub tag: Option<String> = "tag",
+        pub digest: Option<String> = "digest",
     }
 );
 
-/// The union of every `status` field fluxlens reads.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ObjectStatus {
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub conditions: Vec<Condition>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub observed_generation: Option<i64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub artifact: Option<Artifact>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub reconciler_ref: Option<ReconcilerRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_ref: Option<InjectedSourceRef>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub inventory: Option<InventoryWire>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub inventory_error: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_applied_revision: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_attempted_revision: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_applied_origin_revision: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_artifact_revision: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub components: Vec<InstanceComponent>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub webhook_path: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub helm_chart: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::vec",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub stored_versions: Vec<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_verification_mode: Option<String>,
-}
+crate::json_struct!(
+    /// The union of every `status` field fluxlens reads.
+    pub struct ObjectStatus {
+        pub conditions: Vec<Condition> = "conditions",
+        pub observed_generation: Option<i64> = "observedGeneration",
+        pub artifact: Option<Artifact> = "artifact",
+        pub reconciler_ref: Option<ReconcilerRef> = "reconcilerRef",
+        pub source_ref: Option<InjectedSourceRef> = "sourceRef",
+        pub inventory: Option<InventoryWire> = "inventory",
+        pub inventory_error: Option<String> = "inventoryError",
+        pub last_applied_revision: Option<String> = "lastAppliedRevision",
+        pub last_attempted_revision: Option<String> = "lastAttemptedRevision",
+        pub last_applied_origin_revision: Option<String> = "lastAppliedOriginRevision",
+        pub last_artifact_revision: Option<String> = "lastArtifactRevision",
+        pub components: Vec<InstanceComponent> = "components",
+        pub webhook_path: Option<String> = "webhookPath",
+        pub helm_chart: Option<String> = "helmChart",
+        pub stored_versions: Vec<String> = "storedVersions",
+        pub source_verification_mode: Option<String> = "sourceVerificationMode",
+    }
+);
 
 impl ApiObject {
     /// The condition of the given type, if present.

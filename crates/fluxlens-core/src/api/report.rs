@@ -1,123 +1,90 @@
 //! `GET /api/v1/report` — the FluxReport (§6.1). Every `spec` field may be absent.
 
-use crate::lenient;
-use serde::{Deserialize, Serialize};
+crate::json_struct!(
+    /// The cluster report.
+    pub struct FluxReport {
+        pub metadata: ReportMeta = "metadata",
+        pub spec: ReportSpec = "spec",
+    }
+);
 
-/// The cluster report.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FluxReport {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub metadata: ReportMeta,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub spec: ReportSpec,
-}
+crate::json_struct!(
+    /// Report metadata; `namespace` is the operator namespace.
+    pub struct ReportMeta {
+        pub name: Option<String> = "name",
+        pub namespace: Option<String> = "namespace",
+    }
+);
 
-/// Report metadata; `namespace` is the operator namespace.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct ReportMeta {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub name: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub namespace: Option<String>,
-}
+crate::json_struct!(
+    /// The report body.
+    pub struct ReportSpec {
+        pub distribution: Distribution = "distribution",
+        pub cluster: Option<ClusterInfo> = "cluster",
+        pub operator: Option<OperatorInfo> = "operator",
+        pub components: Vec<Component> = "components",
+        pub reconcilers: Vec<ReconcilerStats> = "reconcilers",
+        pub sync: Option<SyncStatus> = "sync",
+        pub namespaces: Vec<String> = "namespaces",
+        pub user_info: Option<UserInfo> = "userInfo",
+    }
+);
 
-/// The report body.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReportSpec {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub distribution: Distribution,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub cluster: Option<ClusterInfo>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub operator: Option<OperatorInfo>,
-    #[serde(default, deserialize_with = "lenient::vec")]
-    pub components: Vec<Component>,
-    #[serde(default, deserialize_with = "lenient::vec")]
-    pub reconcilers: Vec<ReconcilerStats>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub sync: Option<SyncStatus>,
-    #[serde(default, deserialize_with = "lenient::vec")]
-    pub namespaces: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub user_info: Option<UserInfo>,
-}
+crate::json_struct!(
+    /// `spec.distribution`.
+    pub struct Distribution {
+        pub entitlement: Option<String> = "entitlement",
+        pub status: Option<String> = "status",
+        pub version: Option<String> = "version",
+        pub managed_by: Option<String> = "managedBy",
+    }
+);
 
-/// `spec.distribution`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Distribution {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub entitlement: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub managed_by: Option<String>,
-}
+crate::json_struct!(
+    /// `spec.cluster`.
+    pub struct ClusterInfo {
+        pub server_version: Option<String> = "serverVersion",
+        pub platform: Option<String> = "platform",
+        pub nodes: Option<u64> = "nodes",
+    }
+);
 
-/// `spec.cluster`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClusterInfo {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub server_version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub platform: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub nodes: Option<u64>,
-}
+crate::json_struct!(
+    /// `spec.operator`.
+    pub struct OperatorInfo {
+        pub version: Option<String> = "version",
+        pub platform: Option<String> = "platform",
+    }
+);
 
-/// `spec.operator`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OperatorInfo {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub version: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub platform: Option<String>,
-}
+crate::json_struct!(
+    /// One controller Deployment (`spec.components[]`).
+    pub struct Component {
+        pub name: String = "name",
+        pub ready: Option<bool> = "ready",
+        pub status: Option<String> = "status",
+        pub image: Option<String> = "image",
+    }
+);
 
-/// One controller Deployment (`spec.components[]`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct Component {
-    #[serde(default)]
-    pub name: String,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub ready: Option<bool>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub image: Option<String>,
-}
+crate::json_struct!(
+    /// Per-kind counters (`spec.reconcilers[]`).
+    pub struct ReconcilerStats {
+        pub api_version: String = "apiVersion",
+        pub kind: String = "kind",
+        pub stats: Stats = "stats",
+    }
+);
 
-/// Per-kind counters (`spec.reconcilers[]`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReconcilerStats {
-    #[serde(default)]
-    pub api_version: String,
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub stats: Stats,
-}
-
-/// The counters of one kind.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Stats {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub running: u64,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub failing: u64,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub suspended: u64,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub total_size: Option<String>,
-}
+crate::json_struct!(
+    /// The counters of one kind.
+    pub struct Stats {
+        pub running: u64 = "running",
+        pub failing: u64 = "failing",
+        pub suspended: u64 = "suspended",
+        pub total_size: Option<String> = "totalSize",
+    }
+);
 
 impl Stats {
     /// Objects of this kind visible to the user (running + suspended).
@@ -126,27 +93,23 @@ impl Stats {
     }
 }
 
-/// `spec.sync` — the cluster-sync Kustomization.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct SyncStatus {
-    #[serde(default)]
-    pub id: String,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub path: Option<String>,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub ready: bool,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub source: Option<String>,
-}
+crate::json_struct!(
+    /// `spec.sync` — the cluster-sync Kustomization.
+    pub struct SyncStatus {
+        pub id: String = "id",
+        pub path: Option<String> = "path",
+        pub ready: bool = "ready",
+        pub status: Option<String> = "status",
+        pub source: Option<String> = "source",
+    }
+);
 
-/// `spec.userInfo` (injected by the web server).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-pub struct UserInfo {
-    #[serde(default, deserialize_with = "lenient::opt")]
-    pub username: Option<String>,
-}
+crate::json_struct!(
+    /// `spec.userInfo` (injected by the web server).
+    pub struct UserInfo {
+        pub username: Option<String> = "username",
+    }
+);
 
 impl FluxReport {
     /// The operator namespace (`metadata.namespace`), `flux-system` when absent.
