@@ -1,7 +1,7 @@
 //! Tolerant serde models of the Flux Operator status API (read endpoints only).
 //!
 //! Unknown fields are ignored, absent or `null` fields become `None`/empty, and a field with
-//! an unexpected shape costs only that field (see [`crate::lenient`]).
+//! an unexpected shape costs only that field (see [`crate::json`]).
 
 pub mod events;
 pub mod inventory;
