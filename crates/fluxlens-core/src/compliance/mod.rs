@@ -134,8 +134,7 @@ pub fn split_image(image: &str) -> (String, String, String, Option<String>) {
 
 /// The variant the FluxInstance asks for (`spec.distribution.variant`), if it names one.
 pub fn instance_variant(c: &Cluster) -> Option<Variant> {
-    c.instance()
-        .and_then(|i| i.raw.spec.distribution.as_ref())
+    c.instance_distribution()
         .and_then(|d| d.variant.as_deref())
         .map(Variant::parse)
 }

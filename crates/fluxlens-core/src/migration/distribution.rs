@@ -124,7 +124,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
     {
         notes.push("no FluxInstance: no automatic storage migration or patching; single-image view for flux-aio".into());
     }
-    if let Some(v) = inst.and_then(|i| i.raw.spec.distribution.as_ref()) {
+    if let Some(v) = c.instance_distribution() {
         notes.push(format!(
             "spec.distribution: version {} · registry {} · variant {}",
             v.version.as_deref().unwrap_or("—"),

@@ -109,6 +109,12 @@ impl Cluster {
             .or_else(|| self.of_kind(&Kind::FluxInstance).next())
     }
 
+    /// What the FluxInstance asks for in `spec.distribution` (version range, registry,
+    /// variant, pull secret, artifact) — not what runs: that is the report's distribution.
+    pub fn instance_distribution(&self) -> Option<&crate::api::object::InstanceDistribution> {
+        self.instance()?.raw.spec.distribution.as_ref()
+    }
+
     /// The cluster-sync Kustomization key: the report's `sync.id`, else the FluxInstance sync.
     pub fn root_kustomization(&self) -> Option<ObjectKey> {
         let ns = self.operator_namespace();

@@ -164,10 +164,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             })
             .collect();
         if !empty.is_empty()
-            && i.raw
-                .spec
-                .distribution
-                .as_ref()
+            && c.instance_distribution()
                 .is_some_and(|d| d.variant.is_none())
             && comps
                 .iter()
@@ -243,7 +240,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
     // ENT-06
     match (installer(c), c.instance()) {
         (Installer::Operator, Some(i)) => {
-            let d = i.raw.spec.distribution.clone().unwrap_or_default();
+            let d = c.instance_distribution().cloned().unwrap_or_default();
             let paused = i.annotation("fluxcd.controlplane.io/reconcile") == Some("disabled");
             let mirror = comps
                 .iter()
@@ -325,10 +322,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 );
             }
         }
-        if let Some(v) = c
-            .instance()
-            .and_then(|i| i.raw.spec.distribution.as_ref())
-            .and_then(|d| d.version.clone())
+        if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
             && semver(&v).is_some()
         {
             push(
@@ -413,12 +407,9 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
     let private = comps
         .iter()
         .any(|x| x.registry.starts_with("ghcr.io/controlplaneio-fluxcd/"));
-    if private && let Some(i) = c.instance() {
-        let secret = i
-            .raw
-            .spec
-            .distribution
-            .as_ref()
+    if private && c.instance().is_some() {
+        let secret = c
+            .instance_distribution()
             .and_then(|d| d.image_pull_secret.clone())
             .filter(|s| !s.is_empty());
         if secret.is_none() {

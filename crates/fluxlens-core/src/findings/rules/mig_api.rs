@@ -49,14 +49,7 @@ fn installed_minor(c: &Cluster) -> Option<u32> {
 
 /// The highest minor the FluxInstance version range may move to (exact/`2.9.x` → that minor).
 fn target_minor(c: &Cluster) -> Option<u32> {
-    let v = c
-        .instance()?
-        .raw
-        .spec
-        .distribution
-        .as_ref()?
-        .version
-        .clone()?;
+    let v = c.instance_distribution()?.version.clone()?;
     if unbounded(&v) {
         return api_table::MINORS.last().copied();
     }
@@ -180,11 +173,8 @@ fn removed_in_git(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 fn auto_migration_disabled(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(i) = c.instance() else { return };
     if i.raw.spec.migrate_resources == Some(false) {
-        let range = i
-            .raw
-            .spec
-            .distribution
-            .as_ref()
+        let range = c
+            .instance_distribution()
             .and_then(|d| d.version.clone())
             .unwrap_or_default();
         let sev = if unbounded(&range) {
@@ -207,13 +197,7 @@ fn auto_migration_disabled(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 
 fn unbounded_range(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(i) = c.instance() else { return };
-    let Some(v) = i
-        .raw
-        .spec
-        .distribution
-        .as_ref()
-        .and_then(|d| d.version.clone())
-    else {
+    let Some(v) = c.instance_distribution().and_then(|d| d.version.clone()) else {
         return;
     };
     if unbounded(&v) {

@@ -278,13 +278,7 @@ fn leftovers(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 
 fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(i) = c.instance() else { return };
-    let Some(spec) = i
-        .raw
-        .spec
-        .distribution
-        .as_ref()
-        .and_then(|d| d.version.clone())
-    else {
+    let Some(spec) = c.instance_distribution().and_then(|d| d.version.clone()) else {
         return;
     };
     let Some(applied) = i.raw.status.last_applied_revision.clone() else {
