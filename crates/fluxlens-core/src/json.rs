@@ -41,6 +41,13 @@ pub fn put<T: ToJson>(m: &mut Map<String, Value>, name: &str, value: &T) {
     }
 }
 
+/// `{name: value}`: the wrapper objects of the API's untagged unions.
+pub fn single(name: &str, value: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(name.to_string(), value);
+    Value::Object(m)
+}
+
 impl FromJson for String {
     fn from_json(v: &Value) -> Option<Self> {
         v.as_str().map(str::to_string)

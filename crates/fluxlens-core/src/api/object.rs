@@ -122,11 +122,7 @@ impl ToJson for ChartField {
     fn to_json(&self) -> Value {
         match self {
             ChartField::Name(s) => s.to_json(),
-            ChartField::Template { spec } => {
-                let mut m = crate::json::Map::new();
-                m.insert("spec".into(), spec.to_json());
-                Value::Object(m)
-            }
+            ChartField::Template { spec } => crate::json::single("spec", spec.to_json()),
         }
     }
 }
@@ -338,11 +334,7 @@ impl ToJson for InventoryWire {
     fn to_json(&self) -> Value {
         match self {
             InventoryWire::List(l) => l.to_json(),
-            InventoryWire::Entries { entries } => {
-                let mut m = crate::json::Map::new();
-                m.insert("entries".into(), entries.to_json());
-                Value::Object(m)
-            }
+            InventoryWire::Entries { entries } => crate::json::single("entries", entries.to_json()),
         }
     }
 }
