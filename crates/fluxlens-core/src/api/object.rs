@@ -432,3 +432,53 @@ impl ObjectStatus {
             .unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str) -> ApiObject {
+        let o: ApiObject = serde_json::from_str(text).unwrap();
+        let again: ApiObject = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+        assert_eq!(o, again, "{text}");
+        o
+    }
+
+    #[test]
+    fn unions_decode_by_shape_and_survive_a_round_trip() {
+        // spec.ref: a string on FluxInstance sync, an object on sources; a number is dropped.
+        let o = round_trip(r#"{"spec":{"ref":"refs/heads/main"}}"#);
+        assert_eq!(o.spec.ref_, Some(RefField::Plain("refs/heads/main".into())));
+        let o = round_trip(r#"{"spec":{"ref":{"tag":"v1","branch":7}}}"#);
+        let Some(RefField::Structured(r)) = o.spec.ref_ else {
+            panic!()
+        };
+        assert_eq!((r.tag.as_deref(), r.branch), (Some("v1"), None));
+        assert_eq!(round_trip(r#"{"spec":{"ref":3}}"#).spec.ref_, None);
+        // spec.chart: a name (HelmChart) or {spec: …} (HelmRelease); an object without spec is dropped.
+        let o = round_trip(r#"{"spec":{"chart":"podinfo"}}"#);
+        assert_eq!(o.spec.chart, Some(ChartField::Name("podinfo".into())));
+        let o = round_trip(r#"{"spec":{"chart":{"spec":{"chart":"podinfo","version":"6.x"}}}}"#);
+        let Some(ChartField::Template { spec }) = o.spec.chart else {
+            panic!()
+        };
+        assert_eq!(spec.version.as_deref(), Some("6.x"));
+        assert_eq!(
+            round_trip(r#"{"spec":{"chart":{"name":"x"}}}"#).spec.chart,
+            None
+        );
+        // status.inventory: the server's list, or the native {entries: [{id, v}]}.
+        let o = round_trip(r#"{"status":{"inventory":[{"name":"a","kind":"ConfigMap"}]}}"#);
+        assert_eq!(o.status.inventory_entries()[0].name, "a");
+        let o = round_trip(
+            r#"{"status":{"inventory":{"entries":[{"id":"ns_a_apps_Deployment","v":"v1"}]}}}"#,
+        );
+        assert_eq!(o.status.inventory_entries()[0].api_version, "apps/v1");
+        assert_eq!(
+            round_trip(r#"{"status":{"inventory":{"x":1}}}"#)
+                .status
+                .inventory,
+            None
+        );
+    }
+}
