@@ -36,18 +36,21 @@ pub fn NodePanel(
                 .snapshot
                 .get_untracked()
                 .is_none();
-        LocalResource::new(move || {
-            let (kind, name, ns) = (kind.clone(), name.clone(), ns.clone());
-            async move {
-                if exists {
-                    crate::api::events(&kind, &name, &ns)
-                        .await
-                        .map(|e| e.events)
-                } else {
-                    Ok(vec![])
-                }
-            }
-        })
+        // A plain signal filled by one task: Suspense/LocalResource would link Leptos's async
+        // machinery (≈ 20 KB of wasm) for this one request.
+        let events = RwSignal::new(None);
+        leptos::task::spawn_local(async move {
+            let result = if exists {
+                crate::api::events(&kind, &name, &ns)
+                    .await
+                    .map(|e| e.events)
+            } else {
+                Ok(vec![])
+            };
+            // The panel may be closed by now; its signal is then gone and this is a no-op.
+            let _ = events.try_set(Some(result));
+        });
+        events
     };
     let body = match obj {
         None => view! {
@@ -85,21 +88,20 @@ pub fn NodePanel(
             <h3>"Findings"</h3>
             <FindingsList findings=findings/>
             <h3>"Recent events"</h3>
-            <Suspense fallback=|| view! { <p class="fl-empty">"Loading events…"</p> }>
-                {move || Suspend::new(async move {
-                    match events.await {
-                        Ok(ev) if ev.is_empty() => view! { <p class="fl-empty">"No events."</p> }.into_any(),
-                        Ok(ev) => view! {
+            {move || {
+                    match events.get() {
+                        None => view! { <p class="fl-empty">"Loading events…"</p> }.into_any(),
+                        Some(Ok(ev)) if ev.is_empty() => view! { <p class="fl-empty">"No events."</p> }.into_any(),
+                        Some(Ok(ev)) => view! {
                             <ul class="fl-events">{ev.into_iter().take(20).map(|e| view! {
                                 <li class=format!("fl-event fl-event--{}", e.type_.to_lowercase()) data-event-type=e.type_.clone()>
                                     <time>{e.last_timestamp.unwrap_or_default()}</time>" "<strong>{e.type_.clone()}</strong>" "{e.message}
                                 </li>
                             }).collect_view()}</ul>
                         }.into_any(),
-                        Err(e) => view! { <p class="fl-empty">{format!("Events unavailable: {e}")}</p> }.into_any(),
+                        Some(Err(e)) => view! { <p class="fl-empty">{format!("Events unavailable: {e}")}</p> }.into_any(),
                     }
-                })}
-            </Suspense>
+            }}
             <p class="fl-links">
                 <a href=crate::base::href(&format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())))>"Signatures"</a>" · "
                 <a href=crate::base::href("/migrations")>"Migrations"</a>
