@@ -112,6 +112,14 @@ test('401 in OIDC mode offers sign-in at the provider URL; 403 is explained', as
     const signIn = page.getByRole('link', { name: 'Sign in' });
     await signIn.waitFor();
     assert.equal(await signIn.getAttribute('href'), '/oauth2/authorize?originalPath=%2Fgraph');
+    // The login is the operator's page, not a route of the app: the browser loads it.
+    const other = await newPage(browser);
+    await other.goto(sim.base + '/graph');
+    await other.getByRole('link', { name: 'Sign in' }).waitFor();
+    await other.evaluate(() => { window.flMarker = 1; });
+    await Promise.all([other.waitForURL(/\/oauth2\/authorize/), other.getByRole('link', { name: 'Sign in' }).click()]);
+    await other.waitForLoadState('load');
+    assert.equal(await other.evaluate(() => window.flMarker), undefined, 'a full page load, not an in-app route');
     await sim.faults('reset=1&forbidden=1');
     await page.getByText(/Access denied \(403\)/).waitFor({ timeout: 15000 });
   } finally { await cleanup(browser, sim); }

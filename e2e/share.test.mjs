@@ -59,6 +59,13 @@ test('a snapshot link opens read-only while the API is down and contacts no API'
     assert.match(await page2.locator('[data-snapshot-error]').textContent(), /damaged|could not be read/);
     assert.deepEqual((await down.log()).filter((e) => e.path.startsWith('/api/')), []);
     assert.deepEqual(page.errors, []);
+    // "Open the live view" starts over without the snapshot: a full load that asks the API.
+    await page.evaluate(() => { window.flMarker = 1; });
+    await page.getByRole('link', { name: 'Open the live view' }).click();
+    await page.getByRole('alert').first().waitFor();
+    assert.equal(await page.evaluate(() => window.flMarker), undefined, 'a full page load');
+    assert.equal(await page.locator('[data-snapshot]').count(), 0);
+    assert.ok((await down.log()).some((e) => e.path.startsWith('/api/')), 'the live view asks the API');
   } finally { await cleanup(browser, down); }
 });
 

@@ -52,15 +52,49 @@ fn Layout() -> impl IntoView {
     }
 }
 
-/// The page of a route; `/embed/<view>` shows the same pages without the chrome.
+/// The views; each is also served without the chrome at `/embed/<name>`.
+#[derive(Clone, Copy, PartialEq)]
+enum View {
+    Overview,
+    Graph,
+    Signatures,
+    Migrations,
+    Compliance,
+}
+
+/// The view of a route (base removed), if it is one of the app's.
+fn view_of(route: &str) -> Option<View> {
+    let route = route.trim_end_matches('/');
+    let (name, embedded) = match route.strip_prefix("/embed/") {
+        Some(name) => (name, true),
+        None => (route.strip_prefix('/').unwrap_or(route), false),
+    };
+    Some(match name {
+        "" if !embedded => View::Overview,
+        "overview" if embedded => View::Overview,
+        "graph" => View::Graph,
+        "signatures" => View::Signatures,
+        "migrations" => View::Migrations,
+        "compliance" => View::Compliance,
+        _ => return None,
+    })
+}
+
+/// Whether a route is drawn by the app (the router leaves other same-origin links, such as
+/// the operator's login, to the browser).
+pub fn is_app_route(route: &str) -> bool {
+    view_of(route).is_some()
+}
+
+/// The page of a route.
 fn page(route: &str) -> AnyView {
-    match route.trim_end_matches('/') {
-        "" | "/embed/overview" => view! { <OverviewPage/> }.into_any(),
-        "/graph" | "/embed/graph" => view! { <GraphPage/> }.into_any(),
-        "/signatures" | "/embed/signatures" => view! { <SignaturesPage/> }.into_any(),
-        "/migrations" | "/embed/migrations" => view! { <MigrationsPage/> }.into_any(),
-        "/compliance" | "/embed/compliance" => view! { <CompliancePage/> }.into_any(),
-        _ => view! { <NotFoundPage/> }.into_any(),
+    match view_of(route) {
+        Some(View::Overview) => view! { <OverviewPage/> }.into_any(),
+        Some(View::Graph) => view! { <GraphPage/> }.into_any(),
+        Some(View::Signatures) => view! { <SignaturesPage/> }.into_any(),
+        Some(View::Migrations) => view! { <MigrationsPage/> }.into_any(),
+        Some(View::Compliance) => view! { <CompliancePage/> }.into_any(),
+        None => view! { <NotFoundPage/> }.into_any(),
     }
 }
 

@@ -115,7 +115,9 @@ fn intercept(loc: Location, ev: &web_sys::MouseEvent) {
     }
     let path = a.pathname();
     let base = crate::base::app_base();
-    if !(path == base || path.starts_with(&format!("{base}/"))) {
+    if !(path == base || path.starts_with(&format!("{base}/")))
+        || !crate::app::is_app_route(&crate::base::route_of(&path))
+    {
         return;
     }
     let search = a.search();

@@ -69,3 +69,31 @@ fn status_pill_exposes_status() {
     );
     assert!(pill.class_name().contains("fl-status--missing"));
 }
+
+#[wasm_bindgen_test]
+fn router_claims_only_the_apps_routes() {
+    // Other same-origin links (the operator's login, the API) must reach the browser.
+    use fluxlens::app::is_app_route;
+    for r in [
+        "/",
+        "",
+        "/graph",
+        "/graph/",
+        "/signatures",
+        "/embed/overview",
+        "/embed/compliance",
+    ] {
+        assert!(is_app_route(r), "{r}");
+    }
+    for r in [
+        "/oauth2/authorize",
+        "/api/v1/report",
+        "/logout",
+        "/embed",
+        "/embed/",
+        "/overview",
+        "/graph/x",
+    ] {
+        assert!(!is_app_route(r), "{r}");
+    }
+}

@@ -74,7 +74,7 @@ pub fn Notices() -> impl IntoView {
                 <div class="fl-notice fl-notice--error" role="alert" data-error=format!("{:?}", e).split(['(', ' ', '{']).next().unwrap_or("").to_string()>
                     <p>{e.to_string()}</p>
                     {stale.map(|s| view! { <p class="fl-stale">{s}</p> })}
-                    {login.map(|u| view! { <p><a class="fl-btn" href=u>"Sign in"</a></p> })}
+                    {login.map(|u| view! { <p><a class="fl-btn" href=u rel="external">"Sign in"</a></p> })}
                 </div>
             }
         })

@@ -144,7 +144,8 @@ pub fn SnapshotBanner() -> impl IntoView {
             view! {
                 <div class="fl-notice fl-notice--snapshot" role="status" data-snapshot="">
                     <strong>"Snapshot — not live. "</strong>{format!("Captured at {} · cluster Flux {cluster} · read-only", s.captured_at)}
-                    " "<a href=live_link()>"Open the live view"</a>
+                    // A full load: the page must start over without the snapshot and contact the API.
+                    " "<a href=live_link() rel="external">"Open the live view"</a>
                 </div>
             }
         });
