@@ -12,6 +12,10 @@ const GAP_X: f32 = 90.0;
 const GAP_Y: f32 = 14.0;
 const STEP_Y: f32 = NODE_H + GAP_Y;
 const SWEEPS: usize = 4;
+/// A layer with more nodes than this wraps into sub-columns.
+const WRAP_ABOVE: usize = 30;
+/// Gap between the sub-columns of a wrapped layer.
+const GAP_X_WRAP: f32 = 30.0;
 
 /// An axis-aligned rectangle in layout units.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,11 +115,25 @@ pub fn layout(v: &ViewGraph) -> Layout {
             renumber(&layers, &mut order);
         }
     }
-    // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap.
+    // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of
+    //    more than WRAP_ABOVE nodes (a root source with 150 consumers) becomes a near-square
+    //    block of sub-columns, in order, column by column: as one column it would be thousands
+    //    of px tall and "fit" would shrink every label to nothing.
     let mut pos = vec![(0f32, 0f32); n];
     let mut height: f32 = 0.0;
+    let mut x = 0.0;
     for (l, nodes) in layers.iter().enumerate() {
-        let x = l as f32 * (NODE_W + GAP_X);
+        if nodes.len() > WRAP_ABOVE {
+            let rows = wrap_rows(nodes.len());
+            for (k, &v) in nodes.iter().enumerate() {
+                let col = (k / rows) as f32;
+                pos[v as usize] = (x + col * (NODE_W + GAP_X_WRAP), (k % rows) as f32 * STEP_Y);
+            }
+            let cols = nodes.len().div_ceil(rows) as f32;
+            height = height.max(rows as f32 * STEP_Y - GAP_Y);
+            x += cols * (NODE_W + GAP_X_WRAP) - GAP_X_WRAP + GAP_X;
+            continue;
+        }
         let mut last = f32::NEG_INFINITY;
         for &v in nodes {
             let p = &all_preds[v as usize];
@@ -134,14 +152,21 @@ pub fn layout(v: &ViewGraph) -> Layout {
             last = y;
         }
         height = height.max(last + NODE_H);
+        x += NODE_W + GAP_X;
     }
-    let width = layers_n as f32 * (NODE_W + GAP_X) - GAP_X;
+    let width = x - GAP_X;
     Layout {
         pos,
         layer,
         width,
         height,
     }
+}
+
+/// Rows of a wrapped layer of `len` nodes: about as tall as the block is wide.
+fn wrap_rows(len: usize) -> usize {
+    let cell_ratio = (NODE_W + GAP_X_WRAP) / STEP_Y;
+    ((len as f32 * cell_ratio).sqrt().ceil() as usize).clamp(1, len)
 }
 
 fn sort_by_barycenter(nodes: &mut [u32], neighbours: &[Vec<u32>], order: &[f32]) {
@@ -298,13 +323,62 @@ mod tests {
                 "acyclic synthetic graph: every edge goes right"
             );
         }
+        assert_no_overlap(&l);
+    }
+
+    /// Nodes sharing a column (same x) are at least a node height apart.
+    fn assert_no_overlap(l: &Layout) {
         let mut by_col: std::collections::HashMap<u32, Vec<f32>> = Default::default();
-        for (i, p) in l.pos.iter().enumerate() {
-            by_col.entry(l.layer[i]).or_default().push(p.1);
+        for p in &l.pos {
+            by_col.entry(p.0.to_bits()).or_default().push(p.1);
         }
         for ys in by_col.values_mut() {
             ys.sort_by(f32::total_cmp);
             assert!(ys.windows(2).all(|w| w[1] - w[0] >= NODE_H), "overlap");
+        }
+        // Columns never overlap sideways either.
+        let mut xs: Vec<f32> = l.pos.iter().map(|p| p.0).collect();
+        xs.sort_by(f32::total_cmp);
+        xs.dedup();
+        assert!(
+            xs.windows(2).all(|w| w[1] - w[0] >= NODE_W),
+            "columns overlap"
+        );
+    }
+
+    #[test]
+    fn a_source_with_many_consumers_wraps_into_a_near_square_block() {
+        // One GitRepository consumed by 150 Kustomizations: one column would be ~8,700 px tall.
+        let mut objs = vec![
+            serde_json::json!({"kind":"GitRepository","metadata":{"name":"root","namespace":"flux-system"}}),
+        ];
+        for i in 0..150 {
+            objs.push(serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("app-{i}"),"namespace":"flux-system"},
+                "spec":{"sourceRef":{"kind":"GitRepository","name":"root"}}}));
+        }
+        let objs: Vec<crate::api::ApiObject> = objs
+            .into_iter()
+            .map(|v| serde_json::from_value::<crate::api::ApiObject>(v).unwrap())
+            .collect();
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let g = Graph::build(&c, GraphOptions::default());
+        let v = view(
+            &g,
+            &GraphFilter {
+                group_threshold: 0,
+                ..Default::default()
+            },
+            &HashSet::new(),
+        );
+        let l = layout(&v);
+        assert_eq!(l.pos.len(), 151);
+        assert_no_overlap(&l);
+        let ratio = l.width / l.height;
+        assert!((0.5..2.5).contains(&ratio), "{} × {}", l.width, l.height);
+        assert!(l.height < 30.0 * STEP_Y, "height {}", l.height);
+        // Every edge still runs left to right, from the root to its consumers.
+        for e in &v.edges {
+            assert!(l.pos[e.from as usize].0 + NODE_W <= l.pos[e.to as usize].0);
         }
     }
 
