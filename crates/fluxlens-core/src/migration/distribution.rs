@@ -5,16 +5,6 @@ use super::{Check, Migration, Stage, StageState, assign_states};
 use crate::findings::Finding;
 use crate::model::Cluster;
 
-fn stage(id: &str, title: &str, checks: Vec<Check>) -> Stage {
-    Stage {
-        id: id.into(),
-        title: title.into(),
-        state: StageState::NotStarted,
-        checks,
-        progress: None,
-    }
-}
-
 fn clean(findings: &[Finding], rule: &str) -> Check {
     let hits: Vec<&Finding> = findings.iter().filter(|f| f.rule == rule).collect();
     Check::new(
@@ -42,7 +32,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
         .iter()
         .filter(|x| x.ready == Some(true))
         .count();
-    let mut d3 = stage(
+    let mut d3 = Stage::new(
         "D3",
         "Components healthy from one origin",
         vec![
@@ -57,12 +47,12 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
         "components ready".into(),
     ));
     let mut stages = vec![
-        stage(
+        Stage::new(
             "D0",
             &format!("Installed by {}", who.as_str()),
             vec![Check::new("installer identified", Some(true), who.as_str())],
         ),
-        stage(
+        Stage::new(
             "D1",
             "FluxInstance created",
             vec![Check::new(
@@ -71,7 +61,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
                 "",
             )],
         ),
-        stage(
+        Stage::new(
             "D2",
             "Operator took over",
             vec![
@@ -94,7 +84,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
             ],
         ),
         d3,
-        stage(
+        Stage::new(
             "D4",
             "Bootstrap leftovers removed",
             vec![clean(findings, "MIG-DIST-07")],

@@ -6,16 +6,6 @@ use crate::findings::Finding;
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
 
-fn stage(id: &str, title: &str, checks: Vec<Check>) -> Stage {
-    Stage {
-        id: id.into(),
-        title: title.into(),
-        state: StageState::NotStarted,
-        checks,
-        progress: None,
-    }
-}
-
 fn ready(c: &Cluster, k: &ObjectKey) -> bool {
     c.get(k)
         .is_some_and(|o| o.condition("Ready").is_some_and(|r| r.status == "True"))
@@ -38,7 +28,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let oci_obj = c.get(&oci);
     let synced_oci = sync_kind(c).as_deref() == Some("OCIRepository");
 
-    let m0 = stage(
+    let m0 = Stage::new(
         "M0",
         "Git baseline",
         vec![Check::new(
@@ -65,7 +55,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 .as_deref()
                 .is_some_and(|p| !p.is_empty())
     });
-    let m1 = stage(
+    let m1 = Stage::new(
         "M1",
         "Artifact pipeline (CI publishes, signs, promotes)",
         vec![
@@ -115,7 +105,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         (None, Some(_)) => Some(true), // Git root already gone
         _ => None,
     };
-    let m2 = stage(
+    let m2 = Stage::new(
         "M2",
         &format!("Parallel OCI source {oci}"),
         vec![
@@ -173,7 +163,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         })
         .cloned()
         .collect();
-    let mut m3 = stage("M3", "Consumer flip", vec![
+    let mut m3 = Stage::new("M3", "Consumer flip", vec![
         Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
         Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 findings")),
         Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
@@ -187,7 +177,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .get(&root_ks)
         .is_some_and(|k| k.refs.iter().any(|r| r.target == oci))
         && ready(c, &root_ks);
-    let m4 = stage(
+    let m4 = Stage::new(
         "M4",
         "Root handover to the FluxInstance",
         vec![
@@ -256,7 +246,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         })
         .map(|o| o.key.clone())
         .collect();
-    let m5 = stage(
+    let m5 = Stage::new(
         "M5",
         "Cleanup and hardening",
         vec![

@@ -73,6 +73,19 @@ pub struct Stage {
     pub progress: Option<(usize, usize, String)>,
 }
 
+impl Stage {
+    /// A stage not yet started, without progress; [`assign_states`] sets the state.
+    pub fn new(id: &str, title: &str, checks: Vec<Check>) -> Stage {
+        Stage {
+            id: id.into(),
+            title: title.into(),
+            state: StageState::NotStarted,
+            checks,
+            progress: None,
+        }
+    }
+}
+
 /// A migration: its stages, where the cluster stands, what blocks it, what to run next.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Migration {

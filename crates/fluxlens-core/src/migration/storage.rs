@@ -2,7 +2,7 @@
 //! minor still serves?
 
 use super::api_table;
-use super::{Check, Migration, Stage, StageState, assign_states};
+use super::{Check, Migration, Stage, assign_states};
 use crate::findings::Finding;
 use crate::kind::Kind;
 use crate::model::{Cluster, CrdAccess, ObjectKey};
@@ -49,11 +49,10 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
     };
     let unmigrated = unmigrated_crds(c);
     let crd_key = |n: &str| ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", n);
-    let mut s2 = Stage {
-        id: "S2".into(),
-        title: "Every Flux CRD stored only at its storage version".into(),
-        state: StageState::NotStarted,
-        checks: vec![match &unmigrated {
+    let mut s2 = Stage::new(
+        "S2",
+        "Every Flux CRD stored only at its storage version",
+        vec![match &unmigrated {
             Some(u) => Check::new(
                 "storedVersions == [storage version] for every Flux CRD",
                 Some(u.is_empty()),
@@ -69,8 +68,7 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
                 "unknown (no access to CustomResourceDefinitions)",
             ),
         }],
-        progress: None,
-    };
+    );
     if let Some(u) = &unmigrated {
         s2.progress = Some((
             crd_total - u.len(),
@@ -98,31 +96,13 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
         _ => vec![],
     };
     let mut stages = vec![
-        Stage {
-            id: "S1".into(),
-            title: "Storage versions readable".into(),
-            state: StageState::NotStarted,
-            checks: vec![Check::new("Flux CRDs readable through the API", access, if access.is_none() { "unknown (no access): grant get on customresourcedefinitions to see storage state" } else { "" })],
-            progress: None,
-        },
+        Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, if access.is_none() { "unknown (no access): grant get on customresourcedefinitions to see storage state" } else { "" })]),
         s2,
-        Stage {
-            id: "S3".into(),
-            title: "CRDs match the installed minor".into(),
-            state: StageState::NotStarted,
-            checks: vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())],
-            progress: None,
-        },
-        Stage {
-            id: "S4".into(),
-            title: "Ready for the next minor".into(),
-            state: StageState::NotStarted,
-            checks: vec![
-                Check::new("no CRD upgrade blocked by storedVersions (MIG-API-02)", Some(!findings.iter().any(|f| f.rule == "MIG-API-02")), ""),
-                Check::new("no removed API still applied from Git (MIG-API-03)", Some(!findings.iter().any(|f| f.rule == "MIG-API-03")), ""),
-            ],
-            progress: None,
-        },
+        Stage::new("S3", "CRDs match the installed minor", vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())]),
+        Stage::new("S4", "Ready for the next minor", vec![
+            Check::new("no CRD upgrade blocked by storedVersions (MIG-API-02)", Some(!findings.iter().any(|f| f.rule == "MIG-API-02")), ""),
+            Check::new("no removed API still applied from Git (MIG-API-03)", Some(!findings.iter().any(|f| f.rule == "MIG-API-03")), ""),
+        ]),
     ];
     assign_states(&mut stages, !blocked.is_empty());
     let operator = super::util::installer(c) == super::util::Installer::Operator;
