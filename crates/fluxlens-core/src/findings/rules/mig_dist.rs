@@ -70,17 +70,22 @@ fn installer_class(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         severity: Severity::Info,
         subject: report_subject(c),
         message: format!("Flux was installed by {}", who.as_str()),
-        evidence: vec![format!(
-            "distribution.managedBy: {:?}",
-            c.report
-                .spec
-                .distribution
-                .managed_by
-                .clone()
-                .unwrap_or_default()
-        )],
+        evidence: vec![managed_by_evidence(c)],
         remediation: "Informational.".into(),
     });
+}
+
+/// The report's `distribution.managedBy`, quoted, as evidence.
+fn managed_by_evidence(c: &Cluster) -> String {
+    format!(
+        "distribution.managedBy: {:?}",
+        c.report
+            .spec
+            .distribution
+            .managed_by
+            .as_deref()
+            .unwrap_or_default()
+    )
 }
 
 fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -93,15 +98,7 @@ fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .as_deref()
         .is_some_and(|r| !r.is_empty());
     if who != Installer::Operator || !applied {
-        let mut ev = vec![format!(
-            "distribution.managedBy: {:?}",
-            c.report
-                .spec
-                .distribution
-                .managed_by
-                .clone()
-                .unwrap_or_default()
-        )];
+        let mut ev = vec![managed_by_evidence(c)];
         if !applied {
             ev.push("the FluxInstance has never applied (no lastAppliedRevision)".into());
         }
