@@ -21,11 +21,6 @@ pub fn natural<T: Ord>(v: &mut [T]) {
     by(v, T::cmp);
 }
 
-/// Sorts `v` stably by a key.
-pub fn by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
-    by(v, |a, b| key(a).cmp(&key(b)));
-}
-
 #[inline(never)]
 fn sort_indices(idx: &mut [u32], cmp: &mut dyn FnMut(u32, u32) -> Ordering) {
     // The index tie-break makes the unstable sort stable.
@@ -67,7 +62,7 @@ mod tests {
                 })
                 .collect();
             let mut ours = v.clone();
-            by_key(&mut ours, |x| x.0);
+            by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std = v.clone();
             std.sort_by_key(|x| x.0);
             assert_eq!(ours, std, "len {len}");
