@@ -295,7 +295,12 @@ mod tests {
     use std::collections::HashSet;
 
     fn laid(n: usize) -> (ViewGraph, Layout) {
-        let objs: Vec<_> = crate::synthetic::objects(n)
+        laid_out(crate::synthetic::objects(n))
+    }
+
+    /// The ungrouped view of `objs` and its layout.
+    fn laid_out(objs: Vec<serde_json::Value>) -> (ViewGraph, Layout) {
+        let objs: Vec<_> = objs
             .into_iter()
             .map(|v| serde_json::from_value(v).unwrap())
             .collect();
@@ -356,21 +361,7 @@ mod tests {
             objs.push(serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("app-{i}"),"namespace":"flux-system"},
                 "spec":{"sourceRef":{"kind":"GitRepository","name":"root"}}}));
         }
-        let objs: Vec<crate::api::ApiObject> = objs
-            .into_iter()
-            .map(|v| serde_json::from_value::<crate::api::ApiObject>(v).unwrap())
-            .collect();
-        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
-        let g = Graph::build(&c, GraphOptions::default());
-        let v = view(
-            &g,
-            &GraphFilter {
-                group_threshold: 0,
-                ..Default::default()
-            },
-            &HashSet::new(),
-        );
-        let l = layout(&v);
+        let (v, l) = laid_out(objs);
         assert_eq!(l.pos.len(), 151);
         assert_no_overlap(&l);
         let ratio = l.width / l.height;
