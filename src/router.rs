@@ -114,10 +114,7 @@ fn intercept(loc: Location, ev: &web_sys::MouseEvent) {
         return;
     }
     let path = a.pathname();
-    let base = crate::base::app_base();
-    if !(path == base || path.starts_with(&format!("{base}/")))
-        || !crate::app::is_app_route(&crate::base::route_of(&path))
-    {
+    if !crate::base::route_within(&path).is_some_and(|r| crate::app::is_app_route(&r)) {
         return;
     }
     let search = a.search();
