@@ -27,12 +27,7 @@ pub fn ListFilters(
     set_query: Callback<ListQuery>,
 ) -> impl IntoView {
     let namespaces = data.cluster.namespaces();
-    let kinds: Vec<String> = data
-        .summary
-        .by_kind
-        .iter()
-        .map(|(k, _)| k.to_string())
-        .collect();
+    let kinds = data.summary.kind_names();
     let set_one = move |field: &'static str, v: String| {
         let mut q = query.get_untracked();
         let list = if v.is_empty() { vec![] } else { vec![v] };

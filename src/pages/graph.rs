@@ -156,12 +156,7 @@ fn GraphFilters(
     set_query: Callback<GraphQuery>,
 ) -> impl IntoView {
     let namespaces = data.cluster.namespaces();
-    let kinds: Vec<String> = data
-        .summary
-        .by_kind
-        .iter()
-        .map(|(k, _)| k.to_string())
-        .collect();
+    let kinds = data.summary.kind_names();
     let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
         let mut q = query.get_untracked();
         f(&mut q);

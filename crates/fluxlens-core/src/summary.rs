@@ -51,6 +51,11 @@ impl ClusterSummary {
         }
     }
 
+    /// The kinds present, in the summary's order (the filter bars' choices).
+    pub fn kind_names(&self) -> Vec<String> {
+        self.by_kind.iter().map(|(k, _)| k.to_string()).collect()
+    }
+
     /// The worst severity present, if any finding exists.
     pub fn worst(&self) -> Option<Severity> {
         let all = [
