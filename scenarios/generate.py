@@ -25,38 +25,70 @@ def cond(ok=True, reason=None, msg="", typ="Ready"):
             "message": msg, "lastTransitionTime": ts(), "observedGeneration": 1}
 
 def obj(api, kind, ns, name, spec, conditions=(), managed_by="", status_extra=None, annotations=None, labels=None):
+    """An object as stored in the cluster. `managed_by` ("Kind/ns/name") becomes what the real
+    appliers write: ownership labels on the object and an entry in the owner's native
+    status.inventory (see own()). The server-injected reconcilerRef/sourceRef are never written:
+    the simulator computes them for GET /api/v1/resource only, as the real server does."""
     meta = {"name": name, "namespace": ns}
     if annotations: meta["annotations"] = annotations
-    if labels: meta["labels"] = labels
+    if labels: meta["labels"] = dict(labels)
     status = {"conditions": list(conditions), "observedGeneration": 1}
     if status_extra: status.update(status_extra)
-    if managed_by: status["reconcilerRef"] = {"managedBy": managed_by}
     o = {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec, "status": status}
+    if managed_by: o["_owner"] = managed_by
     return o
+
+# Ownership labels each applier writes (FO internal/web/resource.go reads them back for managedBy).
+OWNER_LABELS = {"Kustomization": "kustomize.toolkit.fluxcd.io", "HelmRelease": "helm.toolkit.fluxcd.io",
+                "ResourceSet": "resourceset.fluxcd.controlplane.io", "FluxInstance": "fluxcd.controlplane.io"}
+
+def own(objects):
+    """Turns each object's `_owner` into labels and an entry of the owner's native inventory."""
+    by_key = {f'{o["kind"]}/{o["metadata"]["namespace"]}/{o["metadata"]["name"]}': o for o in objects}
+    for o in objects:
+        owner = o.pop("_owner", "")
+        if not owner:
+            continue
+        okind, ons, oname = owner.split("/", 2)
+        labels = o["metadata"].setdefault("labels", {})
+        if okind in OWNER_LABELS:
+            labels[f"{OWNER_LABELS[okind]}/name"] = oname
+            labels[f"{OWNER_LABELS[okind]}/namespace"] = ons
+        if okind == "FluxInstance":
+            labels["app.kubernetes.io/managed-by"] = "flux-operator"
+        parent = by_key.get(owner)
+        # helm-controller lists a release's rendered objects, not the HelmChart it generated;
+        # an ArtifactGenerator keeps its own list of ExternalArtifacts.
+        if parent is None or okind not in OWNER_LABELS or o["kind"] == "HelmChart":
+            continue
+        group, _, version = o["apiVersion"].rpartition("/")
+        entries = parent["status"].setdefault("inventory", {"entries": []})["entries"]
+        entries.append({"id": f'{o["metadata"]["namespace"]}_{o["metadata"]["name"]}_{group}_{o["kind"]}', "v": version})
+    for o in objects:
+        inv = o["status"].get("inventory")
+        if isinstance(inv, dict):
+            inv["entries"].sort(key=lambda e: e["id"])
+    return objects
 
 SRC = "source.toolkit.fluxcd.io/v1"
 KS = "kustomize.toolkit.fluxcd.io/v1"
 HR = "helm.toolkit.fluxcd.io/v2"
 NOTIF = "notification.toolkit.fluxcd.io/v1beta3"
 
-def fix_reconciler_refs(objects):
-    # The server always injects reconcilerRef; fill status/message from the Ready condition.
-    for o in objects:
-        st = o["status"]
-        rr = st.setdefault("reconcilerRef", {"managedBy": ""})
-        ready = next((c for c in st["conditions"] if c["type"] == "Ready"), None)
-        if o["spec"].get("suspend"):
-            rr.update(status="Suspended", message="Reconciliation suspended")
-        elif ready is None:
-            ok = o["kind"] in ("Alert", "Provider") or (o["kind"] == "HelmRepository" and o["spec"].get("type") == "oci")
-            rr.update(status="Ready" if ok else "Unknown", message="Valid configuration" if ok else "No status information available")
-        else:
-            s = {"True": "Ready", "False": "Failed"}.get(ready["status"], "Progressing")
-            if ready["status"] == "False" and ready["reason"] == "DependencyNotReady":
-                s = "Progressing"
-            rr.update(status=s, message=ready["message"])
-        rr.setdefault("lastReconciled", ready["lastTransitionTime"] if ready else "2026-11-29T08:00:00Z")
-    return objects
+def status_of(o):
+    """(status, message, lastReconciled) as the server derives them (§5.1), for events."""
+    st = o["status"]
+    ready = next((c for c in st["conditions"] if c["type"] == "Ready"), None)
+    last = ready["lastTransitionTime"] if ready else "2026-11-29T08:00:00Z"
+    if o["spec"].get("suspend"):
+        return "Suspended", "Reconciliation suspended", last
+    if ready is None:
+        ok = o["kind"] in ("Alert", "Provider") or (o["kind"] == "HelmRepository" and o["spec"].get("type") == "oci")
+        return ("Ready", "Valid configuration", last) if ok else ("Unknown", "No status information available", last)
+    s = {"True": "Ready", "False": "Failed"}.get(ready["status"], "Progressing")
+    if ready["status"] == "False" and ready["reason"] == "DependencyNotReady":
+        s = "Progressing"
+    return s, ready["message"], last
 
 def components(registry, tag_suffix="", digest=True, names=None):
     names = names or ["helm-controller", "kustomize-controller", "notification-controller", "source-controller"]
@@ -94,20 +126,22 @@ def crds(stored):
 def events_for(objects, n=40):
     ev = []
     for o in objects[:n]:
-        rr = o["status"]["reconcilerRef"]
-        warn = rr["status"] == "Failed"
-        ev.append({"lastTimestamp": rr["lastReconciled"], "type": "Warning" if warn else "Normal",
-                   "message": rr["message"] or "Reconciliation finished", "involvedObject": f'{o["kind"]}/{o["metadata"]["name"]}',
+        status, message, last = status_of(o)
+        ev.append({"lastTimestamp": last, "type": "Warning" if status == "Failed" else "Normal",
+                   "message": message or "Reconciliation finished", "involvedObject": f'{o["kind"]}/{o["metadata"]["name"]}',
                    "namespace": o["metadata"]["namespace"]})
     ev.sort(key=lambda e: e["lastTimestamp"] or "", reverse=True)
     return ev
 
-def write(name, rep, objects, crd_list=(), events=None):
+def write(name, rep, objects, crd_list=(), events=None, external=()):
     d = os.path.join(HERE, name)
     os.makedirs(d, exist_ok=True)
-    objects = fix_reconciler_refs(objects)
-    for fname, data in [("report.json", rep), ("objects.json", objects), ("crds.json", list(crd_list)),
-                        ("events.json", events if events is not None else events_for(objects))]:
+    objects = own(objects)
+    files = [("report.json", rep), ("objects.json", objects), ("crds.json", list(crd_list)),
+             ("events.json", events if events is not None else events_for(objects))]
+    if external:
+        files.append(("external.json", list(external)))
+    for fname, data in files:
         with open(os.path.join(d, fname), "w") as f:
             json.dump(data, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -312,7 +346,7 @@ def broken():
             obj(NOTIF, "Alert", "flux-system", "slack", {"providerRef": {"name": "slack"}, "eventSources": [{"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
             ]
     # S003 deadlock: the FluxInstance itself is delivered by cluster-apps, whose source only exists once it applies.
-    objs[0]["status"]["reconcilerRef"] = {"managedBy": "Kustomization/flux-system/cluster-apps"}
+    objs[0]["_owner"] = "Kustomization/flux-system/cluster-apps"
     rep = report("v2.7.3", "flux-operator", comps,
                  {"id": "kustomization/flux-system", "path": "clusters/prod", "ready": False, "source": "oci://ghcr.io/example-org/fleet-manifests",
                   "status": "Source artifact not found, retrying in 30s\nfailed to get credential: UNAUTHORIZED"}, entitlement="Unknown")
@@ -350,7 +384,7 @@ def upstream_bootstrap():
             obj("kustomize.toolkit.fluxcd.io/v1", "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/legacy", "prune": True,
                 "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
                 [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "",
-                {"inventory": [{"name": "source-controller", "namespace": "flux-system", "kind": "Deployment", "apiVersion": "apps/v1"}]})]
+                {"inventory": {"entries": [{"id": "flux-system_source-controller_apps_Deployment", "v": "v1"}]}})]
     for t in ["alpha", "beta"]:
         objs += tenant_apps(f"team-{t}", {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, n_ks=3, n_hr=3,
                             owner="Kustomization/flux-system/flux-system")
@@ -376,5 +410,81 @@ def hostile():
     rep = report("v2.7.3" + x, x, comps, {"id": "kustomization/flux-system", "ready": False, "source": x, "status": x}, entitlement=x)
     write("hostile", rep, objs, [])
 
+RSET = "fluxcd.controlplane.io/v1"
+
+def operator_mock():
+    """Shaped like the Flux Operator UI's own captured cluster: a healthy Git-synced instance
+    whose ResourceSets depend on a cluster-scoped Tailscale ProxyGroup and on a CRD (not Flux
+    kinds). Not migrating: every card must stay calm and nothing may be drawn as missing."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    objs = [instance("GitRepository", reg, comps_status=comp_status),
+            git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/homelab", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            obj(KS, "Kustomization", "flux-system", "infra", {"interval": "1h", "path": "./infrastructure", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "Kustomization/flux-system/flux-system"),
+            obj(RSET, "ResourceSetInputProvider", "tailscale", "services", {"type": "Static", "defaultValues": {"tag": "1.0"}},
+                [cond(msg="Reconciliation finished")], "Kustomization/flux-system/infra"),
+            ]
+    for name in ["grafana", "homeassistant", "immich"]:
+        objs.append(obj(RSET, "ResourceSet", "tailscale", f"{name}-ingress",
+                        {"inputsFrom": [{"name": "services"}],
+                         "dependsOn": [{"apiVersion": "tailscale.com/v1alpha1", "kind": "ProxyGroup", "name": "ingress", "ready": True},
+                                       {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "name": "proxygroups.tailscale.com"}],
+                         "resources": [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}}]},
+                        [cond(msg="Reconciliation finished in 120ms")], "Kustomization/flux-system/infra"))
+    objs.append(obj(SRC, "HelmRepository", "flux-system", "tailscale", {"url": "https://pkgs.tailscale.com/helmcharts", "interval": "12h"},
+                    [cond(msg="stored artifact: revision 'sha256:" + "61" * 32 + "'")], "Kustomization/flux-system/infra",
+                    {"artifact": {"revision": "sha256:" + "61" * 32}}))
+    objs.append(obj(HR, "HelmRelease", "tailscale", "tailscale-operator", {"interval": "1h", "chart": {"spec": {"chart": "tailscale-operator", "version": "1.78.x",
+                    "sourceRef": {"kind": "HelmRepository", "name": "tailscale", "namespace": "flux-system"}}}},
+                    [cond(msg="Helm upgrade succeeded for release tailscale/tailscale-operator.v4 with chart tailscale-operator@1.78.3")],
+                    "Kustomization/flux-system/infra", {"helmChart": "flux-system/tailscale-tailscale-operator"}))
+    objs.append(obj(SRC, "HelmChart", "flux-system", "tailscale-tailscale-operator", {"chart": "tailscale-operator", "version": "1.78.x",
+                    "sourceRef": {"kind": "HelmRepository", "name": "tailscale"}},
+                    [cond(msg="pulled 'tailscale-operator' chart with version '1.78.3'")], "HelmRelease/tailscale/tailscale-operator",
+                    {"artifact": {"revision": "1.78.3"}}))
+    external = [{"apiVersion": "tailscale.com/v1alpha1", "kind": "ProxyGroup", "metadata": {"name": "ingress"},
+                 "spec": {"type": "ingress", "replicas": 2},
+                 "status": {"conditions": [{"type": "ProxyGroupReady", "status": "True", "reason": "ProxyGroupReady"}]}}]
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/homelab", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    crd_list = crds({"proxygroups.tailscale.com": ["v1alpha1"], "gitrepositories.source.toolkit.fluxcd.io": ["v1"],
+                     "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2"],
+                     "helmrepositories.source.toolkit.fluxcd.io": ["v1"], "helmcharts.source.toolkit.fluxcd.io": ["v1"],
+                     "resourcesets.fluxcd.controlplane.io": ["v1"], "resourcesetinputproviders.fluxcd.controlplane.io": ["v1"],
+                     "fluxinstances.fluxcd.controlplane.io": ["v1"]})
+    crd_list[0]["metadata"]["labels"] = {"app.kubernetes.io/name": "tailscale"}
+    write("operator-mock", rep, objs, crd_list, external=external)
+
+def staged():
+    """Stage M2 of the Git -> signed-OCI migration: the parallel OCIRepository is delivered by
+    the Git root Kustomization without a prune opt-out (MIG-GO-05 must fire)."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    objs = [instance("GitRepository", reg, comps_status=comp_status),
+            git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/staging", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            oci_root("Kustomization/flux-system/flux-system", prune=None),
+            obj(KS, "Kustomization", "flux-system", "apps", {"interval": "10m", "path": "./apps", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "Kustomization/flux-system/flux-system")]
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/staging", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    write("staged", rep, objs, [])
+
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged()

@@ -1,17 +1,26 @@
-//! Assembles the whole cluster in `3 + ⌈N/2000⌉` requests, then polls: report and summaries
-//! every interval (paused while the tab is hidden), refetching only changed objects. On
-//! error the last good state stays and the error is shown with "stale since".
+//! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+1 confirming read when some
+//! references look missing), then polls: report and summaries every interval (paused while
+//! the tab is hidden), refetching changed objects and, every few minutes, all of them (a
+//! summary row does not change when only a spec does). Kinds whose list is incomplete are
+//! listed again by kind and by namespace, with backoff. On error the last good state stays
+//! and the error is shown with "stale since".
 
 use super::{ApiError, endpoints};
 use crate::state::{AppState, Loaded};
-use fluxlens_core::api::{ApiObject, FluxReport, ResourceSummary};
+use fluxlens_core::api::{ApiObject, FluxReport, InventoryObjectsRequest, ResourceSummary};
 use fluxlens_core::load;
-use fluxlens_core::model::{Cluster, CrdAccess, LoadNotes, ObjectKey};
+use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use leptos::prelude::*;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Default poll interval (the built-in UI's).
 pub const POLL_SECONDS: u32 = 30;
+/// Every this many polls all objects are fetched again, not only those whose summary changed.
+const FULL_REFETCH_POLLS: u32 = 10;
+/// Per-namespace lists in flight at once when completing a kind.
+const RELIST_IN_FLIGHT: usize = 4;
+/// A kind that stays incomplete is listed again after 1, 2, 4 … up to this many polls.
+const RELIST_MAX_WAIT: u32 = 16;
 
 /// What the loader keeps between polls.
 #[derive(Default)]
@@ -19,8 +28,14 @@ struct Cache {
     summaries: Vec<ResourceSummary>,
     objects: HashMap<ObjectKey, ApiObject>,
     crds: CrdAccess,
-    truncated: Vec<String>,
+    incomplete: Vec<(String, String)>,
     unreadable: Vec<(ObjectKey, String)>,
+    confirmations: BTreeMap<ObjectKey, Answer>,
+    polls: u32,
+    /// Rows found by re-listing a kind, reused while its backoff runs.
+    relisted: HashMap<String, Vec<ResourceSummary>>,
+    /// Per kind: the poll of the next re-list and the current wait.
+    backoff: HashMap<String, (u32, u32)>,
 }
 
 /// Starts the first load and the poll loop.
@@ -80,28 +95,41 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     say("report".into());
     let report = endpoints::report().await?;
     say("resource summaries".into());
-    let summaries = summaries(&report).await?;
-    let (changed, gone) = load::diff_summaries(&cache.summaries, &summaries.0);
+    let summaries = summaries(cache, &report).await?;
+    let full = cache.polls.is_multiple_of(FULL_REFETCH_POLLS);
+    cache.polls += 1;
+    let (changed, gone) = if full {
+        cache.confirmations.clear();
+        (
+            summaries.clone(),
+            load::diff_summaries(&cache.summaries, &summaries).1,
+        )
+    } else {
+        load::diff_summaries(&cache.summaries, &summaries)
+    };
     for k in gone {
         cache.objects.remove(&k);
     }
-    let batches = load::object_batches(&report, &changed);
-    let total: usize = batches.iter().map(|b| b.objects.len()).sum();
-    let mut done = 0;
     cache
         .unreadable
         .retain(|(k, _)| !changed.iter().any(|s| &load::summary_key(s) == k));
+    let batches = load::object_batches(&report, &changed);
+    let total: usize = batches.iter().map(|b| b.objects.len()).sum();
+    let mut done = 0;
+    let mut last_error = None;
     for batch in &batches {
         say(format!("objects {done} of {total}"));
-        let resp = endpoints::inventory_objects(batch).await?;
         done += batch.objects.len();
-        let (objects, failed) = load::split_results(resp.objects);
-        for o in objects {
-            if let Some(key) = fluxlens_core::FluxObject::from_api(o.clone()).map(|f| f.key) {
-                cache.objects.insert(key, o);
-            }
+        if let Err(e) = fetch_batch(cache, batch).await {
+            last_error = Some(e);
         }
-        cache.unreadable.extend(failed);
+    }
+    // Nothing at all came back: an error page beats an empty dashboard.
+    if let Some(e) = last_error
+        && cache.objects.is_empty()
+        && total > 0
+    {
+        return Err(e);
     }
     if first && let Some(req) = load::crd_request(&report) {
         say("CRD storage versions".into());
@@ -111,34 +139,146 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
             Err(_) => CrdAccess::Unknown,
         };
     }
-    cache.summaries = summaries.0;
-    cache.truncated = summaries.1;
-    Ok(build(report, cache))
-}
-
-/// Lists every summary; a kind the server truncated is listed again per namespace.
-async fn summaries(report: &FluxReport) -> Result<(Vec<ResourceSummary>, Vec<String>), ApiError> {
-    let mut rows = endpoints::resources("", "").await?.resources;
-    let mut still_truncated = Vec::new();
-    for kind in load::truncated_kinds(report, &rows) {
-        rows.retain(|r| r.kind != kind);
-        for ns in &report.spec.namespaces {
-            let part = endpoints::resources(&kind, ns).await?.resources;
-            if part.len() >= load::SUMMARY_CAP_PER_KIND {
-                still_truncated.push(format!("{kind} in {ns}"));
-            }
-            rows.extend(part);
+    cache.summaries = summaries;
+    let mut cluster = build(report, cache);
+    if let Some(req) = load::confirm_request(&cluster) {
+        say("checking references that look missing".into());
+        // One read for every candidate; a failure leaves them unconfirmed, not missing.
+        if let Ok(r) = endpoints::inventory_objects(&req).await {
+            cache.confirmations.extend(load::confirmations(&r.objects));
+            cluster.confirmations = cache.confirmations.clone();
         }
     }
-    Ok((rows, still_truncated))
+    Ok(Loaded::new(cluster))
 }
 
-fn build(report: FluxReport, cache: &Cache) -> Loaded {
+/// Fetches one batch; on failure retries once as two halves, and what still fails is noted
+/// as unreadable instead of discarding the rest of the refresh.
+async fn fetch_batch(cache: &mut Cache, batch: &InventoryObjectsRequest) -> Result<(), ApiError> {
+    let first_try = endpoints::inventory_objects(batch).await;
+    let parts: Vec<(InventoryObjectsRequest, Result<_, ApiError>)> = match first_try {
+        Ok(r) => vec![(batch.clone(), Ok(r))],
+        Err(_) => {
+            let mid = batch.objects.len().div_ceil(2);
+            let mut out = Vec::new();
+            for half in batch.objects.chunks(mid.max(1)) {
+                let req = InventoryObjectsRequest {
+                    objects: half.to_vec(),
+                    status_only: false,
+                };
+                let r = endpoints::inventory_objects(&req).await;
+                out.push((req, r));
+            }
+            out
+        }
+    };
+    let mut error = None;
+    for (req, result) in parts {
+        match result {
+            Ok(resp) => {
+                for k in load::not_returned(&req, &resp.objects) {
+                    cache.unreadable.push((
+                        k,
+                        "not returned: the server answered fewer items than asked".into(),
+                    ));
+                }
+                let (objects, failed) = load::split_results(resp.objects);
+                for o in objects {
+                    if let Some(key) = fluxlens_core::FluxObject::from_api(o.clone()).map(|f| f.key)
+                    {
+                        cache.objects.insert(key, o);
+                    }
+                }
+                cache.unreadable.extend(failed);
+            }
+            Err(e) => {
+                for o in &req.objects {
+                    let key = ObjectKey::new(
+                        fluxlens_core::Kind::parse(&o.kind),
+                        o.namespace.clone(),
+                        o.name.clone(),
+                    );
+                    cache.unreadable.push((key, format!("Error ({e})")));
+                }
+                error = Some(e);
+            }
+        }
+    }
+    error.map_or(Ok(()), Err)
+}
+
+/// Lists every summary; kinds the report counts more of than the list holds are listed again
+/// (by kind, then by namespace), at most `RELIST_IN_FLIGHT` at once, with backoff.
+async fn summaries(
+    cache: &mut Cache,
+    report: &FluxReport,
+) -> Result<Vec<ResourceSummary>, ApiError> {
+    let mut rows = endpoints::resources("", "").await?.resources;
+    let poll = cache.polls;
+    let mut incomplete = load::incomplete_kinds(report, &rows);
+    for (kind, _) in &incomplete {
+        let (next, wait) = cache.backoff.get(kind).copied().unwrap_or((0, 1));
+        let fresh = if poll >= next {
+            let found = relist(kind, report).await?;
+            let expected = report
+                .stats_for(kind)
+                .map_or(0, |r| r.stats.total() as usize);
+            let wait = if found.len() >= expected {
+                1
+            } else {
+                (wait * 2).min(RELIST_MAX_WAIT)
+            };
+            cache.backoff.insert(kind.clone(), (poll + wait, wait));
+            cache.relisted.insert(kind.clone(), found.clone());
+            found
+        } else {
+            cache.relisted.get(kind).cloned().unwrap_or_default()
+        };
+        let have = rows.iter().filter(|r| &r.kind == kind).count();
+        if fresh.len() > have {
+            rows.retain(|r| &r.kind != kind);
+            rows.extend(fresh);
+        }
+    }
+    incomplete = load::incomplete_kinds(report, &rows);
+    cache.incomplete = incomplete;
+    Ok(rows)
+}
+
+/// One kind again: by kind first (its own per-kind cap), then namespace by namespace.
+async fn relist(kind: &str, report: &FluxReport) -> Result<Vec<ResourceSummary>, ApiError> {
+    let by_kind = endpoints::resources(kind, "").await?.resources;
+    let expected = report
+        .stats_for(kind)
+        .map_or(0, |r| r.stats.total() as usize);
+    if by_kind.len() >= expected || report.spec.namespaces.is_empty() {
+        return Ok(by_kind);
+    }
+    let mut rows = Vec::new();
+    for chunk in report.spec.namespaces.chunks(RELIST_IN_FLIGHT) {
+        let lists =
+            futures_util::future::join_all(chunk.iter().map(|ns| endpoints::resources(kind, ns)))
+                .await;
+        for l in lists {
+            rows.extend(l?.resources);
+        }
+    }
+    Ok(if rows.len() > by_kind.len() {
+        rows
+    } else {
+        by_kind
+    })
+}
+
+fn build(report: FluxReport, cache: &Cache) -> Cluster {
+    let partial = load::partial_load(&report);
     let mut cluster = Cluster::new(report, cache.objects.values().cloned(), cache.crds.clone());
     cluster.notes = LoadNotes {
-        truncated_kinds: cache.truncated.clone(),
+        incomplete_kinds: cache.incomplete.clone(),
+        partial,
         unreadable: cache.unreadable.clone(),
         captured_at_ms: Some(js_sys::Date::now() as i64),
     };
-    Loaded::new(cluster)
+    cluster.confirmations = cache.confirmations.clone();
+    cluster
 }

@@ -83,23 +83,29 @@ pub fn Notices() -> impl IntoView {
         state.data.get().map(|d| {
             let n = &d.cluster.notes;
             let mut lines = Vec::new();
-            if !n.truncated_kinds.is_empty() {
-                lines.push(format!(
-                    "The server capped these lists; some objects are not shown: {}",
-                    n.truncated_kinds.join(", ")
+            if let Some(p) = &n.partial {
+                lines.push((String::new(), format!("Incomplete data: {p}.")));
+            }
+            for (kind, why) in &n.incomplete_kinds {
+                lines.push((
+                    kind.clone(),
+                    format!("Incomplete: {kind} — {why}. Nothing of this kind is called missing."),
                 ));
             }
             if !n.unreadable.is_empty() {
-                lines.push(format!(
-                    "{} listed objects could not be read (for example {} — {})",
-                    n.unreadable.len(),
-                    n.unreadable[0].0,
-                    n.unreadable[0].1
+                lines.push((
+                    String::new(),
+                    format!(
+                        "{} listed objects could not be read (for example {} — {})",
+                        n.unreadable.len(),
+                        n.unreadable[0].0,
+                        n.unreadable[0].1
+                    ),
                 ));
             }
             lines
                 .into_iter()
-                .map(|l| view! { <p class="fl-notice fl-notice--warn" role="status">{l}</p> })
+                .map(|(kind, l)| view! { <p class="fl-notice fl-notice--warn" role="status" data-incomplete-kind=kind>{l}</p> })
                 .collect_view()
         })
     };

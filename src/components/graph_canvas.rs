@@ -130,20 +130,32 @@ pub fn GraphCanvas(
                 n.id.name.clone(),
                 format!("MISSING {} · {}", n.id.kind, n.id.namespace),
             ),
+            NodeKind::NotVisible { .. } => (
+                n.id.name.clone(),
+                format!("NOT VISIBLE {} · {}", n.id.kind, n.id.namespace),
+            ),
+            NodeKind::External { .. } => (n.id.name.clone(), format!("EXTERNAL {}", n.id.kind)),
             NodeKind::Object => (
                 n.id.name.clone(),
                 format!("{} · {}", n.id.kind, n.id.namespace),
             ),
         };
+        let why = match &n.kind {
+            NodeKind::NotVisible { reason } => format!(" — not visible to you: {reason}"),
+            NodeKind::External { answer } => format!(" — {answer}"),
+            _ => String::new(),
+        };
+        let tooltip = format!("{id}{why}");
         let class = move || {
             let dim = highlight.get().is_some_and(|h| !h.contains(&i));
             format!(
                 "fl-node {}{}{}{}{}",
                 n.status.css_class(),
-                if n.kind == NodeKind::Missing {
-                    " fl-node--missing"
-                } else {
-                    ""
+                match n.kind {
+                    NodeKind::Missing => " fl-node--missing",
+                    NodeKind::NotVisible { .. } => " fl-node--not-visible",
+                    NodeKind::External { .. } => " fl-node--external",
+                    _ => "",
                 },
                 if n.context { " fl-node--context" } else { "" },
                 if selected.get() == Some(i) {
@@ -155,7 +167,7 @@ pub fn GraphCanvas(
             )
         };
         let label = format!(
-            "{id}, {}{}",
+            "{id}, {}{why}{}",
             n.status.as_str(),
             if n.in_cycle {
                 ", in a dependsOn cycle"
@@ -168,7 +180,7 @@ pub fn GraphCanvas(
                 transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
                 on:click=move |_| on_select.run(i)
                 on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); on_select.run(i) }>
-                <title>{id.clone()}</title>
+                <title>{tooltip}</title>
                 <rect width=NODE_W height=NODE_H rx="6"/>
                 <text class="fl-node__sub" x="10" y="16">{short(&sub, 34)}</text>
                 <text class="fl-node__name" x="10" y="34">{short(&title, 30)}</text>

@@ -53,17 +53,25 @@ pub fn NodePanel(
         events
     };
     let body = match obj {
-        None => view! {
-            <p><StatusPill status=fluxlens_core::Status::Missing/>" This object does not exist in the cluster."</p>
+        None => {
+            let presence = data.cluster.presence(&id);
+            let status = if presence.is_missing() {
+                fluxlens_core::Status::Missing
+            } else {
+                fluxlens_core::Status::NotVisible
+            };
+            view! {
+                <p data-presence=presence.describe()><StatusPill status=status/>" This object "{presence.describe()}"."</p>
+            }
+            .into_any()
         }
-        .into_any(),
         Some(o) => {
             let conditions = o.raw.status.conditions.clone();
             view! {
                 <p><StatusPill status=o.status/>" "{o.message.clone()}</p>
                 <dl class="fl-facts">
                     <dt>"Revision"</dt><dd><code>{o.artifact_revision().or(o.raw.status.last_applied_revision.as_deref()).unwrap_or("—").to_string()}</code></dd>
-                    <dt>"Managed by"</dt><dd>{o.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_else(|| "—".into())}</dd>
+                    <dt>"Managed by"</dt><dd data-owner="">{o.owner_label()}</dd>
                 </dl>
                 <table class="fl-table">
                     <caption>"Conditions"</caption>

@@ -1,34 +1,63 @@
 //! Load planning, pure so it is tested natively: which requests assemble the whole cluster
-//! in `3 + ⌈N/2000⌉` calls (report, summaries, object batches, CRDs), how to detect a kind
-//! the server truncated, and which objects a poll must refetch.
+//! in `3 + ⌈N/BATCH_SIZE⌉` calls (report, summaries, object batches, CRDs) plus one read that
+//! confirms candidate-missing keys, how to tell a kind whose list is incomplete, and which
+//! objects a poll must refetch.
 
 use crate::api::inventory::{InventoryObjectsRequest, MAX_BATCH, ObjectRef, ObjectResult};
 use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
 use crate::api::resources::ResourceSummary;
 use crate::kind::Kind;
-use crate::model::{CrdAccess, ObjectKey};
+use crate::model::{Answer, Cluster, CrdAccess, ObjectKey};
 use std::collections::{BTreeMap, HashMap};
 
-/// The server returns at most this many summary rows per kind.
-pub const SUMMARY_CAP_PER_KIND: usize = 2500;
+/// The server returns at most this many summary rows: per kind when it lists live, in total
+/// when `search.cached` serves the list from its index (FO internal/web/search_index.go).
+pub const LIST_CAP: usize = 2500;
 
-/// Kinds whose summary list looks truncated: fewer rows than the report counts, and at the cap.
-pub fn truncated_kinds(report: &FluxReport, summaries: &[ResourceSummary]) -> Vec<String> {
+/// Objects per batch read. The server works through a batch with 4 workers inside a 60 s
+/// write timeout; 500 items leave a wide margin even at ~100 ms per impersonated GET
+/// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
+pub const BATCH_SIZE: usize = 500;
+
+/// Kinds whose list came back shorter than the report counts (running + suspended, already
+/// filtered to the user's namespaces), each with the reason shown to the user (§0.2).
+pub fn incomplete_kinds(report: &FluxReport, rows: &[ResourceSummary]) -> Vec<(String, String)> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for s in summaries {
-        *counts.entry(s.kind.as_str()).or_default() += 1;
+    for r in rows {
+        *counts.entry(r.kind.as_str()).or_default() += 1;
     }
-    counts
-        .into_iter()
-        .filter(|(kind, n)| {
-            *n >= SUMMARY_CAP_PER_KIND
-                && report
-                    .stats_for(kind)
-                    .is_none_or(|r| (r.stats.total() as usize) > *n)
-        })
-        .map(|(k, _)| k.to_string())
-        .collect()
+    let mut out = Vec::new();
+    for r in &report.spec.reconcilers {
+        let expected = r.stats.total() as usize;
+        let got = counts.get(r.kind.as_str()).copied().unwrap_or(0);
+        if got >= expected {
+            continue;
+        }
+        let why = if got >= LIST_CAP {
+            format!("listed {got} of {expected}: the server caps one kind at {LIST_CAP} rows")
+        } else if rows.len() == LIST_CAP {
+            format!(
+                "listed {got} of {expected}: the server returned {LIST_CAP} rows in total, its cap for the whole list"
+            )
+        } else if got == 0 {
+            format!(
+                "none of the {expected} the report counts were listed: a List the server could not run is left out without an error"
+            )
+        } else {
+            format!("listed {got} of {expected} the report counts")
+        };
+        out.push((r.kind.clone(), why));
+    }
+    out
+}
+
+/// Why nothing can be called missing at all: a report without namespaces and counts is the
+/// server's placeholder while it starts (or when it could not compute the report).
+pub fn partial_load(report: &FluxReport) -> Option<String> {
+    (report.spec.namespaces.is_empty() && report.spec.reconcilers.is_empty()).then(|| {
+        "the report is not initialised yet (no namespaces, no counts): nothing is called missing until it is".into()
+    })
 }
 
 /// The apiVersion to request a kind at: the report's (the CRD's stored version), else the default.
@@ -40,7 +69,7 @@ pub fn api_version_for(report: &FluxReport, kind: &str) -> String {
         .unwrap_or_else(|| Kind::parse(kind).default_api_version().to_string())
 }
 
-/// Splits summaries into `POST /api/v1/inventory/objects` bodies of at most 2000 items.
+/// Splits summaries into `POST /api/v1/inventory/objects` bodies of `BATCH_SIZE` items.
 pub fn object_batches(
     report: &FluxReport,
     summaries: &[ResourceSummary],
@@ -57,7 +86,7 @@ pub fn object_batches(
             name: s.name.clone(),
         })
         .collect();
-    refs.chunks(MAX_BATCH)
+    refs.chunks(BATCH_SIZE)
         .map(|c| InventoryObjectsRequest {
             objects: c.to_vec(),
             status_only: false,
@@ -127,6 +156,49 @@ pub fn crd_access(results: Vec<ObjectResult>) -> CrdAccess {
     }
 }
 
+/// One read for every key that looks missing or is not a Flux object (§0.2), at most one
+/// server batch; `None` when there is nothing to ask.
+pub fn confirm_request(cluster: &Cluster) -> Option<InventoryObjectsRequest> {
+    let objects: Vec<ObjectRef> = cluster
+        .candidate_missing()
+        .into_iter()
+        .take(MAX_BATCH)
+        .map(|(k, api)| ObjectRef {
+            api_version: api.unwrap_or_else(|| api_version_for(&cluster.report, k.kind.as_str())),
+            kind: k.kind.as_str().to_string(),
+            namespace: k.namespace,
+            name: k.name,
+        })
+        .collect();
+    (!objects.is_empty()).then_some(InventoryObjectsRequest {
+        objects,
+        status_only: true,
+    })
+}
+
+/// The server's answers to a confirming read, by key.
+pub fn confirmations(results: &[ObjectResult]) -> Vec<(ObjectKey, Answer)> {
+    results
+        .iter()
+        .map(|r| {
+            (
+                ObjectKey::new(Kind::parse(&r.kind), r.namespace.clone(), r.name.clone()),
+                Answer::from_item(r.error.as_deref(), r.status.as_deref()),
+            )
+        })
+        .collect()
+}
+
+/// Items of a request the answer did not include: the server drops what is over its cap and
+/// a proxy may cut a body short. Said to the user, never silently lost.
+pub fn not_returned(req: &InventoryObjectsRequest, results: &[ObjectResult]) -> Vec<ObjectKey> {
+    req.objects
+        .iter()
+        .skip(results.len())
+        .map(|o| ObjectKey::new(Kind::parse(&o.kind), o.namespace.clone(), o.name.clone()))
+        .collect()
+}
+
 /// Identity of a summary row.
 pub fn summary_key(s: &ResourceSummary) -> ObjectKey {
     ObjectKey::new(Kind::parse(&s.kind), s.namespace.clone(), s.name.clone())
@@ -187,7 +259,7 @@ mod tests {
         let b = object_batches(&report(), &rows);
         assert_eq!(
             b.iter().map(|r| r.objects.len()).collect::<Vec<_>>(),
-            vec![2000, 2000, 500]
+            vec![500; 9]
         );
         let g = object_batches(
             &report(),
@@ -206,18 +278,62 @@ mod tests {
     }
 
     #[test]
-    fn detects_truncated_kinds() {
+    fn incomplete_kinds_name_the_reason() {
+        // Live per-kind cap.
         let rows: Vec<_> = (0..2500)
             .map(|i| summary("Kustomization", "ns", &format!("k{i}")))
             .collect();
-        assert_eq!(
-            truncated_kinds(&report(), &rows),
-            vec!["Kustomization".to_string()]
+        let got = incomplete_kinds(&report(), &rows);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].0 == "Kustomization" && got[0].1.contains("caps one kind"));
+        assert!(got[1].0 == "GitRepository" && got[1].1.contains("2500 rows in total"));
+        // A swallowed List: the kind is absent although the report counts it.
+        let few = vec![summary("Kustomization", "ns", "a")];
+        let got = incomplete_kinds(&report(), &few);
+        assert!(
+            got.iter()
+                .any(|(k, why)| k == "GitRepository" && why.contains("left out without an error"))
         );
-        let few: Vec<_> = (0..2)
-            .map(|i| summary("GitRepository", "ns", &format!("g{i}")))
-            .collect();
-        assert!(truncated_kinds(&report(), &few).is_empty());
+        // Complete.
+        let mut r = report();
+        r.spec.reconcilers.truncate(1);
+        r.spec.reconcilers[0].stats.running = 1;
+        r.spec.reconcilers[0].stats.suspended = 0;
+        assert!(incomplete_kinds(&r, &few).is_empty());
+        assert!(partial_load(&FluxReport::default()).is_some());
+        assert!(partial_load(&r).is_none());
+    }
+
+    #[test]
+    fn confirming_read_asks_each_candidate_once_and_reads_answers() {
+        let c = Cluster::new(
+            report(),
+            [r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"gone"}}}"#,
+             r#"{"kind":"Kustomization","metadata":{"name":"b","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"gone"}}}"#]
+                .iter()
+                .map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        );
+        let req = confirm_request(&c).unwrap();
+        assert_eq!(req.objects.len(), 1);
+        assert_eq!(
+            req.objects[0].api_version,
+            "source.toolkit.fluxcd.io/v1beta2"
+        );
+        assert!(req.status_only);
+        let resp: InventoryObjectsResponse = serde_json::from_str(
+            r#"{"objects":[{"apiVersion":"source.toolkit.fluxcd.io/v1beta2","kind":"GitRepository","namespace":"apps","name":"gone","error":"NotFound"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            confirmations(&resp.objects),
+            vec![(
+                ObjectKey::new(Kind::GitRepository, "apps", "gone"),
+                Answer::NotFound
+            )]
+        );
+        assert!(not_returned(&req, &resp.objects).is_empty());
+        assert_eq!(not_returned(&req, &[]).len(), 1);
     }
 
     #[test]

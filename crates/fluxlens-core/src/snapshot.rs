@@ -5,7 +5,7 @@
 use crate::api::object::{ApiObject, ObjectStatus, Spec};
 use crate::api::report::FluxReport;
 use crate::auth::base64url_encode;
-use crate::model::{Cluster, CrdAccess, LoadNotes};
+use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -59,6 +59,16 @@ pub struct Snapshot {
     pub crds: Vec<ApiObject>,
     #[serde(default)]
     pub crds_forbidden: bool,
+    /// How complete the load was, so a snapshot never calls missing what the live view could
+    /// not see (§0.2).
+    #[serde(default)]
+    pub incomplete_kinds: Vec<(String, String)>,
+    #[serde(default)]
+    pub partial: Option<String>,
+    #[serde(default)]
+    pub unreadable: Vec<(ObjectKey, String)>,
+    #[serde(default)]
+    pub confirmations: Vec<(ObjectKey, Answer)>,
 }
 
 /// Annotations the rules read; every other annotation and every label is dropped.
@@ -115,6 +125,18 @@ fn reduce(o: &ApiObject, opts: SnapshotOptions) -> ApiObject {
     r
 }
 
+/// Inventories are not kept (they are large), so the derived owner travels as the one
+/// field the model falls back to (`model::owners`).
+fn with_owner(mut r: ApiObject, o: &crate::model::FluxObject) -> ApiObject {
+    if let Some(owner) = &o.managed_by {
+        r.status
+            .reconciler_ref
+            .get_or_insert_with(Default::default)
+            .managed_by = Some(owner.to_string());
+    }
+    r
+}
+
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
     let mut report = cluster.report.clone();
@@ -133,10 +155,18 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
         objects: cluster
             .objects()
             .iter()
-            .map(|o| reduce(&o.raw, opts))
+            .map(|o| with_owner(reduce(&o.raw, opts), o))
             .collect(),
         crds,
         crds_forbidden,
+        incomplete_kinds: cluster.notes.incomplete_kinds.clone(),
+        partial: cluster.notes.partial.clone(),
+        unreadable: cluster.notes.unreadable.clone(),
+        confirmations: cluster
+            .confirmations
+            .iter()
+            .map(|(k, a)| (k.clone(), a.clone()))
+            .collect(),
     }
 }
 
@@ -153,8 +183,11 @@ impl Snapshot {
         let mut c = Cluster::new(self.report, self.objects, crds);
         c.notes = LoadNotes {
             captured_at_ms: self.captured_at_ms,
-            ..LoadNotes::default()
+            incomplete_kinds: self.incomplete_kinds,
+            partial: self.partial,
+            unreadable: self.unreadable,
         };
+        c.confirmations = self.confirmations.into_iter().collect();
         c
     }
 }

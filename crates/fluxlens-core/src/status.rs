@@ -14,6 +14,9 @@ pub enum Status {
     Suspended,
     Unknown,
     Missing,
+    /// A referenced object fluxlens cannot see (outside the user's namespaces, unreadable, or
+    /// its kind's list incomplete): grey, never a problem by itself.
+    NotVisible,
 }
 
 impl Status {
@@ -25,6 +28,7 @@ impl Status {
             "Progressing" => Status::Progressing,
             "Suspended" => Status::Suspended,
             "Missing" => Status::Missing,
+            "NotVisible" => Status::NotVisible,
             _ => Status::Unknown,
         }
     }
@@ -38,6 +42,7 @@ impl Status {
             Status::Suspended => "Suspended",
             Status::Unknown => "Unknown",
             Status::Missing => "Missing",
+            Status::NotVisible => "NotVisible",
         }
     }
 
@@ -50,17 +55,19 @@ impl Status {
             Status::Suspended => "fl-status--suspended",
             Status::Unknown => "fl-status--unknown",
             Status::Missing => "fl-status--missing",
+            Status::NotVisible => "fl-status--not-visible",
         }
     }
 
     /// All statuses, in display order.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 7] = [
         Status::Ready,
         Status::Failed,
         Status::Progressing,
         Status::Suspended,
         Status::Unknown,
         Status::Missing,
+        Status::NotVisible,
     ];
 }
 

@@ -9,10 +9,12 @@ use crate::status::Status;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClusterSummary {
     /// `(kind, counts in Status::ALL order)`, sorted by kind name.
-    pub by_kind: Vec<(Kind, [usize; 6])>,
+    pub by_kind: Vec<(Kind, [usize; 7])>,
     pub total: usize,
-    /// References whose target does not exist.
+    /// References whose target is known not to exist (§0.2: visible and complete data).
     pub missing_refs: usize,
+    /// References whose target fluxlens cannot see (other namespaces, incomplete lists).
+    pub not_visible_refs: usize,
     /// Findings per severity, in `[info, low, medium, high, critical]` order.
     pub findings_by_severity: [usize; 5],
 }
@@ -20,25 +22,32 @@ pub struct ClusterSummary {
 impl ClusterSummary {
     /// Summarizes a cluster and its findings.
     pub fn compute(cluster: &Cluster, findings: &[Finding]) -> ClusterSummary {
-        let mut by_kind: Vec<(Kind, [usize; 6])> = Vec::new();
+        let mut by_kind: Vec<(Kind, [usize; 7])> = Vec::new();
         for o in cluster.objects() {
             let idx = Status::ALL.iter().position(|s| *s == o.status).unwrap_or(4);
             match by_kind.iter_mut().find(|(k, _)| *k == o.key.kind) {
                 Some((_, c)) => c[idx] += 1,
                 None => {
-                    let mut c = [0; 6];
+                    let mut c = [0; 7];
                     c[idx] = 1;
                     by_kind.push((o.key.kind.clone(), c));
                 }
             }
         }
         crate::sort::by(&mut by_kind, |a, b| a.0.as_str().cmp(b.0.as_str()));
-        let missing_refs = cluster
+        let (mut missing_refs, mut not_visible_refs) = (0, 0);
+        for r in cluster
             .objects()
             .iter()
             .flat_map(|o| o.refs.iter())
-            .filter(|r| r.kind != RefKind::Notification && !cluster.contains(&r.target))
-            .count();
+            .filter(|r| r.kind != RefKind::Notification)
+        {
+            match cluster.presence(&r.target) {
+                p if p.is_missing() => missing_refs += 1,
+                crate::model::Presence::NotVisible(_) => not_visible_refs += 1,
+                _ => {}
+            }
+        }
         let mut findings_by_severity = [0; 5];
         for f in findings {
             findings_by_severity[f.severity as usize] += 1;
@@ -47,6 +56,7 @@ impl ClusterSummary {
             by_kind,
             total: cluster.objects().len(),
             missing_refs,
+            not_visible_refs,
             findings_by_severity,
         }
     }

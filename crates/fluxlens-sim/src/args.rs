@@ -23,7 +23,8 @@ pub struct Args {
 }
 
 pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N] [--dist DIR]
-  faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden]
+  server/user: [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind]
+  faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden] [--report-placeholder]
   control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
   request log: GET /__sim/log";
 
@@ -50,7 +51,10 @@ pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "-h" | "--help" => return Err(USAGE.into()),
             other => {
                 let key = other.trim_start_matches("--");
-                let takes_value = matches!(key, "latency-ms" | "error-rate");
+                let takes_value = matches!(
+                    key,
+                    "latency-ms" | "error-rate" | "namespaces" | "fail-list"
+                );
                 let v = if takes_value { val(other)? } else { "1".into() };
                 if !a.faults.set(key, &v) {
                     return Err(format!("unknown flag {other}\n{USAGE}"));

@@ -25,6 +25,32 @@ pub struct Faults {
     pub big: bool,
     /// Answer `Forbidden` for CustomResourceDefinition reads.
     pub crds_forbidden: bool,
+    /// Answer `/report` with the placeholder the server gives while it starts (no namespaces,
+    /// no counts).
+    pub report_placeholder: bool,
+    /// Server and user configuration (kept by `reset`).
+    #[serde(flatten)]
+    pub mode: Mode,
+}
+
+/// What the real server decides from its web config and the user's RBAC.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Mode {
+    /// `search.cached: true`: lists come from the index, 2,500 rows in total, names lower-cased.
+    pub search_cached: bool,
+    /// The namespaces the user may read (`--namespaces a,b`); `None` = cluster-wide.
+    pub namespaces: Option<Vec<String>>,
+    /// Kinds whose List fails: the server leaves them out of `/resources` and still answers 200.
+    pub fail_list: Vec<String>,
+}
+
+fn list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 impl Faults {
@@ -42,9 +68,17 @@ impl Faults {
             "forbidden" => self.forbidden = on,
             "big" => self.big = on,
             "crds-forbidden" => self.crds_forbidden = on,
+            "report-placeholder" => self.report_placeholder = on,
+            "search-cached" => self.mode.search_cached = on,
+            "namespaces" => {
+                let ns = list(value);
+                self.mode.namespaces = (!ns.is_empty()).then_some(ns);
+            }
+            "fail-list" => self.mode.fail_list = list(value),
             "reset" => {
                 *self = Faults {
                     crds_forbidden: self.crds_forbidden,
+                    mode: self.mode.clone(),
                     ..Faults::default()
                 }
             }

@@ -103,23 +103,92 @@ async fn api(
     if faults.down {
         return text(StatusCode::SERVICE_UNAVAILABLE, "server not initialized");
     }
-    if faults.oidc && !cookie_present(headers, "auth-storage") {
-        let provider = fluxlens_core::auth::base64url_encode(br#"{"provider":"OIDC","url":"/oauth2/authorize","authenticated":false,"autoLogin":false}"#);
-        let mut r = text(StatusCode::UNAUTHORIZED, "Unauthorized");
-        r.headers_mut().insert(
-            header::SET_COOKIE,
-            HeaderValue::from_str(&format!("auth-provider={provider}; Path=/; SameSite=Lax"))
-                .unwrap(),
-        );
-        return r;
+    // The cross-origin screen runs before authentication (FO middlewares.go
+    // `CrossOriginMiddleware`, wrapped outside the auth middleware).
+    if let Some(refused) = cross_origin_screen(method, headers, body) {
+        return refused;
     }
+    let authenticated = !faults.oidc || cookie_present(headers, "auth-storage");
+    let mut resp = if authenticated {
+        api_routes(state, &faults, method, path, q, body)
+    } else {
+        text(StatusCode::UNAUTHORIZED, "Unauthorized")
+    };
+    // Every API answer (re)writes the auth-provider cookie (FO auth/cookies.go).
+    resp.headers_mut().append(
+        header::SET_COOKIE,
+        auth_provider_cookie(&faults, headers, authenticated),
+    );
+    resp
+}
+
+/// Steps 1 and 2 of the screen for unsafe methods: `Sec-Fetch-Site` must be same-origin,
+/// none or absent; a body must be `application/json`.
+fn cross_origin_screen(
+    method: &Method,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Option<Response<Body>> {
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    let site = headers
+        .get("sec-fetch-site")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if site == "cross-site" || site == "same-site" {
+        return Some(text(
+            StatusCode::FORBIDDEN,
+            "Cross-origin requests are not allowed",
+        ));
+    }
+    let ct = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !body.is_empty() && ct.split(';').next().unwrap_or("").trim() != "application/json" {
+        return Some(text(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be application/json",
+        ));
+    }
+    None
+}
+
+/// `auth-provider`: Anonymous when authentication is off; in OIDC mode the absolute
+/// `<baseURL>/oauth2/authorize` (the sim's own origin) and whether this request had a session.
+fn auth_provider_cookie(faults: &Faults, headers: &HeaderMap, authenticated: bool) -> HeaderValue {
+    let json = if faults.oidc {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("127.0.0.1");
+        format!(
+            r#"{{"provider":"OIDC","url":"http://{host}/oauth2/authorize","authenticated":{authenticated},"autoLogin":false}}"#
+        )
+    } else {
+        r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#.to_string()
+    };
+    let value = fluxlens_core::auth::base64url_encode(json.as_bytes());
+    HeaderValue::from_str(&format!("auth-provider={value}; Path=/; SameSite=Lax"))
+        .unwrap_or_else(|_| HeaderValue::from_static("auth-provider=; Path=/"))
+}
+
+fn api_routes(
+    state: &AppState,
+    faults: &Faults,
+    method: &Method,
+    path: &str,
+    q: &HashMap<String, String>,
+    body: &Bytes,
+) -> Response<Body> {
+    let n = state.counter.fetch_add(1, Ordering::Relaxed);
     if faults.forbidden {
         return text(
             StatusCode::FORBIDDEN,
             "You do not have access to this resource. User: sim, Groups: [sim]",
         );
     }
-    let n = state.counter.fetch_add(1, Ordering::Relaxed);
     if faults.error_rate > 0.0
         && ((n.wrapping_mul(2654435761) % 1000) as f64) < faults.error_rate * 1000.0
     {
@@ -132,6 +201,7 @@ async fn api(
         return static_file(state, "/");
     }
     let s = &state.store;
+    let mode = &faults.mode;
     let get = |k: &str| q.get(k).map(String::as_str).filter(|v| !v.is_empty());
     for f in ["name", "namespace", "kind"] {
         if q.get(f).is_some_and(|v| v.len() > 253) {
@@ -146,18 +216,28 @@ async fn api(
         ("/api/v1/report", true) if method == Method::HEAD => {
             return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
         }
-        ("/api/v1/report", true) => s.report.clone(),
+        ("/api/v1/report", true) => s.report(mode, faults.report_placeholder),
         ("/api/v1/resources", true) => s.resources(
+            mode,
             get("kind"),
             get("name").unwrap_or(""),
             get("namespace"),
             get("status"),
         ),
-        ("/api/v1/search", true) => {
-            s.search(get("kind"), get("name").unwrap_or(""), get("namespace"))
-        }
+        ("/api/v1/search", true) => s.search(
+            mode,
+            get("kind"),
+            get("name").unwrap_or(""),
+            get("namespace"),
+        ),
         ("/api/v1/resource", true) => match (get("kind"), get("name"), get("namespace")) {
-            (Some(k), Some(n), Some(ns)) => s.resource(k, n, ns),
+            (Some(k), Some(n), Some(ns)) => match s.resource(mode, k, n, ns) {
+                Ok(v) => v,
+                Err(crate::store::TextError(code, msg)) => {
+                    let code = StatusCode::from_u16(code).unwrap_or(StatusCode::FORBIDDEN);
+                    return text(code, &msg);
+                }
+            },
             _ => {
                 return text(
                     StatusCode::BAD_REQUEST,
@@ -166,32 +246,13 @@ async fn api(
             }
         },
         ("/api/v1/events", true) => s.events(
+            mode,
             get("kind"),
             get("name").unwrap_or(""),
             get("namespace"),
             get("type"),
         ),
         ("/api/v1/inventory/objects", false) => {
-            let site = headers
-                .get("sec-fetch-site")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
-            if site == "cross-site" || site == "same-site" {
-                return text(
-                    StatusCode::FORBIDDEN,
-                    "Cross-origin requests are not allowed",
-                );
-            }
-            let ct = headers
-                .get(header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
-            if ct.split(';').next().unwrap_or("").trim() != "application/json" {
-                return text(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "Content-Type must be application/json",
-                );
-            }
             let Some(req) = (body.len() <= MAX_BODY)
                 .then(|| serde_json::from_slice::<Value>(body).ok())
                 .flatten()
@@ -200,6 +261,7 @@ async fn api(
             };
             let items = req["objects"].as_array().cloned().unwrap_or_default();
             s.inventory_objects(
+                mode,
                 &items,
                 req["statusOnly"].as_bool().unwrap_or(false),
                 faults.crds_forbidden,

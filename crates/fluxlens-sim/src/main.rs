@@ -2,9 +2,12 @@
 //! injection, and serves the built app on the same origin. Demo and e2e backend.
 
 mod args;
+#[cfg(test)]
+mod conformance;
 mod faults;
 mod filter;
 mod http;
+mod served;
 mod store;
 
 use args::Source;

@@ -1,7 +1,11 @@
-//! The simulated cluster: scenario data and the read queries the endpoints answer, with
-//! the real server's semantics (caps, sorting, filters, `null` lists, `{}` for not found).
+//! The simulated cluster: scenario data and the read queries the endpoints answer, with the
+//! real server's semantics (caps, sorting, filters, `null` lists, `{}` for not found, the
+//! user's namespaces, swallowed List errors). Each behaviour names the Go function it
+//! mirrors; `conformance.rs` pins them.
 
+use crate::faults::Mode;
 use crate::filter;
+use crate::served;
 use fluxlens_core::api::object::ApiObject;
 use fluxlens_core::model::{FluxObject, RefKind};
 use fluxlens_core::{Kind, Status};
@@ -9,14 +13,31 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-/// Results per kind in live mode (§6.2).
+/// Results per kind in live mode (FO internal/web/resources.go `GetResourcesStatus`).
 pub const RESOURCES_CAP_PER_KIND: usize = 2500;
-/// Search results in total (§6.3).
-pub const SEARCH_CAP: usize = 10;
-/// Items processed per inventory request (§6.6).
+/// Results in total when lists come from the index (FO search_index.go `SearchResources`).
+pub const CACHED_CAP: usize = 2500;
+/// Items processed per batch read; the rest are dropped without error (API reference §6.6).
 pub const INVENTORY_CAP: usize = 2000;
+/// Search results in total (FO search.go `SearchHandler`).
+pub const SEARCH_CAP: usize = 10;
+/// Events per kind when one kind is asked, and per kind when several are (FO events.go `GetEvents`).
+pub const EVENTS_CAP_ONE_KIND: usize = 1000;
+pub const EVENTS_CAP_PER_KIND: usize = 500;
 
-/// One stored object: the JSON as served, and what core derives from it.
+/// Fields only the single-object GET adds; a scenario must never carry them (the batch read
+/// would then send what the real one never does).
+pub const SERVER_INJECTED: [&str; 6] = [
+    "reconcilerRef",
+    "sourceRef",
+    "inputProviderRefs",
+    "helmValues",
+    "userActions",
+    "inventoryError",
+];
+
+/// One stored object: the JSON as stored in the cluster, and what core derives from the
+/// sanitized form the server hands out.
 pub struct Entry {
     pub json: Value,
     pub obj: FluxObject,
@@ -30,10 +51,17 @@ pub struct Store {
     index: HashMap<(String, String, String), usize>,
     pub events: Vec<Value>,
     pub crds: Vec<Value>,
+    /// Non-Flux objects (ConfigMaps, Tailscale ProxyGroups, …) a ResourceSet may depend on.
+    pub external: Vec<Value>,
 }
 
+/// An answer the server gives as plain text with a status code.
+#[derive(Debug, PartialEq)]
+pub struct TextError(pub u16, pub String);
+
 impl Store {
-    /// Loads a scenario folder: `report.json`, `objects.json`, optional `events.json`, `crds.json`.
+    /// Loads a scenario folder: `report.json`, `objects.json`, optional `events.json`,
+    /// `crds.json`, `external.json`.
     pub fn from_dir(dir: &Path) -> Result<Store, String> {
         let read = |name: &str, required: bool| -> Result<Value, String> {
             let p = dir.join(name);
@@ -43,21 +71,32 @@ impl Store {
                 Err(e) => Err(format!("{}: {e}", p.display())),
             }
         };
+        let list = |v: Value| v.as_array().cloned().unwrap_or_default();
         let report = read("report.json", true)?;
         let objects = read("objects.json", true)?;
         let objects = objects
             .as_array()
             .cloned()
             .ok_or("objects.json must be a list")?;
-        let events = read("events.json", false)?
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let crds = read("crds.json", false)?
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        Ok(Store::new(report, objects, events, crds))
+        if let Some(bad) = objects.iter().find(|o| {
+            SERVER_INJECTED
+                .iter()
+                .any(|f| o["status"].get(*f).is_some())
+        }) {
+            return Err(format!(
+                "{}: {}/{} carries a field only GET /api/v1/resource adds; store objects as the cluster holds them",
+                dir.display(),
+                bad["kind"],
+                bad["metadata"]["name"]
+            ));
+        }
+        Ok(Store::new(
+            report,
+            objects,
+            list(read("events.json", false)?),
+            list(read("crds.json", false)?),
+            list(read("external.json", false)?),
+        ))
     }
 
     /// A synthetic cluster of `n` objects.
@@ -67,24 +106,30 @@ impl Store {
                 "cluster":{"serverVersion":"v1.34.2","platform":"linux/amd64","nodes":12},
                 "operator":{"apiVersion":"fluxcd.controlplane.io/v1","version":"v0.58.1","platform":"linux/amd64"},
                 "sync":{"id":"kustomization/flux-system","path":"clusters/synthetic","ready":true,"status":"Applied revision","source":"https://git.example.org/fleet.git"}}});
-        Store::new(report, fluxlens_core::synthetic::objects(n), vec![], vec![])
+        Store::new(
+            report,
+            fluxlens_core::synthetic::objects(n),
+            vec![],
+            vec![],
+            vec![],
+        )
     }
 
-    fn new(mut report: Value, objects: Vec<Value>, events: Vec<Value>, crds: Vec<Value>) -> Store {
+    fn new(
+        mut report: Value,
+        objects: Vec<Value>,
+        events: Vec<Value>,
+        crds: Vec<Value>,
+        external: Vec<Value>,
+    ) -> Store {
         let mut entries = Vec::with_capacity(objects.len());
         for json in objects {
-            let Ok(api) = serde_json::from_value::<ApiObject>(json.clone()) else {
+            let Ok(api) = serde_json::from_value::<ApiObject>(served::sanitize(&json)) else {
                 continue;
             };
             let last_reconciled = api
                 .condition("Ready")
-                .and_then(|c| c.last_transition_time.clone())
-                .or_else(|| {
-                    api.status
-                        .reconciler_ref
-                        .as_ref()
-                        .and_then(|r| r.last_reconciled.clone())
-                });
+                .and_then(|c| c.last_transition_time.clone());
             if let Some(obj) = FluxObject::from_api(api) {
                 entries.push(Entry {
                     json,
@@ -107,13 +152,16 @@ impl Store {
                 )
             })
             .collect();
-        fill_report(&mut report, &entries);
+        if report["metadata"]["namespace"].is_null() {
+            report["metadata"]["namespace"] = json!("flux-system");
+        }
         Store {
             report,
             entries,
             index,
             events,
             crds,
+            external,
         }
     }
 
@@ -124,23 +172,131 @@ impl Store {
             .map(|&i| &self.entries[i])
     }
 
-    /// `GET /api/v1/resources`.
+    /// `GET /api/v1/report` for this user (FO report.go `ReportHandler`): counters filtered
+    /// to the user's namespaces, `spec.namespaces` and `userInfo` injected; the placeholder
+    /// (no namespaces, no counters) while the report is not computed.
+    pub fn report(&self, mode: &Mode, placeholder: bool) -> Value {
+        if placeholder {
+            return json!({"apiVersion":"fluxcd.controlplane.io/v1","kind":"FluxReport",
+                "metadata":{"name":"flux","namespace":"flux-system"},
+                "spec":{"distribution":{"entitlement":"Unknown","status":"Unknown"}}});
+        }
+        let mut r = self.report.clone();
+        let spec = &mut r["spec"];
+        if spec.get("reconcilers").is_none() {
+            spec["reconcilers"] = json!(self.counters(mode));
+        }
+        spec["namespaces"] = json!(self.visible_namespaces(mode));
+        if spec.get("userInfo").is_none() {
+            spec["userInfo"] = json!({"username": "fluxlens-sim"});
+        }
+        r
+    }
+
+    /// The namespaces the user may browse (FO kubeclient `ListUserNamespaces`).
+    pub fn visible_namespaces(&self, mode: &Mode) -> Vec<String> {
+        if let Some(ns) = &mode.namespaces {
+            let mut ns = ns.clone();
+            ns.sort();
+            return ns;
+        }
+        let mut ns: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| e.obj.key.namespace.clone())
+            .collect();
+        ns.push(
+            self.report["metadata"]["namespace"]
+                .as_str()
+                .unwrap_or("flux-system")
+                .into(),
+        );
+        ns.sort();
+        ns.dedup();
+        ns
+    }
+
+    fn visible(&self, mode: &Mode, ns: &str) -> bool {
+        mode.namespaces
+            .as_ref()
+            .is_none_or(|allowed| allowed.iter().any(|a| a == ns))
+    }
+
+    fn counters(&self, mode: &Mode) -> Vec<Value> {
+        let mut stats: BTreeMap<String, (String, u64, u64, u64)> = BTreeMap::new();
+        for e in self
+            .entries
+            .iter()
+            .filter(|e| self.visible(mode, &e.obj.key.namespace))
+        {
+            let kind = e.obj.key.kind.as_str().to_string();
+            let api = e.json["apiVersion"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| e.obj.key.kind.default_api_version().into());
+            let s = stats.entry(kind).or_insert((api, 0, 0, 0));
+            match e.obj.status {
+                Status::Suspended => s.3 += 1,
+                st => {
+                    s.1 += 1;
+                    if st == Status::Failed {
+                        s.2 += 1;
+                    }
+                }
+            }
+        }
+        let mut out: Vec<Value> = stats
+            .into_iter()
+            .map(|(kind, (api, running, failing, suspended))| {
+                json!({"apiVersion": api, "kind": kind, "stats": {"running": running, "failing": failing, "suspended": suspended}})
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            (a["apiVersion"].as_str(), a["kind"].as_str())
+                .cmp(&(b["apiVersion"].as_str(), b["kind"].as_str()))
+        });
+        out
+    }
+
+    /// `GET /api/v1/resources`. Live (FO resources.go `GetResourcesStatus`): per kind, capped
+    /// at 2,500, a kind whose List fails left out, `null` when nothing matched and no status
+    /// filter. Cached (FO search.go `GetCachedResources`, search_index.go `SearchResources`):
+    /// names lower-cased, 2,500 rows in total after sorting, always an array.
     pub fn resources(
         &self,
+        mode: &Mode,
         kind: Option<&str>,
         name: &str,
         ns: Option<&str>,
         status: Option<&str>,
     ) -> Value {
-        let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
-        for e in &self.entries {
+        let rows = self.entries.iter().filter(|e| {
             let k = e.obj.key.kind.as_str();
-            if kind.is_some_and(|want| want != k)
-                || ns.is_some_and(|want| want != e.obj.key.namespace)
-                || status.is_some_and(|want| want != e.obj.status.as_str())
-                || !filter::name_matches(name, &e.obj.key.name)
-            {
-                continue;
+            kind.is_none_or(|want| want == k)
+                && ns.is_none_or(|want| want == e.obj.key.namespace)
+                && status.is_none_or(|want| want == e.obj.status.as_str())
+                && self.visible(mode, &e.obj.key.namespace)
+                && filter::name_matches(name, &e.obj.key.name)
+        });
+        if mode.search_cached {
+            let mut rows: Vec<&Entry> = rows.collect();
+            rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
+            rows.truncate(CACHED_CAP);
+            let out: Vec<Value> = rows
+                .iter()
+                .map(|e| {
+                    let mut s = summary(e, true);
+                    s["name"] = json!(e.obj.key.name.to_lowercase());
+                    s
+                })
+                .collect();
+            return json!({ "resources": out });
+        }
+        let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+        for e in rows {
+            let k = e.obj.key.kind.as_str();
+            if mode.fail_list.iter().any(|f| f == k) {
+                continue; // "Return empty array instead of error for better UX", per kind
             }
             per_kind.entry(k).or_default().push(e);
         }
@@ -150,48 +306,76 @@ impl Store {
             .collect();
         rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
         if rows.is_empty() && status.is_none() {
-            // Live mode answers null when nothing matched and no status filter was given.
             return json!({"resources": null});
         }
         json!({"resources": rows.iter().map(|e| summary(e, true)).collect::<Vec<_>>()})
     }
 
-    /// `GET /api/v1/search`.
-    pub fn search(&self, kind: Option<&str>, name: &str, ns: Option<&str>) -> Value {
+    /// `GET /api/v1/search`: the index, the user's namespaces, 10 rows, messages blanked.
+    pub fn search(&self, mode: &Mode, kind: Option<&str>, name: &str, ns: Option<&str>) -> Value {
         let mut rows: Vec<&Entry> = self
             .entries
             .iter()
             .filter(|e| kind.is_none_or(|k| k == e.obj.key.kind.as_str()))
             .filter(|e| ns.is_none_or(|n| n == e.obj.key.namespace))
+            .filter(|e| self.visible(mode, &e.obj.key.namespace))
             .filter(|e| filter::search_matches(name, &e.obj.key.name))
             .collect();
         rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
         rows.truncate(SEARCH_CAP);
-        json!({"resources": rows.iter().map(|e| summary(e, false)).collect::<Vec<_>>()})
+        let out: Vec<Value> = rows
+            .iter()
+            .map(|e| {
+                let mut s = summary(e, false);
+                s["name"] = json!(e.obj.key.name.to_lowercase());
+                s
+            })
+            .collect();
+        json!({ "resources": out })
     }
 
-    /// `GET /api/v1/resource`: the object with server-injected fields, `{}` when absent.
-    pub fn resource(&self, kind: &str, name: &str, ns: &str) -> Value {
-        let kind = canonical_kind(kind);
-        match self.get(&kind, ns, name) {
-            Some(e) => self.served(e),
-            None => json!({}),
+    /// `GET /api/v1/resource` (FO resource.go `ResourceHandler`): enriched, `{}` when absent,
+    /// 403 outside the user's namespaces.
+    pub fn resource(
+        &self,
+        mode: &Mode,
+        kind: &str,
+        name: &str,
+        ns: &str,
+    ) -> Result<Value, TextError> {
+        if !self.visible(mode, ns) {
+            return Err(TextError(
+                403,
+                "You do not have access to this resource. User: sim-tenant, Groups: [tenants]"
+                    .into(),
+            ));
         }
+        let kind = canonical_kind(kind);
+        Ok(match self.get(&kind, ns, name) {
+            Some(e) => self.enriched(e),
+            None => json!({}),
+        })
     }
 
-    /// The object as the server serves it: `reconcilerRef` and `sourceRef` injected.
-    pub fn served(&self, e: &Entry) -> Value {
-        let mut v = e.json.clone();
-        let Some(obj) = v.as_object_mut() else {
+    /// The single-object shape: sanitized, then `reconcilerRef`, `sourceRef` and the
+    /// inventory list added.
+    pub fn enriched(&self, e: &Entry) -> Value {
+        let mut v = served::sanitize(&e.json);
+        let Some(status) = v
+            .as_object_mut()
+            .map(|o| o.entry("status").or_insert_with(|| json!({})))
+            .and_then(Value::as_object_mut)
+        else {
             return v;
         };
-        let status = obj.entry("status").or_insert_with(|| json!({}));
-        let Some(status) = status.as_object_mut() else {
-            return v;
-        };
-        status.entry("reconcilerRef").or_insert_with(|| {
-            json!({"status": e.obj.status.as_str(), "message": e.obj.message, "lastReconciled": e.last_reconciled, "managedBy": ""})
-        });
+        status.insert(
+            "reconcilerRef".into(),
+            json!({"status": e.obj.status.as_str(), "message": e.obj.message,
+                   "lastReconciled": e.last_reconciled, "managedBy": served::managed_by(&e.json)}),
+        );
+        if let Some(list) = status.get("inventory").and_then(served::inventory_list) {
+            status.insert("inventory".into(), list);
+        }
         let src = e.obj.refs.iter().find(|r| {
             matches!(
                 r.kind,
@@ -210,43 +394,63 @@ impl Store {
                 .as_ref()
                 .map(|a| a.metadata.clone())
                 .unwrap_or_default();
-            status.entry("sourceRef").or_insert_with(|| {
+            status.insert("sourceRef".into(),
                 json!({"kind": r.target.kind.as_str(), "name": r.target.name, "namespace": r.target.namespace,
                     "url": t.obj.raw.spec.url.clone().unwrap_or_default(),
                     "originURL": meta.get("org.opencontainers.image.source").cloned().unwrap_or_default(),
                     "originRevision": meta.get("org.opencontainers.image.revision").cloned().unwrap_or_default(),
-                    "status": t.obj.status.as_str(), "message": t.obj.message})
-            });
+                    "status": t.obj.status.as_str(), "message": t.obj.message}));
         }
         v
     }
 
-    /// `GET /api/v1/events`.
+    /// `GET /api/v1/events` (FO events.go `GetEvents`): Flux kinds only without `kind`, the
+    /// user's namespaces, capped per kind, newest first.
     pub fn events(
         &self,
+        mode: &Mode,
         kind: Option<&str>,
         name: &str,
         ns: Option<&str>,
         type_: Option<&str>,
     ) -> Value {
-        let rows: Vec<&Value> = self
-            .events
-            .iter()
-            .filter(|e| {
-                let io = e["involvedObject"].as_str().unwrap_or("");
-                let (k, n) = io.split_once('/').unwrap_or(("", io));
-                kind.is_none_or(|want| want == k)
-                    && filter::name_matches(name, n)
-                    && ns.is_none_or(|want| Some(want) == e["namespace"].as_str())
-                    && type_.is_none_or(|want| Some(want) == e["type"].as_str())
+        let cap = if kind.is_some() {
+            EVENTS_CAP_ONE_KIND
+        } else {
+            EVENTS_CAP_PER_KIND
+        };
+        let mut per_kind: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+        for e in &self.events {
+            let io = e["involvedObject"].as_str().unwrap_or("");
+            let (k, n) = io.split_once('/').unwrap_or(("", io));
+            let ens = e["namespace"].as_str().unwrap_or("");
+            let flux = !matches!(Kind::parse(k), Kind::Other(_));
+            if kind.map_or(flux, |want| want == k)
+                && filter::name_matches(name, n)
+                && ns.is_none_or(|want| want == ens)
+                && self.visible(mode, ens)
+            {
+                per_kind.entry(k.to_string()).or_default().push(e);
+            }
+        }
+        let mut rows: Vec<&Value> = per_kind
+            .into_values()
+            .flat_map(|mut v| {
+                v.sort_by(|a, b| event_time(b).cmp(event_time(a)));
+                v.truncate(cap);
+                v
             })
+            .filter(|e| type_.is_none_or(|want| Some(want) == e["type"].as_str()))
             .collect();
-        json!({"events": rows})
+        rows.sort_by(|a, b| event_time(b).cmp(event_time(a)));
+        json!({ "events": rows })
     }
 
-    /// `POST /api/v1/inventory/objects`: one result per item (at most 2000), in order.
+    /// `POST /api/v1/inventory/objects` (FO inventory_objects.go `GetInventoryObjects`): one
+    /// result per item in order, sanitized only, `NotFound` / `Forbidden` / `Error` per item.
     pub fn inventory_objects(
         &self,
+        mode: &Mode,
         items: &[Value],
         status_only: bool,
         crds_forbidden: bool,
@@ -260,26 +464,9 @@ impl Store {
                     (s("apiVersion"), s("kind"), s("namespace"), s("name"));
                 let mut head =
                     json!({"apiVersion": api_version, "kind": kind, "namespace": ns, "name": name});
-                let found = if kind == "CustomResourceDefinition" {
-                    if crds_forbidden {
-                        head["error"] = json!("Forbidden");
-                        return head;
-                    }
-                    self.crds
-                        .iter()
-                        .find(|c| c["metadata"]["name"].as_str() == Some(name.as_str()))
-                        .map(|c| (c.clone(), "Current", ""))
-                } else {
-                    self.get(&kind, &ns, &name).map(|e| {
-                        (
-                            self.served(e),
-                            e.obj.status.as_str(),
-                            e.obj.message.as_str(),
-                        )
-                    })
-                };
+                let found = self.lookup(mode, &api_version, &kind, &ns, &name, crds_forbidden);
                 match found {
-                    Some((obj, status, msg)) => {
+                    Ok((obj, status, msg)) => {
                         head["status"] = json!(status);
                         if !msg.is_empty() {
                             head["statusMessage"] = json!(msg);
@@ -288,13 +475,120 @@ impl Store {
                             head["object"] = obj;
                         }
                     }
-                    None => head["error"] = json!("NotFound"),
+                    Err(e) => head["error"] = json!(e),
+                }
+                if ns.is_empty() {
+                    // `namespace,omitempty`
+                    head.as_object_mut().map(|o| o.remove("namespace"));
                 }
                 head
             })
             .collect();
-        json!({"objects": out})
+        json!({ "objects": out })
     }
+
+    /// One GET under the user's identity at the requested version: the object sanitized, or
+    /// the error class the server reports.
+    fn lookup(
+        &self,
+        mode: &Mode,
+        api_version: &str,
+        kind: &str,
+        ns: &str,
+        name: &str,
+        crds_forbidden: bool,
+    ) -> Result<(Value, String, String), &'static str> {
+        // An unparseable or unserved apiVersion fails the REST mapping: "Error".
+        let (group, version) = match api_version.rsplit_once('/') {
+            Some((g, v)) => (g, v),
+            None if !api_version.is_empty() => ("", api_version),
+            None => return Err("Error"),
+        };
+        // Tenants may read neither other namespaces nor cluster-scoped objects.
+        if mode.namespaces.is_some() && !self.visible(mode, ns) {
+            return Err("Forbidden");
+        }
+        if kind == "CustomResourceDefinition" {
+            if crds_forbidden {
+                return Err("Forbidden");
+            }
+            return self
+                .crds
+                .iter()
+                .find(|c| c["metadata"]["name"].as_str() == Some(name))
+                .map(|c| (served::sanitize(c), "Current".into(), String::new()))
+                .ok_or("NotFound");
+        }
+        let flux = Kind::parse(kind);
+        if !matches!(flux, Kind::Other(_)) {
+            let own_group = flux
+                .default_api_version()
+                .rsplit_once('/')
+                .map_or("", |(g, _)| g);
+            if group != own_group || !self.serves(kind, version) {
+                return Err("Error");
+            }
+            return self
+                .get(kind, ns, name)
+                .map(|e| {
+                    (
+                        served::sanitize(&e.json),
+                        e.obj.status.as_str().to_string(),
+                        e.obj.message.clone(),
+                    )
+                })
+                .ok_or("NotFound");
+        }
+        self.external
+            .iter()
+            .find(|o| {
+                o["kind"].as_str() == Some(kind)
+                    && o["apiVersion"]
+                        .as_str()
+                        .is_some_and(|a| a.rsplit_once('/').map_or("", |(g, _)| g) == group)
+                    && o["metadata"]["name"].as_str() == Some(name)
+                    && o["metadata"]["namespace"].as_str().unwrap_or("") == ns
+            })
+            .map(|o| (served::sanitize(o), kstatus(o), String::new()))
+            .ok_or("NotFound")
+    }
+
+    /// Whether the cluster serves `version` of a Flux kind: the version its objects are
+    /// stored at, or any version the installed minor serves (§2.4 table).
+    fn serves(&self, kind: &str, version: &str) -> bool {
+        let stored = self.entries.iter().any(|e| {
+            e.obj.key.kind.as_str() == kind
+                && e.json["apiVersion"]
+                    .as_str()
+                    .is_some_and(|a| a.ends_with(&format!("/{version}")))
+        });
+        let minor = self.report["spec"]["distribution"]["version"]
+            .as_str()
+            .and_then(|v| v.trim_start_matches('v').split('.').nth(1))
+            .and_then(|m| m.parse::<u32>().ok());
+        let by_table = minor
+            .and_then(|m| fluxlens_core::migration::api_table::served(kind, m, version))
+            .unwrap_or(false);
+        let default = Kind::parse(kind)
+            .default_api_version()
+            .ends_with(&format!("/{version}"));
+        stored || by_table || default
+    }
+}
+
+/// kstatus of a non-Flux object, reduced to what the scenarios need.
+fn kstatus(o: &Value) -> String {
+    let ready = o["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "Ready"));
+    match ready.and_then(|c| c["status"].as_str()) {
+        Some("False") => "InProgress".into(),
+        _ => "Current".into(),
+    }
+}
+
+fn event_time(e: &Value) -> &str {
+    e["lastTimestamp"].as_str().unwrap_or("")
 }
 
 fn summary(e: &Entry, with_message: bool) -> Value {
@@ -332,168 +626,4 @@ pub fn canonical_kind(k: &str) -> String {
         .find(|(s, full)| *s == lower || full.to_lowercase() == lower)
         .map(|(_, full)| full.to_string())
         .unwrap_or_else(|| k.to_string())
-}
-
-/// Fills what the real server computes: per-kind counters and visible namespaces.
-fn fill_report(report: &mut Value, entries: &[Entry]) {
-    let mut stats: BTreeMap<String, (String, u64, u64, u64)> = BTreeMap::new();
-    let mut namespaces: Vec<String> = Vec::new();
-    for e in entries {
-        let kind = e.obj.key.kind.as_str().to_string();
-        let api = e.json["apiVersion"]
-            .as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| e.obj.key.kind.default_api_version().into());
-        let s = stats.entry(kind).or_insert((api, 0, 0, 0));
-        match e.obj.status {
-            Status::Suspended => s.3 += 1,
-            st => {
-                s.1 += 1;
-                if st == Status::Failed {
-                    s.2 += 1;
-                }
-            }
-        }
-        namespaces.push(e.obj.key.namespace.clone());
-    }
-    namespaces.sort();
-    namespaces.dedup();
-    let mut reconcilers: Vec<Value> = stats
-        .into_iter()
-        .map(|(kind, (api, running, failing, suspended))| {
-            json!({"apiVersion": api, "kind": kind, "stats": {"running": running, "failing": failing, "suspended": suspended}})
-        })
-        .collect();
-    reconcilers.sort_by(|a, b| {
-        (a["apiVersion"].as_str(), a["kind"].as_str())
-            .cmp(&(b["apiVersion"].as_str(), b["kind"].as_str()))
-    });
-    let spec = &mut report["spec"];
-    if spec.get("reconcilers").is_none() {
-        spec["reconcilers"] = json!(reconcilers);
-    }
-    if spec.get("namespaces").is_none() {
-        spec["namespaces"] = json!(namespaces);
-    }
-    if spec.get("userInfo").is_none() {
-        spec["userInfo"] = json!({"username": "fluxlens-sim"});
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn demo() -> Store {
-        Store::from_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/demo"))
-            .unwrap()
-    }
-
-    #[test]
-    fn resources_semantics() {
-        let s = demo();
-        assert_eq!(
-            s.resources(Some("Nope"), "", None, None),
-            json!({"resources": null})
-        );
-        assert_eq!(
-            s.resources(Some("Nope"), "", None, Some("Ready")),
-            json!({"resources": []})
-        );
-        let all = s.resources(None, "", None, None)["resources"]
-            .as_array()
-            .unwrap()
-            .len();
-        assert_eq!(all, s.entries.len());
-        let neg = s.resources(Some("Kustomization"), "!team-*", None, None)["resources"]
-            .as_array()
-            .unwrap()
-            .clone();
-        assert!(
-            !neg.is_empty()
-                && neg
-                    .iter()
-                    .all(|r| !r["name"].as_str().unwrap().starts_with("team-"))
-        );
-        let rows = s.resources(None, "", None, None);
-        let times: Vec<_> = rows["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["lastReconciled"].as_str().unwrap_or("").to_string())
-            .collect();
-        assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
-    }
-
-    #[test]
-    fn caps_per_kind_and_search() {
-        let s = Store::synthetic(6000);
-        let ks = s.resources(Some("Kustomization"), "", None, None)["resources"]
-            .as_array()
-            .unwrap()
-            .len();
-        assert_eq!(ks, RESOURCES_CAP_PER_KIND);
-        let hits = s.search(None, "app", None)["resources"]
-            .as_array()
-            .unwrap()
-            .clone();
-        assert_eq!(hits.len(), SEARCH_CAP);
-        assert!(hits.iter().all(|h| h["message"] == ""));
-    }
-
-    #[test]
-    fn resource_not_found_is_empty_object_and_short_names_work() {
-        let s = demo();
-        assert_eq!(
-            s.resource("Kustomization", "nope", "flux-system"),
-            json!({})
-        );
-        let o = s.resource("ks", "tenants", "flux-system");
-        assert_eq!(o["kind"], "Kustomization");
-        assert_eq!(o["status"]["sourceRef"]["kind"], "OCIRepository");
-        assert_eq!(o["status"]["reconcilerRef"]["status"], "Ready");
-    }
-
-    #[test]
-    fn inventory_objects_order_cap_and_errors() {
-        let s = demo();
-        let mut items = vec![
-            json!({"apiVersion":"v1","kind":"Kustomization","namespace":"flux-system","name":"nope"}),
-        ];
-        items.extend((0..2100).map(|_| json!({"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","namespace":"flux-system","name":"tenants"})));
-        let r = s.inventory_objects(&items, true, false);
-        let objs = r["objects"].as_array().unwrap();
-        assert_eq!(objs.len(), INVENTORY_CAP);
-        assert_eq!(objs[0]["error"], "NotFound");
-        assert!(objs[1].get("object").is_none(), "statusOnly omits object");
-        let crd = s.inventory_objects(&[json!({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","name":"helmreleases.helm.toolkit.fluxcd.io"})], false, true);
-        assert_eq!(crd["objects"][0]["error"], "Forbidden");
-    }
-
-    #[test]
-    fn report_counters_match_objects() {
-        let s = demo();
-        let total: u64 = s.report["spec"]["reconcilers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                r["stats"]["running"].as_u64().unwrap() + r["stats"]["suspended"].as_u64().unwrap()
-            })
-            .sum();
-        assert_eq!(total as usize, s.entries.len());
-    }
-
-    #[test]
-    fn every_scenario_loads() {
-        for name in ["demo", "broken", "enterprise-fips", "upstream-bootstrap"] {
-            let s = Store::from_dir(
-                &Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("../../scenarios")
-                    .join(name),
-            )
-            .unwrap();
-            assert!(!s.entries.is_empty(), "{name}");
-        }
-    }
 }

@@ -1,5 +1,5 @@
 use crate::kind::{Kind, Role};
-use crate::model::{Cluster, ObjectKey, RefKind};
+use crate::model::{Answer, Cluster, ObjectKey, Presence, RefKind};
 use crate::status::Status;
 use std::collections::HashMap;
 
@@ -8,8 +8,12 @@ use std::collections::HashMap;
 pub enum NodeKind {
     /// An object that exists.
     Object,
-    /// A referenced object that does not exist.
+    /// A referenced object that does not exist (§0.2: visible, complete data).
     Missing,
+    /// A referenced object fluxlens cannot see; the reason is said on the node.
+    NotVisible { reason: String },
+    /// A non-Flux object a ResourceSet depends on, with what the server said of it.
+    External { answer: String },
     /// A collapsed group of `count` objects (a namespace, or a run of sibling consumers).
     Group { count: usize },
 }
@@ -78,6 +82,35 @@ pub struct Graph {
     pub cycles: Vec<Vec<ObjectKey>>,
 }
 
+/// The node status and kind of a referenced object that was not loaded.
+fn absent_node(p: &Presence) -> (Status, NodeKind) {
+    match p {
+        Presence::Missing => (Status::Missing, NodeKind::Missing),
+        Presence::NotVisible(why) => (
+            Status::NotVisible,
+            NodeKind::NotVisible {
+                reason: why.clone(),
+            },
+        ),
+        Presence::External(answer) => {
+            let status = match answer {
+                Some(Answer::NotFound) => Status::Missing,
+                Some(Answer::Found(s)) if s == "Current" || s == "Ready" => Status::Ready,
+                Some(Answer::Found(s)) if s == "Failed" => Status::Failed,
+                Some(Answer::Found(_)) => Status::Unknown,
+                _ => Status::NotVisible,
+            };
+            (
+                status,
+                NodeKind::External {
+                    answer: p.describe(),
+                },
+            )
+        }
+        Presence::Present => (Status::Unknown, NodeKind::Object),
+    }
+}
+
 fn in_graph(kind: &Kind, opts: GraphOptions) -> bool {
     match kind.role() {
         Role::Source | Role::Applier => true,
@@ -110,8 +143,13 @@ impl Graph {
                 }
                 let target = match g.index.get(&r.target) {
                     Some(&t) => t,
-                    None if cluster.contains(&r.target) => continue, // exists but not drawn (layer off)
-                    None => g.add(r.target.clone(), Status::Missing, NodeKind::Missing),
+                    None => match cluster.presence(&r.target) {
+                        Presence::Present => continue, // exists but not drawn (layer off)
+                        p => {
+                            let (status, kind) = absent_node(&p);
+                            g.add(r.target.clone(), status, kind)
+                        }
+                    },
                 };
                 let me = g.index[&o.key];
                 let (from, to, kind) = match r.kind {
@@ -147,6 +185,13 @@ impl Graph {
         g.edges = edges;
         g.cycles = super::cycles::depends_on_cycles(&g);
         g
+    }
+
+    /// Nodes that stand for references fluxlens cannot see.
+    pub fn not_visible(&self) -> impl Iterator<Item = &Node> {
+        self.nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::NotVisible { .. }))
     }
 
     fn add(&mut self, id: ObjectKey, status: Status, kind: NodeKind) -> u32 {

@@ -19,6 +19,8 @@ pub fn to_dot(v: &ViewGraph) -> String {
         };
         let style = match n.kind {
             NodeKind::Missing => ", style=\"dashed\", color=\"red\"",
+            NodeKind::NotVisible { .. } => ", style=\"dashed\", color=\"grey\"",
+            NodeKind::External { .. } => ", style=\"dotted\"",
             NodeKind::Group { .. } => ", style=\"filled\", fillcolor=\"#eeeeee\"",
             NodeKind::Object => "",
         };

@@ -18,7 +18,7 @@ fn colour(status: crate::status::Status) -> &'static str {
         Failed | Missing => "#b3261e",
         Progressing => "#8a5a00",
         Suspended => "#5b4a8a",
-        Unknown => "#4a5560",
+        Unknown | NotVisible => "#4a5560",
     }
 }
 
@@ -39,7 +39,7 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
     }
     for (i, n) in v.nodes.iter().enumerate() {
         let (x, y) = l.pos[i];
-        let dash = if n.kind == NodeKind::Missing {
+        let dash = if matches!(n.kind, NodeKind::Missing | NodeKind::NotVisible { .. }) {
             " stroke-dasharray=\"5 3\""
         } else {
             ""

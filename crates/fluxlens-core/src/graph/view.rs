@@ -77,7 +77,7 @@ fn severity(s: Status) -> u8 {
         Status::Unknown => 3,
         Status::Progressing => 2,
         Status::Suspended => 1,
-        Status::Ready => 0,
+        Status::Ready | Status::NotVisible => 0,
     }
 }
 

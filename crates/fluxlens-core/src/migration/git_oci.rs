@@ -242,7 +242,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .filter(|o| {
             o.refs
                 .iter()
-                .any(|r| r.target == git || !c.contains(&r.target))
+                .any(|r| r.target == git || c.presence(&r.target).is_missing())
         })
         .map(|o| o.key.clone())
         .collect();

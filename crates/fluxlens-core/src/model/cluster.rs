@@ -22,12 +22,30 @@ pub enum CrdAccess {
 /// Honest notes on how complete the loaded data is (never truncate silently).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LoadNotes {
-    /// Kinds whose summary list hit the server cap and could not be completed.
-    pub truncated_kinds: Vec<String>,
+    /// Kinds whose list came back shorter than the report counts, with the reason (a cap, a
+    /// List the server swallowed, truncation). Absence findings for them are withheld.
+    #[serde(default)]
+    pub incomplete_kinds: Vec<(String, String)>,
+    /// Set when nothing can be said of absence at all (the report is not initialised: no
+    /// namespaces, no counts).
+    #[serde(default)]
+    pub partial: Option<String>,
     /// Objects listed in summaries that could not be fetched (`Forbidden`, `Error`).
     pub unreadable: Vec<(ObjectKey, String)>,
     /// When the data was captured (Unix ms).
     pub captured_at_ms: Option<i64>,
+}
+
+impl LoadNotes {
+    /// Why a kind's list cannot be trusted to be complete, if it cannot.
+    pub fn incomplete_reason(&self, kind: &str) -> Option<&str> {
+        self.partial.as_deref().or_else(|| {
+            self.incomplete_kinds
+                .iter()
+                .find(|(k, _)| k == kind)
+                .map(|(_, why)| why.as_str())
+        })
+    }
 }
 
 /// The whole cluster as fluxlens sees it.
@@ -40,6 +58,9 @@ pub struct Cluster {
     index: HashMap<ObjectKey, usize>,
     pub crds: CrdAccess,
     pub notes: LoadNotes,
+    /// The server's answers for keys that looked missing or are not Flux objects (§0.2).
+    #[serde(skip)]
+    pub confirmations: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
 }
 
 impl Cluster {
@@ -55,12 +76,14 @@ impl Cluster {
         }
         let mut objects: Vec<FluxObject> = map.into_values().collect();
         crate::sort::by(&mut objects, |a, b| a.key.cmp(&b.key));
+        super::owners::derive(&mut objects);
         let mut c = Cluster {
             report,
             objects,
             index: HashMap::new(),
             crds,
             notes: LoadNotes::default(),
+            confirmations: Default::default(),
         };
         c.reindex();
         c

@@ -4,9 +4,12 @@
 mod cluster;
 mod key;
 mod object;
+pub mod owners;
+mod presence;
 mod refs;
 
 pub use cluster::{Cluster, CrdAccess, LoadNotes};
 pub use key::ObjectKey;
 pub use object::FluxObject;
+pub use presence::{Answer, Presence};
 pub use refs::{RefKind, Reference};

@@ -15,8 +15,13 @@ pub struct FluxObject {
     pub message: String,
     /// Every reference this object makes, namespace defaults applied.
     pub refs: Vec<Reference>,
-    /// The Flux object that applied this one (`status.reconcilerRef.managedBy`).
+    /// The Flux object that applied this one, derived from inventories (see `owners`); the
+    /// first of `owners`, `None` when unknown.
     pub managed_by: Option<ObjectKey>,
+    /// Every applier whose inventory lists this object: empty = unknown, two or more = a
+    /// conflict shown as such. Filled by the cluster model, not by `from_api`.
+    #[serde(default)]
+    pub owners: Vec<ObjectKey>,
     /// The decoded object.
     pub raw: ApiObject,
 }
@@ -50,21 +55,32 @@ impl FluxObject {
             ),
             _ => status::derive(&raw),
         };
-        let managed_by = raw
-            .status
-            .reconciler_ref
-            .as_ref()
-            .and_then(|r| r.managed_by.as_deref())
-            .and_then(ObjectKey::parse);
         let refs = refs::extract(&key, &raw);
         Some(FluxObject {
             key,
             status,
             message,
             refs,
-            managed_by,
+            managed_by: None,
+            owners: Vec::new(),
             raw,
         })
+    }
+
+    /// The owner as shown: the applier, "conflict: …" when two inventories list the object,
+    /// or "unknown" when none does (never "none": older HelmReleases keep no inventory).
+    pub fn owner_label(&self) -> String {
+        match self.owners.as_slice() {
+            [] => "unknown (no inventory lists it)".into(),
+            [one] => one.to_string(),
+            many => format!(
+                "conflict: {}",
+                many.iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
     }
 
     /// The condition of the given type.

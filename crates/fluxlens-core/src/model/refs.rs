@@ -47,6 +47,10 @@ pub struct Reference {
     pub target: ObjectKey,
     /// The spec field it came from, for evidence (`spec.sourceRef`).
     pub field: String,
+    /// The `apiVersion` the reference names (ResourceSet `dependsOn` of any kind), used to
+    /// ask the server about a target that is not a Flux object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
 }
 
 fn resolve(
@@ -93,6 +97,7 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
                 kind,
                 target,
                 field: field.to_string(),
+                api_version: None,
             });
         }
     };
@@ -200,11 +205,29 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
         Kind::ResourceSet => None,
         _ => return out,
     };
+    let mut external = Vec::new();
     for (i, d) in spec.depends_on.iter().enumerate() {
         let kind_default = dep_kind.clone();
-        let r = if key.kind == Kind::ResourceSet {
-            resolve(d, None, ns, true)
-        } else {
+        if key.kind == Kind::ResourceSet {
+            // The operator gets exactly the namespace written (FO resourceset_controller.go
+            // checkDependencies): none means cluster-scoped, never "the ResourceSet's own".
+            if let Some(kind) = d.kind.as_deref().filter(|k| !k.is_empty())
+                && !d.name.is_empty()
+            {
+                external.push(Reference {
+                    kind: RefKind::DependsOn,
+                    target: ObjectKey::new(
+                        Kind::parse(kind),
+                        d.namespace.clone().unwrap_or_default(),
+                        d.name.clone(),
+                    ),
+                    field: format!("spec.dependsOn[{i}]"),
+                    api_version: d.api_version.clone().filter(|v| !v.is_empty()),
+                });
+            }
+            continue;
+        }
+        let r = {
             // The kind of a Kustomization/HelmRelease dependency is implied; ignore stray kinds.
             resolve(
                 &CrossRef {
@@ -218,12 +241,48 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
         };
         push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
     }
+    out.extend(external);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resource_set_depends_on_keeps_the_written_namespace_and_api_version() {
+        // Regression: a cluster-scoped Tailscale ProxyGroup and a CRD were defaulted into the
+        // ResourceSet's namespace and drawn as missing there.
+        let o: ApiObject = serde_json::from_str(
+            r#"{"kind":"ResourceSet","metadata":{"name":"rs","namespace":"apps"},"spec":{"dependsOn":[
+              {"apiVersion":"tailscale.com/v1alpha1","kind":"ProxyGroup","name":"ingress","ready":true},
+              {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","name":"proxygroups.tailscale.com"},
+              {"apiVersion":"fluxcd.controlplane.io/v1","kind":"ResourceSet","name":"base","namespace":"apps"}]}}"#,
+        )
+        .unwrap();
+        let refs = extract(&ObjectKey::new(Kind::ResourceSet, "apps", "rs"), &o);
+        let t: Vec<(String, Option<String>)> = refs
+            .iter()
+            .map(|r| (r.target.to_string(), r.api_version.clone()))
+            .collect();
+        assert_eq!(
+            t,
+            vec![
+                (
+                    "ProxyGroup//ingress".into(),
+                    Some("tailscale.com/v1alpha1".into())
+                ),
+                (
+                    "CustomResourceDefinition//proxygroups.tailscale.com".into(),
+                    Some("apiextensions.k8s.io/v1".into())
+                ),
+                (
+                    "ResourceSet/apps/base".into(),
+                    Some("fluxcd.controlplane.io/v1".into())
+                ),
+            ]
+        );
+    }
 
     #[test]
     fn notification_targets_skip_wildcards_and_default_namespace() {

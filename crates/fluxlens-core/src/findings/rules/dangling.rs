@@ -1,7 +1,7 @@
 //! MIG-GO-02 — dangling source or dependency reference (the S003 bootstrap deadlock).
 
 use crate::findings::{Finding, Rule, Severity};
-use crate::model::{Cluster, ObjectKey, RefKind};
+use crate::model::{Answer, Cluster, ObjectKey, Presence, RefKind, Reference};
 
 /// A consumer references a source (or dependency) that does not exist.
 pub struct DanglingReference;
@@ -24,8 +24,18 @@ impl Rule for DanglingReference {
                     r.kind,
                     RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
                 );
-                if !(is_source || r.kind == RefKind::DependsOn) || cluster.contains(&r.target) {
+                if !(is_source || r.kind == RefKind::DependsOn) {
                     continue;
+                }
+                let presence = cluster.presence(&r.target);
+                match presence {
+                    Presence::Present | Presence::External(Some(Answer::Found(_))) => continue,
+                    _ if presence.is_missing() => {}
+                    // §0.2: what cannot be seen is said once as context, never as a blocker.
+                    _ => {
+                        out.push(not_visible(self.id(), obj.key.clone(), r, &presence));
+                        continue;
+                    }
                 }
                 let on_chain = root.as_ref() == Some(&obj.key) || chain.contains(&obj.key);
                 let severity = if on_chain {
@@ -34,12 +44,16 @@ impl Rule for DanglingReference {
                     Severity::High
                 };
                 let mut evidence = vec![format!(
-                    "{} → {} ({}), not found in the cluster",
-                    obj.key, r.target, r.field
+                    "{} → {} ({}), {}",
+                    obj.key,
+                    r.target,
+                    r.field,
+                    if cluster.confirmations.contains_key(&r.target) {
+                        "not listed, and the server answered NotFound when asked"
+                    } else {
+                        "not listed in the namespaces and kinds you can see"
+                    }
                 )];
-                if is_source && obj.raw.status.source_ref.is_none() {
-                    evidence.push("the API injected no status.sourceRef: the server could not read the source either".into());
-                }
                 if let Some(c) = obj.condition("Ready").filter(|c| c.status == "False") {
                     evidence.push(format!(
                         "Ready=False {}: {}",
@@ -51,17 +65,6 @@ impl Rule for DanglingReference {
                     evidence.push(format!(
                         "{} is on the FluxInstance delivery chain: the change that would create {} is delivered through it (bootstrap deadlock)",
                         obj.key, r.target
-                    ));
-                }
-                if cluster
-                    .notes
-                    .truncated_kinds
-                    .iter()
-                    .any(|k| k == r.target.kind.as_str())
-                {
-                    evidence.push(format!(
-                        "the {} list was truncated by the server; the object may exist unseen",
-                        r.target.kind
                     ));
                 }
                 let (message, remediation) = if is_source {
@@ -91,6 +94,18 @@ impl Rule for DanglingReference {
                 });
             }
         }
+    }
+}
+
+/// The info finding for a reference fluxlens cannot resolve.
+fn not_visible(rule: &str, subject: ObjectKey, r: &Reference, p: &Presence) -> Finding {
+    Finding {
+        rule: rule.into(),
+        severity: Severity::Info,
+        subject: subject.clone(),
+        message: format!("{subject} → {} is {}", r.target, p.describe()),
+        evidence: vec![format!("{} ({})", r.target, r.field)],
+        remediation: "Nothing to do unless you expected to see it: fluxlens does not call an object missing when it cannot see it.".into(),
     }
 }
 

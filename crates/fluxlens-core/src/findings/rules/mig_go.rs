@@ -224,7 +224,7 @@ fn stale_alert_sources(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .iter()
             .filter(|r| {
                 matches!(r.target.kind, Kind::GitRepository | Kind::OciRepository)
-                    && !c.contains(&r.target)
+                    && c.presence(&r.target).is_missing()
             })
             .map(|r| r.target.to_string())
             .collect();
@@ -266,7 +266,7 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             evidence.push("status.webhookPath is empty".into());
         }
         for r in &rc.refs {
-            if !c.contains(&r.target) {
+            if c.presence(&r.target).is_missing() {
                 evidence.push(format!("resource {} does not exist", r.target));
             } else if root_oci && r.target.kind == Kind::GitRepository {
                 evidence.push(format!(

@@ -1,0 +1,242 @@
+//! Visible vs existing (rule catalog §0.2): what fluxlens may say about a referenced object
+//! that is not among the loaded ones. "Missing" is a claim about the cluster and needs
+//! complete data; everything short of that is "not visible to you" or an external answer.
+
+use super::cluster::Cluster;
+use super::key::ObjectKey;
+use crate::kind::Kind;
+use serde::{Deserialize, Serialize};
+
+/// What the server said when asked for exactly one key (`POST /api/v1/inventory/objects`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer {
+    /// The object exists; its status as the server computed it (§5.4).
+    Found(String),
+    NotFound,
+    Forbidden,
+    /// Any other failure (unserved apiVersion, API error).
+    Error,
+}
+
+impl Answer {
+    /// Interprets one batch item's `error` and `status`.
+    pub fn from_item(error: Option<&str>, status: Option<&str>) -> Answer {
+        match error {
+            Some("NotFound") => Answer::NotFound,
+            Some("Forbidden") => Answer::Forbidden,
+            Some(_) => Answer::Error,
+            None => Answer::Found(status.unwrap_or_default().to_string()),
+        }
+    }
+}
+
+/// What is known of a referenced object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Presence {
+    /// Loaded.
+    Present,
+    /// Its namespace and kind are visible and completely loaded, it is not there, and the
+    /// server did not contradict that when asked.
+    Missing,
+    /// Fluxlens cannot tell: outside the user's namespaces, unreadable, or its kind's list is
+    /// incomplete. The reason is said to the user.
+    NotVisible(String),
+    /// Not a Flux object (a ResourceSet may depend on any kind): the server's answer, if asked.
+    External(Option<Answer>),
+}
+
+impl Presence {
+    /// True only for a reference that is known to dangle.
+    pub fn is_missing(&self) -> bool {
+        match self {
+            Presence::Missing => true,
+            Presence::External(Some(a)) => *a == Answer::NotFound,
+            _ => false,
+        }
+    }
+
+    /// A short phrase for evidence and tooltips.
+    pub fn describe(&self) -> String {
+        match self {
+            Presence::Present => "exists".into(),
+            Presence::Missing => "does not exist".into(),
+            Presence::NotVisible(why) => format!("not visible to you: {why}"),
+            Presence::External(None) => "not a Flux object; not checked".into(),
+            Presence::External(Some(Answer::Found(s))) if s.is_empty() => "exists".into(),
+            Presence::External(Some(Answer::Found(s))) => format!("exists ({s})"),
+            Presence::External(Some(Answer::NotFound)) => "does not exist".into(),
+            Presence::External(Some(Answer::Forbidden)) => {
+                "not visible to you: the server answered Forbidden".into()
+            }
+            Presence::External(Some(Answer::Error)) => {
+                "unknown: the server could not read it".into()
+            }
+        }
+    }
+}
+
+/// Kinds that `GET /api/v1/resources` lists; references to anything else are external.
+fn listed_kind(kind: &Kind) -> bool {
+    !matches!(kind, Kind::Other(_) | Kind::FluxReport)
+}
+
+impl Cluster {
+    /// Where `key` stands: present, missing, not visible, or external (§0.2).
+    pub fn presence(&self, key: &ObjectKey) -> Presence {
+        if self.contains(key) {
+            return Presence::Present;
+        }
+        let answer = self.confirmations.get(key).cloned();
+        if !listed_kind(&key.kind) {
+            return Presence::External(answer);
+        }
+        if let Some((_, why)) = self.notes.unreadable.iter().find(|(k, _)| k == key) {
+            return Presence::NotVisible(format!("the server answered {why} when reading it"));
+        }
+        if !self.namespace_visible(&key.namespace) {
+            return Presence::NotVisible(format!(
+                "namespace {} is outside the namespaces you may read",
+                key.namespace
+            ));
+        }
+        if let Some(why) = self.notes.incomplete_reason(key.kind.as_str()) {
+            return Presence::NotVisible(format!("the {} list is incomplete ({why})", key.kind));
+        }
+        match answer {
+            Some(Answer::NotFound) | None => Presence::Missing,
+            Some(Answer::Forbidden) => {
+                Presence::NotVisible("the server answered Forbidden when reading it".into())
+            }
+            Some(Answer::Error) => {
+                Presence::NotVisible("the server could not read it (Error)".into())
+            }
+            Some(Answer::Found(_)) => {
+                Presence::NotVisible("it exists but was not in the resource list".into())
+            }
+        }
+    }
+
+    /// Whether the user may read a namespace (`report.spec.namespaces`). An unknown list (an
+    /// uninitialised report) is treated by `LoadNotes::partial`, not here.
+    pub fn namespace_visible(&self, ns: &str) -> bool {
+        let visible = &self.report.spec.namespaces;
+        ns.is_empty() || visible.is_empty() || visible.iter().any(|v| v == ns)
+    }
+
+    /// Keys that look missing and should be confirmed with one batch read, with the
+    /// `apiVersion` to ask at (external targets keep the one their reference names).
+    pub fn candidate_missing(&self) -> Vec<(ObjectKey, Option<String>)> {
+        let mut out: Vec<(ObjectKey, Option<String>)> = Vec::new();
+        for o in self.objects() {
+            for r in &o.refs {
+                if out.iter().any(|(k, _)| k == &r.target)
+                    || self.confirmations.contains_key(&r.target)
+                {
+                    continue;
+                }
+                match self.presence(&r.target) {
+                    Presence::Missing | Presence::External(None) => {
+                        out.push((r.target.clone(), r.api_version.clone()))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        crate::sort::by(&mut out, |a, b| a.0.cmp(&b.0));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FluxReport;
+    use crate::model::CrdAccess;
+
+    fn cluster(namespaces: &[&str], objs: &[&str]) -> Cluster {
+        let mut report = FluxReport::default();
+        report.spec.namespaces = namespaces.iter().map(|s| s.to_string()).collect();
+        Cluster::new(
+            report,
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        )
+    }
+
+    fn key(s: &str) -> ObjectKey {
+        ObjectKey::parse(s).unwrap()
+    }
+
+    #[test]
+    fn outside_the_users_namespaces_is_not_visible_never_missing() {
+        let c = cluster(
+            &["team-a", "team-b"],
+            &[
+                r#"{"kind":"HelmRelease","metadata":{"name":"web","namespace":"team-a"},"spec":{"chart":{"spec":{"chart":"web","sourceRef":{"kind":"HelmRepository","name":"charts","namespace":"flux-system"}}}}}"#,
+            ],
+        );
+        let p = c.presence(&key("HelmRepository/flux-system/charts"));
+        assert!(matches!(p, Presence::NotVisible(_)), "{p:?}");
+        assert!(!p.is_missing());
+        assert!(c.candidate_missing().is_empty());
+        assert_eq!(
+            c.presence(&key("HelmRepository/team-b/x")),
+            Presence::Missing
+        );
+    }
+
+    #[test]
+    fn incomplete_kinds_and_unreadable_items_withhold_missing() {
+        let mut c = cluster(&["apps"], &[]);
+        c.notes.incomplete_kinds = vec![("GitRepository".into(), "listed 0 of 3".into())];
+        c.notes.unreadable = vec![(key("Bucket/apps/b"), "Forbidden".into())];
+        assert!(matches!(
+            c.presence(&key("GitRepository/apps/repo")),
+            Presence::NotVisible(_)
+        ));
+        assert!(matches!(
+            c.presence(&key("Bucket/apps/b")),
+            Presence::NotVisible(_)
+        ));
+        assert_eq!(c.presence(&key("OCIRepository/apps/o")), Presence::Missing);
+    }
+
+    #[test]
+    fn confirmation_decides_and_external_targets_carry_the_answer() {
+        let mut c = cluster(
+            &["apps"],
+            &[
+                r#"{"kind":"ResourceSet","metadata":{"name":"rs","namespace":"apps"},"spec":{"dependsOn":[
+                {"apiVersion":"tailscale.com/v1alpha1","kind":"ProxyGroup","name":"ingress"},
+                {"apiVersion":"fluxcd.controlplane.io/v1","kind":"ResourceSet","name":"gone","namespace":"apps"}]}}"#,
+            ],
+        );
+        let cands = c.candidate_missing();
+        assert_eq!(
+            cands,
+            vec![
+                (
+                    key("ResourceSet/apps/gone"),
+                    Some("fluxcd.controlplane.io/v1".into())
+                ),
+                (
+                    key("ProxyGroup//ingress"),
+                    Some("tailscale.com/v1alpha1".into())
+                ),
+            ]
+        );
+        c.confirmations
+            .insert(key("ProxyGroup//ingress"), Answer::Found("Current".into()));
+        c.confirmations
+            .insert(key("ResourceSet/apps/gone"), Answer::Forbidden);
+        assert_eq!(
+            c.presence(&key("ProxyGroup//ingress")).describe(),
+            "exists (Current)"
+        );
+        assert!(matches!(
+            c.presence(&key("ResourceSet/apps/gone")),
+            Presence::NotVisible(_)
+        ));
+        assert!(c.candidate_missing().is_empty(), "asked once");
+    }
+}

@@ -1,0 +1,456 @@
+//! Conformance: each test pins one behaviour of the real Flux Operator web server and names
+//! the Go file and function it mirrors (controlplaneio-fluxcd/flux-operator, internal/web/).
+//! The simulator must never send what the real server would not, in a shape it would not.
+
+use crate::faults::{Faults, Mode};
+use crate::http::{AppState, handle};
+use crate::store::{CACHED_CAP, EVENTS_CAP_ONE_KIND, SERVER_INJECTED, Store};
+use axum::body::Body;
+use axum::http::{Request, header};
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn scenario(name: &str) -> Store {
+    Store::from_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn cluster_wide() -> Mode {
+    Mode::default()
+}
+
+fn tenant(ns: &[&str]) -> Mode {
+    Mode {
+        namespaces: Some(ns.iter().map(|s| s.to_string()).collect()),
+        ..Mode::default()
+    }
+}
+
+fn item(api: &str, kind: &str, ns: &str, name: &str) -> Value {
+    json!({"apiVersion": api, "kind": kind, "namespace": ns, "name": name})
+}
+
+fn batch(s: &Store, mode: &Mode, items: &[Value]) -> Vec<Value> {
+    s.inventory_objects(mode, items, false, false)["objects"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn rows(v: &Value) -> Vec<Value> {
+    v["resources"].as_array().cloned().unwrap_or_default()
+}
+
+/// inventory_objects.go `GetInventoryObjects` → sanitize.go `cleanObjectForExport`: the
+/// batch object is sanitized only: no reconcilerRef/sourceRef, the native inventory
+/// untouched, Flux ownership labels gone, `app.kubernetes.io/managed-by` kept.
+#[test]
+fn batch_objects_are_sanitized_never_enriched() {
+    let s = scenario("demo");
+    let got = batch(
+        &s,
+        &cluster_wide(),
+        &[
+            item(
+                "kustomize.toolkit.fluxcd.io/v1",
+                "Kustomization",
+                "flux-system",
+                "tenants",
+            ),
+            item(
+                "source.toolkit.fluxcd.io/v1",
+                "OCIRepository",
+                "flux-system",
+                "flux-system",
+            ),
+            item(
+                "source.toolkit.fluxcd.io/v1",
+                "GitRepository",
+                "flux-system",
+                "flux-system",
+            ),
+        ],
+    );
+    for r in &got {
+        let o = &r["object"];
+        for f in SERVER_INJECTED {
+            assert!(
+                o["status"].get(f).is_none(),
+                "{f} in {}",
+                o["metadata"]["name"]
+            );
+        }
+        let labels = o["metadata"]["labels"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            labels
+                .keys()
+                .all(|k| !crate::served::is_flux_ownership_label(k)),
+            "{labels:?}"
+        );
+    }
+    assert!(
+        got[0]["object"]["status"]["inventory"]["entries"].is_array(),
+        "native form"
+    );
+    assert_eq!(
+        got[2]["object"]["metadata"]["labels"]["app.kubernetes.io/managed-by"],
+        "flux-operator"
+    );
+    assert_eq!(got[0]["status"], "Ready");
+}
+
+/// resource.go `ResourceHandler`: the single GET is enriched — reconcilerRef with managedBy
+/// from the ownership labels, sourceRef, the inventory as a list — and `{}` when absent.
+#[test]
+fn single_get_is_enriched() {
+    let s = scenario("demo");
+    let m = cluster_wide();
+    let o = s.resource(&m, "ks", "tenants", "flux-system").unwrap();
+    assert_eq!(
+        o["status"]["reconcilerRef"]["managedBy"],
+        "Kustomization/flux-system/flux-system"
+    );
+    assert_eq!(o["status"]["sourceRef"]["kind"], "OCIRepository");
+    assert!(
+        o["status"]["inventory"]
+            .as_array()
+            .is_some_and(|l| !l.is_empty())
+    );
+    assert!(
+        o["metadata"]["labels"]
+            .get("kustomize.toolkit.fluxcd.io/name")
+            .is_none()
+    );
+    let root = s
+        .resource(&m, "OCIRepository", "flux-system", "flux-system")
+        .unwrap();
+    assert_eq!(
+        root["status"]["reconcilerRef"]["managedBy"],
+        "Kustomization/flux-system/flux-system"
+    );
+    assert_eq!(
+        s.resource(&m, "Kustomization", "nope", "flux-system")
+            .unwrap(),
+        json!({})
+    );
+}
+
+/// resources.go `GetResourcesStatus`: live lists per kind, capped at 2,500 per kind,
+/// newest first, `null` when nothing matched and no status filter.
+#[test]
+fn live_list_caps_per_kind_and_answers_null() {
+    let s = Store::synthetic(6000);
+    let m = cluster_wide();
+    let ks = rows(&s.resources(&m, Some("Kustomization"), "", None, None)).len();
+    assert_eq!(ks, crate::store::RESOURCES_CAP_PER_KIND);
+    assert_eq!(
+        s.resources(&m, Some("Nope"), "", None, None),
+        json!({"resources": null})
+    );
+    assert_eq!(
+        s.resources(&m, Some("Nope"), "", None, Some("Ready")),
+        json!({"resources": []})
+    );
+    let demo = scenario("demo");
+    let all = rows(&demo.resources(&m, None, "", None, None));
+    assert_eq!(all.len(), demo.entries.len());
+    let times: Vec<String> = all
+        .iter()
+        .map(|r| r["lastReconciled"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
+    let neg = rows(&demo.resources(&m, Some("Kustomization"), "!team-*", None, None));
+    assert!(
+        !neg.is_empty()
+            && neg
+                .iter()
+                .all(|r| !r["name"].as_str().unwrap().starts_with("team-"))
+    );
+}
+
+/// resources.go `ResourcesHandler`: "Return empty array instead of error for better UX" —
+/// a kind whose List fails is left out and the answer is still 200.
+#[test]
+fn failed_list_leaves_the_kind_out() {
+    let s = scenario("demo");
+    let m = Mode {
+        fail_list: vec!["HelmRepository".into()],
+        ..Mode::default()
+    };
+    let all = rows(&s.resources(&m, None, "", None, None));
+    assert!(!all.is_empty());
+    assert!(all.iter().all(|r| r["kind"] != "HelmRepository"));
+    let report = s.report(&m, false);
+    assert!(
+        report["spec"]["reconcilers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "HelmRepository"),
+        "the report still counts the kind"
+    );
+}
+
+/// search.go `GetCachedResources` + search_index.go `SearchResources`/`buildSearchIndex`:
+/// with `search.cached`, 2,500 rows in total, newest first, names lower-cased.
+#[test]
+fn cached_list_caps_in_total_and_lowercases() {
+    let s = Store::synthetic(3000);
+    let m = Mode {
+        search_cached: true,
+        ..Mode::default()
+    };
+    let all = rows(&s.resources(&m, None, "", None, None));
+    assert_eq!(all.len(), CACHED_CAP);
+    assert!(all.iter().all(|r| {
+        let n = r["name"].as_str().unwrap();
+        n == n.to_lowercase()
+    }));
+    let empty = s.resources(&m, Some("Nope"), "", None, None);
+    assert_eq!(
+        empty,
+        json!({"resources": []}),
+        "the index answers an array"
+    );
+}
+
+/// kubeclient `ListUserNamespaces` as used by report.go, resources.go, events.go and the
+/// per-object GETs: a tenant sees only its namespaces everywhere; batch items outside are
+/// `Forbidden`, the single GET outside is 403, and nothing else answers 403.
+#[test]
+fn restricted_user_sees_only_their_namespaces() {
+    let s = scenario("demo");
+    let m = tenant(&["team-payments", "team-ledger"]);
+    let report = s.report(&m, false);
+    assert_eq!(
+        report["spec"]["namespaces"],
+        json!(["team-ledger", "team-payments"])
+    );
+    let counted: u64 = report["spec"]["reconcilers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["stats"]["running"].as_u64().unwrap() + r["stats"]["suspended"].as_u64().unwrap()
+        })
+        .sum();
+    let listed = rows(&s.resources(&m, None, "", None, None));
+    assert_eq!(
+        counted as usize,
+        listed.len(),
+        "counters filtered like the list"
+    );
+    assert!(
+        listed
+            .iter()
+            .all(|r| r["namespace"].as_str().unwrap().starts_with("team-"))
+    );
+    let got = batch(
+        &s,
+        &m,
+        &[
+            item(
+                "source.toolkit.fluxcd.io/v1",
+                "OCIRepository",
+                "flux-system",
+                "flux-system",
+            ),
+            item(
+                "source.toolkit.fluxcd.io/v1",
+                "HelmRepository",
+                "team-payments",
+                "charts",
+            ),
+        ],
+    );
+    assert_eq!(got[0]["error"], "Forbidden");
+    assert!(got[1]["object"].is_object());
+    assert_eq!(
+        s.resource(&m, "OCIRepository", "flux-system", "flux-system")
+            .unwrap_err()
+            .0,
+        403
+    );
+    let ev = s.events(&m, None, "", None, None)["events"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        ev.iter()
+            .all(|e| e["namespace"].as_str().unwrap().starts_with("team-"))
+    );
+}
+
+/// inventory_objects.go `getInventoryObject`: the GET uses the requested apiVersion; one the
+/// cluster does not serve fails the REST mapping and comes back as `Error`, a missing object
+/// as `NotFound`; any kind is accepted, cluster-scoped ones without a namespace.
+#[test]
+fn batch_honours_api_version_and_any_kind() {
+    let s = scenario("operator-mock");
+    let m = cluster_wide();
+    let got = batch(
+        &s,
+        &m,
+        &[
+            item(
+                "kustomize.toolkit.fluxcd.io/v1",
+                "Kustomization",
+                "flux-system",
+                "flux-system",
+            ),
+            item(
+                "kustomize.toolkit.fluxcd.io/v1beta1",
+                "Kustomization",
+                "flux-system",
+                "flux-system",
+            ),
+            item(
+                "kustomize.toolkit.fluxcd.io/v1",
+                "Kustomization",
+                "flux-system",
+                "nope",
+            ),
+            item("tailscale.com/v1alpha1", "ProxyGroup", "", "ingress"),
+            item(
+                "apiextensions.k8s.io/v1",
+                "CustomResourceDefinition",
+                "",
+                "proxygroups.tailscale.com",
+            ),
+        ],
+    );
+    assert!(got[0]["object"].is_object());
+    assert_eq!(got[1]["error"], "Error", "v1beta1 is not served on 2.7");
+    assert_eq!(got[2]["error"], "NotFound");
+    assert_eq!(got[3]["status"], "Current");
+    assert!(got[3].get("namespace").is_none(), "namespace,omitempty");
+    assert!(got[4]["object"].is_object());
+}
+
+/// events.go `GetEvents`: newest first, at most 1,000 for one kind, Flux kinds only when no
+/// kind is given.
+#[test]
+fn events_are_sorted_and_capped() {
+    let mut s = scenario("demo");
+    s.events = (0..1500)
+        .map(|i| json!({"lastTimestamp": format!("2026-11-29T{:02}:{:02}:{:02}Z", i / 3600 % 24, i / 60 % 60, i % 60),
+            "type": "Normal", "message": "m", "involvedObject": "Kustomization/tenants", "namespace": "flux-system"}))
+        .chain([json!({"lastTimestamp": "2026-11-30T00:00:00Z", "type": "Normal", "message": "pod",
+            "involvedObject": "Deployment/web", "namespace": "flux-system"})])
+        .collect();
+    let m = cluster_wide();
+    let one = s.events(&m, Some("Kustomization"), "", None, None)["events"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(one.len(), EVENTS_CAP_ONE_KIND);
+    let t: Vec<&str> = one
+        .iter()
+        .map(|e| e["lastTimestamp"].as_str().unwrap())
+        .collect();
+    assert!(t.windows(2).all(|w| w[0] >= w[1]));
+    let all = s.events(&m, None, "", None, None)["events"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(all.iter().all(|e| e["involvedObject"] != "Deployment/web"));
+    let dep = s.events(&m, Some("Deployment"), "", None, None)["events"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(dep, 1, "any kind when asked by name");
+}
+
+/// report.go `ReportHandler`: while the report cannot be computed the handler answers 200
+/// with a placeholder: no namespaces, no reconcilers, no userInfo.
+#[test]
+fn uninitialised_report_is_a_placeholder() {
+    let s = scenario("demo");
+    let r = s.report(&cluster_wide(), true);
+    assert_eq!(
+        r["spec"],
+        json!({"distribution": {"entitlement": "Unknown", "status": "Unknown"}})
+    );
+}
+
+async fn call(state: &std::sync::Arc<AppState>, req: Request<Body>) -> axum::http::Response<Body> {
+    handle(state.clone(), req).await
+}
+
+fn cookie(resp: &axum::http::Response<Body>) -> String {
+    let raw = resp
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("auth-provider="))
+        .unwrap_or("")
+        .to_string();
+    let value = raw
+        .trim_start_matches("auth-provider=")
+        .split(';')
+        .next()
+        .unwrap_or("");
+    String::from_utf8(fluxlens_core::auth::base64url_decode(value).unwrap_or_default()).unwrap()
+}
+
+/// middlewares.go `CrossOriginMiddleware` wraps the auth middleware: a cross-site POST is
+/// refused 403 before authentication would answer 401; auth/cookies.go writes the
+/// auth-provider cookie on every API answer (Anonymous without auth; the absolute
+/// `<baseURL>/oauth2/authorize` in OIDC mode).
+#[tokio::test]
+async fn cross_origin_screen_before_auth_and_provider_cookie() {
+    let oidc = Faults {
+        oidc: true,
+        ..Faults::default()
+    };
+    let state = AppState::new(scenario("demo"), oidc, None);
+    let post = Request::post("/api/v1/inventory/objects")
+        .header("sec-fetch-site", "cross-site")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"objects":[]}"#))
+        .unwrap();
+    assert_eq!(call(&state, post).await.status(), 403);
+    let get = Request::get("/api/v1/report")
+        .header(header::HOST, "flux.example.org")
+        .body(Body::empty())
+        .unwrap();
+    let resp = call(&state, get).await;
+    assert_eq!(resp.status(), 401);
+    let c = cookie(&resp);
+    assert!(
+        c.contains(r#""url":"http://flux.example.org/oauth2/authorize""#),
+        "{c}"
+    );
+    assert!(c.contains(r#""authenticated":false"#));
+    let anon = AppState::new(scenario("demo"), Faults::default(), None);
+    let resp = call(
+        &anon,
+        Request::get("/api/v1/report").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), 200);
+    assert!(cookie(&resp).contains(r#""provider":"Anonymous""#));
+}
+
+/// The rule for every scenario: stored objects only, never a server-injected field.
+#[test]
+fn every_scenario_loads_without_server_fields() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        if e.path().join("objects.json").is_file() {
+            let s = Store::from_dir(&e.path()).unwrap_or_else(|err| panic!("{err}"));
+            assert!(!s.entries.is_empty(), "{:?}", e.path());
+            n += 1;
+        }
+    }
+    assert!(n >= 6, "{n} scenarios");
+}
