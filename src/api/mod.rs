@@ -37,6 +37,12 @@ fn cookies() -> String {
         .unwrap_or_default()
 }
 
+fn page_origin() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
+
 /// Sends a request with a deadline and returns the JSON body text, or a typed error.
 async fn send(
     method: &str,
@@ -76,7 +82,7 @@ async fn send(
             .text()
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
-        fluxlens_core::error::classify(status, &ct, &body, &cookies())?;
+        fluxlens_core::error::classify(status, &ct, &body, &cookies(), &page_origin())?;
         Ok(body)
     }
     .await;

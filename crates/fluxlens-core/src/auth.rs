@@ -25,11 +25,41 @@ pub fn parse_cookie(cookies: &str) -> Option<AuthProvider> {
     serde_json::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
-/// The login URL to send the browser to, when the cookie names one.
-pub fn login_url(cookies: &str) -> Option<String> {
-    parse_cookie(cookies)
-        .map(|p| p.url)
-        .filter(|u| !u.is_empty() && (u.starts_with('/') || u.starts_with("https://")))
+/// The login URL to send the browser to, when the cookie names one: a path on this origin,
+/// or an absolute `http(s)` URL (the server writes `<baseURL>/oauth2/authorize`) whose
+/// origin is the page's `origin`, compared after parsing. Anything else is refused.
+pub fn login_url(cookies: &str, origin: &str) -> Option<String> {
+    let url = parse_cookie(cookies)?.url;
+    if url.starts_with('/') && !url.starts_with("//") {
+        return Some(url);
+    }
+    let page = url_origin(origin)?;
+    (url_origin(&url)? == page).then_some(url)
+}
+
+/// `scheme://host:port` of an absolute http(s) URL, lower-cased with the default port made
+/// explicit; `None` for other schemes, user-info or an empty host.
+pub fn url_origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => "80",
+        "https" => "443",
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.is_empty() || authority.contains('@') || authority.contains('\\') {
+        return None;
+    }
+    let authority = authority.to_ascii_lowercase();
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if !h.is_empty() && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
+            (h.to_string(), p.to_string())
+        }
+        Some((_, _)) if !authority.ends_with(']') => return None,
+        _ => (authority.clone(), default_port.to_string()),
+    };
+    Some(format!("{scheme}://{host}:{port}"))
 }
 
 /// Encodes base64url without padding.
@@ -85,7 +115,7 @@ mod tests {
             ("OIDC", "/oauth2/authorize", false)
         );
         assert_eq!(parse_cookie("auth-provider=!!!"), None);
-        assert_eq!(login_url(""), None);
+        assert_eq!(login_url("", ""), None);
         assert_eq!(base64url_decode("YWJj").unwrap(), b"abc");
         assert_eq!(base64url_decode("YWI").unwrap(), b"ab");
         assert_eq!(base64url_encode(b"{}"), "e30");
@@ -96,10 +126,44 @@ mod tests {
         }
     }
 
+    fn cookie(url: &str) -> String {
+        format!(
+            "auth-provider={}",
+            base64url_encode(format!(r#"{{"provider":"OIDC","url":"{url}"}}"#).as_bytes())
+        )
+    }
+
     #[test]
     fn refuses_script_urls() {
         // {"url":"javascript:alert(1)"}
         let c = "auth-provider=eyJ1cmwiOiJqYXZhc2NyaXB0OmFsZXJ0KDEpIn0";
-        assert_eq!(login_url(c), None);
+        assert_eq!(login_url(c, "https://flux.example.org"), None);
+        assert_eq!(
+            login_url(&cookie("//evil.example/x"), "https://flux.example.org"),
+            None
+        );
+    }
+
+    #[test]
+    fn absolute_login_url_only_on_the_same_origin() {
+        // Regression: the server writes `<baseURL>/oauth2/authorize`, absolute, http or https.
+        let page = "http://127.0.0.1:8080";
+        let same = "http://127.0.0.1:8080/oauth2/authorize";
+        assert_eq!(login_url(&cookie(same), page).as_deref(), Some(same));
+        let https = "https://Flux.Example.org/oauth2/authorize";
+        assert!(login_url(&cookie(https), "https://flux.example.org:443").is_some());
+        for other in [
+            "http://127.0.0.1:9090/oauth2/authorize",
+            "https://127.0.0.1:8080/oauth2/authorize",
+            "http://127.0.0.1:8080@evil.example/oauth2/authorize",
+            "http://evil.example/oauth2/authorize",
+            "ftp://127.0.0.1:8080/x",
+        ] {
+            assert_eq!(login_url(&cookie(other), page), None, "{other}");
+        }
+        assert_eq!(
+            login_url(&cookie("/oauth2/authorize"), page).as_deref(),
+            Some("/oauth2/authorize")
+        );
     }
 }

@@ -71,12 +71,14 @@ fn first_line(s: &str) -> &str {
     }
 }
 
-/// Classifies an answer: `Ok(())` when the body should be decoded as JSON.
+/// Classifies an answer: `Ok(())` when the body should be decoded as JSON. `origin` is the
+/// page's (`https://host[:port]`): a login URL elsewhere is never offered.
 pub fn classify(
     status: u16,
     content_type: &str,
     body: &str,
     cookies: &str,
+    origin: &str,
 ) -> Result<(), ApiError> {
     match status {
         200..=299 => {
@@ -97,7 +99,7 @@ pub fn classify(
             }
         }
         401 => Err(ApiError::Unauthorized {
-            login_url: crate::auth::login_url(cookies),
+            login_url: crate::auth::login_url(cookies, origin),
         }),
         403 => Err(ApiError::Forbidden(body.to_string())),
         500..=599 => Err(ApiError::Server {
@@ -122,33 +124,33 @@ mod tests {
 
     #[test]
     fn classification() {
-        assert_eq!(classify(200, "application/json", "{}", ""), Ok(()));
+        assert_eq!(classify(200, "application/json", "{}", "", ""), Ok(()));
         assert_eq!(
-            classify(200, "application/json; charset=utf-8", "{}", ""),
+            classify(200, "application/json; charset=utf-8", "{}", "", ""),
             Ok(())
         );
         assert!(matches!(
-            classify(200, "text/html; charset=utf-8", "<!doctype html>", ""),
+            classify(200, "text/html; charset=utf-8", "<!doctype html>", "", ""),
             Err(ApiError::NotJson { .. })
         ));
         assert!(matches!(
-            classify(403, "text/plain", "You do not have access", ""),
+            classify(403, "text/plain", "You do not have access", "", ""),
             Err(ApiError::Forbidden(_))
         ));
         assert_eq!(
-            classify(500, "text/plain", "Failed to get resource: boom\n", ""),
+            classify(500, "text/plain", "Failed to get resource: boom\n", "", ""),
             Err(ApiError::Server {
                 status: 500,
                 body: "Failed to get resource: boom\n".into()
             })
         );
         assert!(matches!(
-            classify(400, "text/plain", "bad", ""),
+            classify(400, "text/plain", "bad", "", ""),
             Err(ApiError::Http { status: 400, .. })
         ));
         let cookie = "other=1; auth-provider=eyJwcm92aWRlciI6Ik9JREMiLCJ1cmwiOiIvb2F1dGgyL2F1dGhvcml6ZSIsImF1dGhlbnRpY2F0ZWQiOmZhbHNlfQ";
         assert_eq!(
-            classify(401, "text/plain", "Unauthorized", cookie),
+            classify(401, "text/plain", "Unauthorized", cookie, ""),
             Err(ApiError::Unauthorized {
                 login_url: Some("/oauth2/authorize".into())
             })

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 pub enum Source {
     /// A scenario folder (or the name of one under `scenarios/`).
     Scenario(PathBuf),
-    /// `--synthetic N`.
-    Synthetic(usize),
+    /// `--synthetic N` (a few dangling references) or `--synthetic-healthy N` (none).
+    Synthetic(usize, bool),
 }
 
 /// Parsed flags.
@@ -22,7 +22,7 @@ pub struct Args {
     pub faults: Faults,
 }
 
-pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N] [--dist DIR]
+pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N | --synthetic-healthy N] [--dist DIR]
   server/user: [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind]
   faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden] [--report-placeholder]
   control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
@@ -41,11 +41,11 @@ pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         match flag.as_str() {
             "--addr" => a.addr = val("--addr")?,
             "--scenario" => a.source = Source::Scenario(val("--scenario")?.into()),
-            "--synthetic" => {
-                let n = val("--synthetic")?
+            "--synthetic" | "--synthetic-healthy" => {
+                let n = val(&flag)?
                     .parse()
-                    .map_err(|_| "--synthetic takes a number")?;
-                a.source = Source::Synthetic(n);
+                    .map_err(|_| format!("{flag} takes a number"))?;
+                a.source = Source::Synthetic(n, flag == "--synthetic-healthy");
             }
             "--dist" => a.dist = Some(val("--dist")?.into()),
             "-h" | "--help" => return Err(USAGE.into()),

@@ -146,7 +146,7 @@ fn single_get_is_enriched() {
 /// newest first, `null` when nothing matched and no status filter.
 #[test]
 fn live_list_caps_per_kind_and_answers_null() {
-    let s = Store::synthetic(6000);
+    let s = Store::synthetic(6000, false);
     let m = cluster_wide();
     let ks = rows(&s.resources(&m, Some("Kustomization"), "", None, None)).len();
     assert_eq!(ks, crate::store::RESOURCES_CAP_PER_KIND);
@@ -202,7 +202,7 @@ fn failed_list_leaves_the_kind_out() {
 /// with `search.cached`, 2,500 rows in total, newest first, names lower-cased.
 #[test]
 fn cached_list_caps_in_total_and_lowercases() {
-    let s = Store::synthetic(3000);
+    let s = Store::synthetic(3000, true);
     let m = Mode {
         search_cached: true,
         ..Mode::default()

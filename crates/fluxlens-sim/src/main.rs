@@ -9,6 +9,8 @@ mod filter;
 mod http;
 mod served;
 mod store;
+#[cfg(test)]
+mod truth;
 
 use args::Source;
 use std::path::{Path, PathBuf};
@@ -23,7 +25,7 @@ async fn main() {
         }
     };
     let store = match &args.source {
-        Source::Synthetic(n) => store::Store::synthetic(*n),
+        Source::Synthetic(n, healthy) => store::Store::synthetic(*n, *healthy),
         Source::Scenario(p) => match store::Store::from_dir(&scenario_dir(p)) {
             Ok(s) => s,
             Err(e) => {

@@ -99,8 +99,8 @@ impl Store {
         ))
     }
 
-    /// A synthetic cluster of `n` objects.
-    pub fn synthetic(n: usize) -> Store {
+    /// A synthetic cluster of `n` objects; `healthy` leaves out the dangling references.
+    pub fn synthetic(n: usize, healthy: bool) -> Store {
         let report = json!({"apiVersion":"fluxcd.controlplane.io/v1","kind":"FluxReport","metadata":{"name":"flux","namespace":"flux-system"},
             "spec":{"distribution":{"entitlement":"Issued by controlplane","status":"Installed","version":"v2.8.3","managedBy":"flux-operator"},
                 "cluster":{"serverVersion":"v1.34.2","platform":"linux/amd64","nodes":12},
@@ -108,7 +108,11 @@ impl Store {
                 "sync":{"id":"kustomization/flux-system","path":"clusters/synthetic","ready":true,"status":"Applied revision","source":"https://git.example.org/fleet.git"}}});
         Store::new(
             report,
-            fluxlens_core::synthetic::objects(n),
+            if healthy {
+                fluxlens_core::synthetic::healthy(n)
+            } else {
+                fluxlens_core::synthetic::objects(n)
+            },
             vec![],
             vec![],
             vec![],

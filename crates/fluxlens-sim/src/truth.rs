@@ -1,0 +1,199 @@
+//! The model on the real server's shapes: each scenario is loaded the way the app loads it
+//! (report, summaries, sanitized batch objects, one confirming read) and the verdicts that
+//! depend on ownership and visibility are checked. Native, so a wrong verdict fails fast.
+
+use crate::faults::Mode;
+use crate::store::Store;
+use fluxlens_core::api::{
+    FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceList,
+};
+use fluxlens_core::findings::{self, Finding, Severity};
+use fluxlens_core::load;
+use fluxlens_core::migration::{self, StageState};
+use fluxlens_core::model::{Cluster, CrdAccess, LoadNotes, Presence};
+use std::path::Path;
+
+fn store(name: &str) -> Store {
+    Store::from_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn post(s: &Store, mode: &Mode, req: &InventoryObjectsRequest) -> InventoryObjectsResponse {
+    let items: Vec<serde_json::Value> = serde_json::to_value(&req.objects)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    serde_json::from_value(s.inventory_objects(mode, &items, req.status_only, false)).unwrap()
+}
+
+/// What the app's loader does, without the network.
+fn load(s: &Store, mode: &Mode) -> Cluster {
+    let report: FluxReport = serde_json::from_value(s.report(mode, false)).unwrap();
+    let rows: ResourceList =
+        serde_json::from_value(s.resources(mode, None, "", None, None)).unwrap();
+    let mut objects = Vec::new();
+    let mut unreadable = Vec::new();
+    for b in load::object_batches(&report, &rows.resources) {
+        let (o, f) = load::split_results(post(s, mode, &b).objects);
+        objects.extend(o);
+        unreadable.extend(f);
+    }
+    let incomplete = load::incomplete_kinds(&report, &rows.resources);
+    let partial = load::partial_load(&report);
+    let mut c = Cluster::new(report, objects, CrdAccess::Unknown);
+    c.notes = LoadNotes {
+        incomplete_kinds: incomplete,
+        partial,
+        unreadable,
+        captured_at_ms: None,
+    };
+    if let Some(req) = load::confirm_request(&c) {
+        c.confirmations = load::confirmations(&post(s, mode, &req).objects)
+            .into_iter()
+            .collect();
+    }
+    c
+}
+
+fn of<'a>(f: &'a [Finding], rule: &str) -> Vec<&'a Finding> {
+    f.iter().filter(|x| x.rule == rule).collect()
+}
+
+#[test]
+fn owners_come_from_inventories_on_batch_data() {
+    let c = load(&store("demo"), &Mode::default());
+    let owned = c
+        .objects()
+        .iter()
+        .filter(|o| o.managed_by.is_some())
+        .count();
+    assert!(
+        owned > 180,
+        "{owned} of {} objects have a derived owner",
+        c.objects().len()
+    );
+    let oci = c
+        .get(&"OCIRepository/flux-system/flux-system".parse_key())
+        .unwrap();
+    assert_eq!(oci.owner_label(), "Kustomization/flux-system/flux-system");
+}
+
+#[test]
+fn bootstrap_deadlock_is_critical_through_the_derived_chain() {
+    let c = load(&store("broken"), &Mode::default());
+    let f = findings::evaluate_all(&c);
+    let deadlock = of(&f, "MIG-GO-02")
+        .into_iter()
+        .find(|x| x.subject.to_string() == "Kustomization/flux-system/cluster-apps")
+        .expect("MIG-GO-02 on cluster-apps");
+    assert_eq!(deadlock.severity, Severity::Critical);
+}
+
+#[test]
+fn finished_migration_reaches_m5_with_m4_done() {
+    let c = load(&store("enterprise-fips"), &Mode::default());
+    let f = findings::evaluate_all(&c);
+    let m = migration::git_to_oci(&c, &f);
+    let m4 = m.stages.iter().find(|s| s.id == "M4").unwrap();
+    assert_eq!(m4.state, StageState::Done, "{:#?}", m4.checks);
+    assert!(
+        m.stages.iter().all(|s| s.state == StageState::Done),
+        "{:#?}",
+        m.stages
+            .iter()
+            .map(|s| (&s.id, s.state))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !m.next_commands.iter().any(|c| c.contains("sync")),
+        "no advice to patch a sync that is patched: {:?}",
+        m.next_commands
+    );
+}
+
+#[test]
+fn prune_hazard_fires_on_a_parallel_source_without_opt_out() {
+    let c = load(&store("staged"), &Mode::default());
+    let f = findings::evaluate_all(&c);
+    assert_eq!(of(&f, "MIG-GO-05").len(), 1, "{f:#?}");
+}
+
+#[test]
+fn resource_set_depending_on_crd_and_cluster_scoped_object_resolves() {
+    let c = load(&store("operator-mock"), &Mode::default());
+    let proxy = "ProxyGroup//ingress".parse_key();
+    assert_eq!(c.presence(&proxy).describe(), "exists (Current)");
+    let crd = "CustomResourceDefinition//proxygroups.tailscale.com".parse_key();
+    assert!(matches!(c.presence(&crd), Presence::External(Some(_))));
+    let f = findings::evaluate_all(&c);
+    assert!(of(&f, "MIG-GO-02").is_empty(), "{:#?}", of(&f, "MIG-GO-02"));
+    let m = migration::git_to_oci(&c, &f);
+    assert!(m.blockers.is_empty(), "{:#?}", m.blockers);
+}
+
+#[test]
+fn tenant_sees_not_visible_instead_of_missing() {
+    let mode = Mode {
+        namespaces: Some(vec!["team-payments".into(), "team-ledger".into()]),
+        ..Mode::default()
+    };
+    let c = load(&store("demo"), &mode);
+    let root = "OCIRepository/flux-system/flux-system".parse_key();
+    assert!(matches!(c.presence(&root), Presence::NotVisible(_)));
+    let f = findings::evaluate_all(&c);
+    assert!(
+        of(&f, "MIG-GO-02")
+            .iter()
+            .all(|x| x.severity == Severity::Info),
+        "{:#?}",
+        of(&f, "MIG-GO-02")
+    );
+    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    assert_eq!(g.missing().count(), 0);
+    assert!(g.not_visible().count() > 0);
+}
+
+#[test]
+fn failed_list_and_cached_cap_produce_no_missing() {
+    let failing = Mode {
+        fail_list: vec!["OCIRepository".into(), "HelmRepository".into()],
+        ..Mode::default()
+    };
+    let c = load(&store("demo"), &failing);
+    assert!(c.notes.incomplete_reason("OCIRepository").is_some());
+    let f = findings::evaluate_all(&c);
+    assert!(
+        of(&f, "MIG-GO-02")
+            .iter()
+            .all(|x| x.severity == Severity::Info)
+    );
+    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    assert_eq!(g.missing().count(), 0);
+
+    let cached = Mode {
+        search_cached: true,
+        ..Mode::default()
+    };
+    let c = load(&Store::synthetic(3000, true), &cached);
+    assert!(
+        !c.notes.incomplete_kinds.is_empty(),
+        "the total cap is detected"
+    );
+    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    assert_eq!(g.missing().count(), 0);
+}
+
+trait ParseKey {
+    fn parse_key(&self) -> fluxlens_core::ObjectKey;
+}
+
+impl ParseKey for str {
+    fn parse_key(&self) -> fluxlens_core::ObjectKey {
+        fluxlens_core::ObjectKey::parse(self).unwrap()
+    }
+}

@@ -1,0 +1,131 @@
+// Truth on the real server's shapes: batch objects carry no server-injected fields, owners
+// are derived from inventories, what the user cannot see is "not visible", never missing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function open(sim, path) {
+  const page = await newPage(browser);
+  await page.goto(sim.base + path);
+  await page.locator('[data-count=objects], g[data-node-id], [data-migration]').first().waitFor({ timeout: 30000 });
+  return page;
+}
+
+test('the simulator never sends server-injected fields in the batch read', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const r = await fetch(sim.base + '/api/v1/inventory/objects', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ objects: [{ apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization', namespace: 'flux-system', name: 'tenants' }] }),
+    });
+    const o = (await r.json()).objects[0].object;
+    assert.equal(o.status.reconcilerRef, undefined);
+    assert.equal(o.status.sourceRef, undefined);
+    assert.ok(Array.isArray(o.status.inventory.entries), 'native inventory');
+    const one = await (await fetch(sim.base + '/api/v1/resource?kind=Kustomization&namespace=flux-system&name=tenants')).json();
+    assert.equal(one.status.reconcilerRef.managedBy, 'Kustomization/flux-system/flux-system');
+  } finally { sim.stop(); }
+});
+
+test('ownership layer is drawn from derived owners; the side panel names the owner', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await open(sim, '/graph?owners=1&q=flux-system');
+    await page.locator('.fl-edge--managedBy').first().waitFor();
+    assert.ok(await page.locator('.fl-edge--managedBy').count() > 0);
+    await page.goto(sim.base + '/graph?sel=OCIRepository/flux-system/flux-system');
+    await page.locator('[data-owner]').waitFor();
+    assert.equal(await page.locator('[data-owner]').textContent(), 'Kustomization/flux-system/flux-system');
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a finished Git → signed-OCI migration reaches M5 with M4 done', async () => {
+  const sim = await startSim(['--scenario', 'enterprise-fips']);
+  try {
+    const page = await open(sim, '/migrations');
+    const card = page.locator('[data-migration=git-oci]');
+    await card.waitFor();
+    assert.equal(await card.locator('[data-stage=M4]').getAttribute('data-state'), 'done');
+    assert.equal(await card.locator('[data-stage=M5]').getAttribute('data-state'), 'done');
+  } finally { await cleanup(browser, sim); }
+});
+
+test('the prune hazard fires on a parallel source without opt-out', async () => {
+  const sim = await startSim(['--scenario', 'staged']);
+  try {
+    const page = await open(sim, '/');
+    await page.locator('[data-rule="MIG-GO-05"]').first().waitFor();
+  } finally { await cleanup(browser, sim); }
+});
+
+test('ResourceSets depending on a CRD and a cluster-scoped ProxyGroup: external nodes, nothing missing', async () => {
+  const sim = await startSim(['--scenario', 'operator-mock']);
+  try {
+    const page = await open(sim, '/');
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+    assert.equal(await page.locator('[data-rule="MIG-GO-02"]').count(), 0);
+    await page.goto(sim.base + '/graph');
+    const proxy = page.locator('g[data-node-id="ProxyGroup//ingress"]');
+    await proxy.waitFor();
+    assert.equal(await proxy.getAttribute('data-status'), 'Ready');
+    assert.equal(await page.locator('g[data-status=Missing]').count(), 0);
+    await page.goto(sim.base + '/migrations');
+    const card = page.locator('[data-migration=git-oci]');
+    await card.waitFor();
+    assert.equal(await card.locator('[data-state=blocked]').count(), 0);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a tenant sees "not visible" instead of missing', async () => {
+  const sim = await startSim(['--scenario', 'demo', '--namespaces', 'team-payments,team-ledger']);
+  try {
+    const page = await open(sim, '/');
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+    assert.equal(await page.locator('[data-rule="MIG-GO-02"]:not([data-severity=info])').count(), 0);
+    await page.goto(sim.base + '/graph');
+    const root = page.locator('g[data-node-id="OCIRepository/flux-system/flux-system"]');
+    await root.waitFor();
+    assert.equal(await root.getAttribute('data-status'), 'NotVisible');
+    assert.equal(await page.locator('g[data-status=Missing]').count(), 0);
+    const log = await sim.log();
+    assert.ok(!log.some((e) => e.status === 403), 'a tenant load provokes no 403');
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a failed List names the incomplete kind and draws nothing missing', async () => {
+  const sim = await startSim(['--scenario', 'demo', '--fail-list', 'OCIRepository,HelmRepository']);
+  try {
+    const page = await open(sim, '/');
+    await page.locator('[data-incomplete-kind=OCIRepository]').waitFor();
+    assert.match(await page.locator('[data-incomplete-kind=OCIRepository]').textContent(), /left out without an error/);
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+    assert.equal(await page.locator('[data-rule="MIG-GO-02"]:not([data-severity=info])').count(), 0);
+    await page.goto(sim.base + '/graph');
+    await page.locator('g[data-node-id]').first().waitFor();
+    assert.equal(await page.locator('g[data-status=Missing]').count(), 0);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('search.cached with more than 2,500 objects: the loader completes the kinds, nothing missing', async () => {
+  const sim = await startSim(['--synthetic-healthy', '3000', '--search-cached']);
+  try {
+    const page = await open(sim, '/?poll=600');
+    await page.locator('[data-count=objects]').waitFor({ timeout: 30000 });
+    assert.equal(await page.locator('[data-count=objects]').textContent(), '3000');
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+    assert.equal(await page.locator('[data-rule="MIG-GO-02"]').count(), 0);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('the report placeholder while the server starts: nothing is called missing', async () => {
+  const sim = await startSim(['--scenario', 'broken', '--report-placeholder']);
+  try {
+    const page = await open(sim, '/');
+    await page.getByText(/the report is not initialised yet/).first().waitFor();
+    assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
+  } finally { await cleanup(browser, sim); }
+});
