@@ -83,10 +83,28 @@ pub fn literal(p: &str) -> String {
     out
 }
 
-/// Whether the subject pins a workflow and a ref (`…/.github/workflows/x.yaml@refs/heads/main$`).
+/// Whether a subject is a CI workflow identity (GitHub Actions or GitLab CI), the only
+/// identities SIG-07 judges; e-mail and Kubernetes service-account identities are out of scope.
+pub fn is_workflow_subject(subject: &str) -> bool {
+    let lit = literal(subject);
+    lit.contains("github.com/") || lit.contains("gitlab")
+}
+
+/// Whether the subject pins a workflow file and restricts the ref: a literal file name
+/// (`…/.github/workflows/release.yaml`, `….gitlab-ci.yml`) followed by `@refs/…`. A branch or
+/// tag pattern after `@refs/` is a restriction (`@refs/tags/v.*$` passes); `.*` right after
+/// the repository path, or no `@refs/` part, is not.
 pub fn pins_workflow_and_ref(subject: &str) -> bool {
-    let t = subject.trim().trim_end_matches('$');
-    t.contains("@refs/") && !t.ends_with(".*") && !t.ends_with(".+")
+    let t = subject.trim().trim_start_matches('^').trim_end_matches('$');
+    let Some((before, _)) = t.split_once("@refs/") else {
+        return false;
+    };
+    let file = before.rsplit('/').next().unwrap_or("");
+    let wildcard = file.contains(".*") || file.contains(".+") || file.ends_with('*');
+    let path = literal(before);
+    !file.is_empty()
+        && !wildcard
+        && (path.contains("/.github/workflows/") || path.contains(".gitlab-ci"))
 }
 
 /// Result of matching an anchored kustomize target regex.
@@ -227,6 +245,21 @@ mod tests {
                 && unanchored.unescaped_dots
         );
         assert!(!pins_workflow_and_ref(r"^https://github\.com/org/repo.*$"));
+        // Revision 2: a pinned workflow restricted to tags passes; any workflow does not.
+        assert!(pins_workflow_and_ref(
+            r"^https://github\.com/org/web/\.github/workflows/release\.yaml@refs/tags/v.*$"
+        ));
+        assert!(!pins_workflow_and_ref(
+            r"^https://github\.com/org/web/\.github/workflows/.*@refs/heads/main$"
+        ));
+        assert!(!pins_workflow_and_ref(
+            r"^https://github\.com/org/web/\.github/workflows/release\.yaml$"
+        ));
+        assert!(is_workflow_subject(r"^https://github\.com/org/repo.*$"));
+        assert!(!is_workflow_subject("^flux@example\\.org$"));
+        assert!(!is_workflow_subject(
+            "^https://kubernetes\\.io/namespaces/ci/serviceaccounts/signer$"
+        ));
         assert!(!analyse("token[.]actions[.]githubusercontent[.]com").unescaped_dots);
         assert!(analyse("token.actions.githubusercontent.com").unescaped_dots);
         assert!(!analyse(r"^https://github\.com/org/.+$").unescaped_dots);

@@ -1,6 +1,36 @@
 //! RFC 3339 timestamps in both flavours the API emits: Kubernetes whole seconds
 //! (`2026-03-02T10:15:00Z`) and Go `time.Time` with fractions or offsets.
 
+/// Parses a Go duration (`1m`, `10m0s`, `1h30m`, `500ms`) into milliseconds.
+pub fn parse_duration_ms(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    let (mut total, mut num, mut rest) = (0f64, String::new(), s);
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+            .unwrap_or(rest.len());
+        num.clear();
+        num.push_str(&rest[..digits]);
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|ch: char| ch.is_ascii_digit() || ch == '.')
+            .unwrap_or(rest.len());
+        let factor = match &rest[..unit_len] {
+            "ms" => 1.0,
+            "s" => 1_000.0,
+            "m" => 60_000.0,
+            "h" => 3_600_000.0,
+            _ => return None,
+        };
+        total += num.parse::<f64>().ok()? * factor;
+        rest = &rest[unit_len..];
+    }
+    Some(total as i64)
+}
+
 /// Parses an RFC 3339 timestamp into Unix milliseconds; `None` when malformed.
 pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
     let b = s.trim().as_bytes();

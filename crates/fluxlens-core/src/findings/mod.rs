@@ -1,6 +1,7 @@
 //! The findings engine: rules from the catalog (`shared/domain-rules.md`) evaluated over the
 //! cluster model. Rule ids and severities are part of the product and stay stable.
 
+pub mod policy;
 pub mod rules;
 
 use crate::model::{Cluster, ObjectKey};
@@ -65,6 +66,62 @@ pub struct Finding {
     pub evidence: Vec<String>,
     /// What to do about it.
     pub remediation: String,
+    /// Why it has its severity, in one line ("root source · posture gap").
+    #[serde(default)]
+    pub reason: String,
+    /// When one rule fired on many objects (§0.3-6): every object it covers, the subject
+    /// first. Empty for a finding about one object.
+    #[serde(default)]
+    pub members: Vec<ObjectKey>,
+}
+
+impl Finding {
+    /// The objects this finding is about: its members, or its subject.
+    pub fn objects(&self) -> &[ObjectKey] {
+        if self.members.is_empty() {
+            std::slice::from_ref(&self.subject)
+        } else {
+            &self.members
+        }
+    }
+}
+
+/// Findings of one rule at one severity beyond this many are shown as one (§0.3-6).
+pub const AGGREGATE_ABOVE: usize = 5;
+
+/// Folds the findings of a rule that fired on more than [`AGGREGATE_ABOVE`] objects at the
+/// same severity into one finding with the count and the list; the order is kept.
+pub fn aggregate(findings: &[Finding]) -> Vec<Finding> {
+    let mut groups: Vec<((String, Severity), Vec<&Finding>)> = Vec::new();
+    for f in findings {
+        let key = (f.rule.clone(), f.severity);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(f),
+            None => groups.push((key, vec![f])),
+        }
+    }
+    let mut out = Vec::new();
+    for (_, members) in groups {
+        if members.len() <= AGGREGATE_ABOVE {
+            out.extend(members.into_iter().cloned());
+            continue;
+        }
+        let first = members[0];
+        out.push(Finding {
+            rule: first.rule.clone(),
+            severity: first.severity,
+            subject: first.subject.clone(),
+            message: format!("{} objects: {}", members.len(), first.message),
+            evidence: members
+                .iter()
+                .map(|f| format!("{} — {}", f.subject, f.message))
+                .collect(),
+            remediation: first.remediation.clone(),
+            reason: first.reason.clone(),
+            members: members.iter().map(|f| f.subject.clone()).collect(),
+        });
+    }
+    out
 }
 
 /// A rule of the catalog.
@@ -88,6 +145,9 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
     for r in registry() {
         r.evaluate(cluster, &mut out);
     }
+    for f in out.iter_mut().filter(|f| f.reason.is_empty()) {
+        f.reason = policy::fixed_reason(f.severity).to_string();
+    }
     crate::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
@@ -102,7 +162,9 @@ pub fn for_subject<'a>(
     findings: &'a [Finding],
     key: &'a ObjectKey,
 ) -> impl Iterator<Item = &'a Finding> + 'a {
-    findings.iter().filter(move |f| &f.subject == key)
+    findings
+        .iter()
+        .filter(move |f| &f.subject == key || f.members.contains(key))
 }
 
 #[cfg(test)]

@@ -188,6 +188,38 @@ pub fn census(c: &Cluster) -> Census {
     out
 }
 
+/// Whether a fetch message reports an authentication failure as a whole-word status: `401` or
+/// `403` followed by an HTTP phrase, `UNAUTHORIZED`, `DENIED: `, or the registry's "requested
+/// access to the resource is denied". Digits inside a digest never count.
+pub fn auth_failure_text(msg: &str) -> bool {
+    const PHRASES: [&str; 4] = [
+        "UNAUTHORIZED",
+        "DENIED: ",
+        "requested access to the resource is denied",
+        "authentication required",
+    ];
+    if PHRASES.iter().any(|p| msg.contains(p)) {
+        return true;
+    }
+    let b = msg.as_bytes();
+    for code in ["401", "403"] {
+        for (i, _) in msg.match_indices(code) {
+            let before = i.checked_sub(1).map(|j| b[j]);
+            let after = b.get(i + 3).copied();
+            let word = before.is_none_or(|c| !c.is_ascii_alphanumeric())
+                && after.is_none_or(|c| !c.is_ascii_alphanumeric());
+            let tail = msg[i + 3..]
+                .trim_start_matches([' ', ':', '(', ')'])
+                .to_ascii_lowercase();
+            let phrase = tail.starts_with("unauthorized") || tail.starts_with("forbidden");
+            if word && phrase {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +261,21 @@ mod tests {
         assert_eq!(sha1_of(&format!("refs/heads/main@sha1:{sha}")), Some(sha));
         assert_eq!(sha1_of(&format!("main/{sha}")), Some(sha));
         assert_eq!(sha1_of("latest@sha256:abcd"), None);
+    }
+
+    #[test]
+    fn auth_failure_words_not_digits() {
+        assert!(auth_failure_text(
+            "403 Forbidden: denied: requested access to the resource is denied"
+        ));
+        assert!(auth_failure_text(
+            "GET https://ghcr.io/token: UNAUTHORIZED: authentication required"
+        ));
+        assert!(auth_failure_text("unexpected status code 401 Unauthorized"));
+        // Regression: a digest containing "401" is not an auth failure.
+        assert!(!auth_failure_text(
+            "failed to extract layer sha256:4013ab9c0401ffee: context deadline exceeded"
+        ));
+        assert!(!auth_failure_text("status 4010 Forbiddenish"));
     }
 }

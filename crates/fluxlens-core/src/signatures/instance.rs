@@ -111,6 +111,15 @@ pub fn is_verify_patch(body: &str) -> bool {
     false
 }
 
+/// The kind a patch is aimed at: its target's, or for a strategic-merge patch without
+/// target the `kind` of its body; `None` when neither says (indeterminate).
+pub fn patch_kind(p: &KustomizePatch) -> Option<String> {
+    match &p.target {
+        Some(t) => Some(t.kind.clone().unwrap_or_default()),
+        None => body_target(&p.patch).kind.filter(|k| !k.is_empty()),
+    }
+}
+
 /// For a strategic-merge patch without target: `kind` and `metadata.name` from its body.
 fn body_target(body: &str) -> PatchTarget {
     let mut t = PatchTarget::default();

@@ -85,6 +85,8 @@ impl Rule for DanglingReference {
                     )
                 };
                 out.push(Finding {
+                    reason: String::new(),
+                    members: vec![],
                     rule: self.id().into(),
                     severity,
                     subject: obj.key.clone(),
@@ -100,6 +102,8 @@ impl Rule for DanglingReference {
 /// The info finding for a reference fluxlens cannot resolve.
 fn not_visible(rule: &str, subject: ObjectKey, r: &Reference, p: &Presence) -> Finding {
     Finding {
+        reason: String::new(),
+        members: vec![],
         rule: rule.into(),
         severity: Severity::Info,
         subject: subject.clone(),

@@ -45,6 +45,8 @@ fn push(
     remediation: &str,
 ) {
     out.push(Finding {
+        reason: String::new(),
+        members: vec![],
         rule: rule.into(),
         severity,
         subject: subject(c),

@@ -106,6 +106,8 @@ fn unmigrated(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 .any(|v| api_table::served(&kind, t, v) == Some(false))
         });
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: if removed_by_target { Severity::Critical } else { Severity::High },
             subject: ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", crd.metadata.name.clone()),
@@ -138,7 +140,7 @@ fn upgrade_blocked(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             && (m.contains("missing from spec.versions")
                 || m.contains("must appear in spec.versions"))
         {
-            out.push(Finding { rule: id.into(), severity: Severity::Critical, subject: o.key.clone(), message: format!("{} cannot upgrade a CRD: objects are still stored at a version the new CRD drops", o.key), evidence: vec![m], remediation: "Run `flux migrate` against the cluster (with the old CRDs still installed), then retry the upgrade.".into() });
+            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Critical, subject: o.key.clone(), message: format!("{} cannot upgrade a CRD: objects are still stored at a version the new CRD drops", o.key), evidence: vec![m], remediation: "Run `flux migrate` against the cluster (with the old CRDs still installed), then retry the upgrade.".into() });
         }
     }
 }
@@ -165,7 +167,7 @@ fn removed_in_git(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 })
         });
         if let Some(kind) = hit {
-            out.push(Finding { rule: id.into(), severity: Severity::High, subject: o.key.clone(), message: format!("{} applies {kind} at an API version Flux 2.{minor} removed", o.key), evidence: vec![m], remediation: format!("Run `flux migrate -f . --version 2.{minor}` in the repository and commit the result.") });
+            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: o.key.clone(), message: format!("{} applies {kind} at an API version Flux 2.{minor} removed", o.key), evidence: vec![m], remediation: format!("Run `flux migrate -f . --version 2.{minor}` in the repository and commit the result.") });
         }
     }
 }
@@ -183,6 +185,8 @@ fn auto_migration_disabled(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             Severity::Medium
         };
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: sev,
             subject: i.key.clone(),
@@ -202,6 +206,8 @@ fn unbounded_range(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     };
     if unbounded(&v) {
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::Medium,
             subject: i.key.clone(),
@@ -227,7 +233,7 @@ fn crds_behind(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         };
         let got = r.api_version.rsplit('/').next().unwrap_or("");
         if !got.is_empty() && got != expected {
-            out.push(Finding { rule: id.into(), severity: Severity::Medium, subject: ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", Kind::parse(&r.kind).crd_name().unwrap_or_else(|| r.kind.clone())), message: format!("{} CRD reports {} but Flux 2.{minor} stores {expected}", r.kind, r.api_version), evidence: vec![format!("FluxReport reconcilers: {} {}", r.kind, r.api_version)], remediation: "Upgrade the CRDs together with the controllers (bootstrap did not upgrade them).".into() });
+            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Medium, subject: ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", Kind::parse(&r.kind).crd_name().unwrap_or_else(|| r.kind.clone())), message: format!("{} CRD reports {} but Flux 2.{minor} stores {expected}", r.kind, r.api_version), evidence: vec![format!("FluxReport reconcilers: {} {}", r.kind, r.api_version)], remediation: "Upgrade the CRDs together with the controllers (bootstrap did not upgrade them).".into() });
         }
     }
 }
@@ -250,6 +256,8 @@ fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .root_kustomization()
         .unwrap_or_else(|| ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux"));
     out.push(Finding {
+        reason: String::new(),
+        members: vec![],
         rule: id.into(),
         severity: Severity::Info,
         subject,

@@ -66,6 +66,8 @@ pub fn registry_prefix(image: &str) -> &str {
 fn installer_class(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let who = installer(c);
     out.push(Finding {
+        reason: String::new(),
+        members: vec![],
         rule: id.into(),
         severity: Severity::Info,
         subject: report_subject(c),
@@ -102,7 +104,7 @@ fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if !applied {
             ev.push("the FluxInstance has never applied (no lastAppliedRevision)".into());
         }
-        out.push(Finding { rule: id.into(), severity: Severity::High, subject: i.key.clone(), message: format!("{} exists but the operator has not taken over the installation", i.key), evidence: ev, remediation: "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into() });
+        out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: i.key.clone(), message: format!("{} exists but the operator has not taken over the installation", i.key), evidence: ev, remediation: "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into() });
     }
 }
 
@@ -130,6 +132,8 @@ fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             ));
         }
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: if stalled {
                 Severity::Critical
@@ -172,7 +176,7 @@ fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         }
     }
     if !ev.is_empty() {
-        out.push(Finding { rule: id.into(), severity: Severity::High, subject: report_subject(c), message: "Flux controllers are not ready or missing".into(), evidence: ev, remediation: "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into() });
+        out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: report_subject(c), message: "Flux controllers are not ready or missing".into(), evidence: ev, remediation: "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into() });
     }
 }
 
@@ -196,6 +200,8 @@ fn mixed_origins(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .map(|x| format!("{}: {}", x.name, x.image.clone().unwrap_or_default()))
             .collect();
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::High,
             subject: report_subject(c),
@@ -234,7 +240,7 @@ fn instance_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             want = format!("{want}@{d}");
         }
         if live != want {
-            out.push(Finding { rule: id.into(), severity: Severity::Medium, subject: i.key.clone(), message: format!("{name} runs another image than the FluxInstance selected"), evidence: vec![format!("instance: {want}"), format!("live: {live}")], remediation: "Someone edited the Deployment by hand or another installer fights the operator; reconcile the FluxInstance.".into() });
+            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Medium, subject: i.key.clone(), message: format!("{name} runs another image than the FluxInstance selected"), evidence: vec![format!("instance: {want}"), format!("live: {live}")], remediation: "Someone edited the Deployment by hand or another installer fights the operator; reconcile the FluxInstance.".into() });
         }
     }
 }
@@ -259,6 +265,8 @@ fn leftovers(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .collect();
     if !flux.is_empty() {
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::Low,
             subject: root,
@@ -285,6 +293,8 @@ fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         && want < have
     {
         out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::High,
             subject: i.key.clone(),
@@ -313,6 +323,8 @@ fn limited_visibility(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         ev.push("flux-aio runs every controller in one Deployment: only the first container's image is visible".into());
     }
     out.push(Finding {
+        reason: String::new(),
+        members: vec![],
         rule: id.into(),
         severity: Severity::Info,
         subject: report_subject(c),

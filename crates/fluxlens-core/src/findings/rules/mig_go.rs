@@ -43,6 +43,15 @@ rule!(
     NoBreakGlass, "MIG-GO-11", "no break-glass", no_break_glass
 );
 
+rule!(
+    /// MIG-GO-12: credentials of the parallel OCI root the operator will not regenerate.
+    CredentialsDropped, "MIG-GO-12", "credentials dropped at handover", credentials_dropped
+);
+rule!(
+    /// MIG-GO-13: HelmReleases whose chart is stored in the Git root cannot simply flip.
+    ChartInGitRoot, "MIG-GO-13", "chart stored in the Git root", chart_in_git_root
+);
+
 fn f(
     id: &str,
     sev: Severity,
@@ -52,6 +61,8 @@ fn f(
     remediation: &str,
 ) -> Finding {
     Finding {
+        reason: String::new(),
+        members: vec![],
         rule: id.into(),
         severity: sev,
         subject,
@@ -94,16 +105,34 @@ fn git_root_collected(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     }
     let (git, _) = root_pair(c);
-    let kept = c
-        .get(&git)
-        .is_some_and(|g| util::prune_disabled(g.annotation("fluxcd.controlplane.io/prune")));
     let on_git: Vec<String> = consumers_of(c, &git)
         .filter(|o| o.key.kind != Kind::ImageUpdateAutomation)
         .map(|o| o.key.to_string())
         .collect();
-    if !on_git.is_empty() && !kept {
-        out.push(f(id, Severity::Critical, git.clone(), format!("FluxInstance syncs from {kind} now, and {} consumers still read {git}, which the operator garbage-collects", on_git.len()),
+    if on_git.is_empty() {
+        return;
+    }
+    // Revision 2: the operator deletes only what it applied (its inventory, §0.2), and not
+    // what carries fluxcd.controlplane.io/prune: disabled.
+    let obj = c.get(&git);
+    let kept =
+        obj.is_some_and(|g| util::prune_disabled(g.annotation("fluxcd.controlplane.io/prune")));
+    let operator_owned = obj.is_some_and(|g| g.owners.iter().any(|o| o.kind == Kind::FluxInstance));
+    let absent = c.presence(&git).is_missing();
+    let n = on_git.len();
+    if (operator_owned && !kept) || absent {
+        let state = if absent {
+            "which is already gone"
+        } else {
+            "which the operator garbage-collects"
+        };
+        out.push(f(id, Severity::Critical, git.clone(), format!("FluxInstance syncs from {kind} now, and {n} consumers still read {git}, {state}"),
             on_git.into_iter().take(20).collect(), "Flip the remaining consumers to the OCI root, or annotate the GitRepository fluxcd.controlplane.io/prune: disabled."));
+    } else if !kept {
+        let owner = obj.map(|g| g.owner_label()).unwrap_or_default();
+        out.push(f(id, Severity::Medium, git.clone(), format!("{n} consumers are still on {git} after the handover to {kind}"),
+            std::iter::once(format!("{git} is not in the FluxInstance inventory (owner: {owner}); the operator will not delete it")).chain(on_git.into_iter().take(20)).collect(),
+            "Flip the remaining consumers to the OCI root; then remove or suspend the Git root (break-glass)."));
     }
 }
 
@@ -131,31 +160,57 @@ fn premature_flip(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    // Revision 2: not evaluated once the Git root is suspended (break-glass) or after the
+    // handover (M4): then Git moving ahead is expected.
+    if sync_kind(c).as_deref() == Some("OCIRepository") {
+        return;
+    }
     let (git, oci) = root_pair(c);
-    let g = c
-        .get(&git)
-        .and_then(|o| o.artifact_revision())
-        .and_then(sha1_of);
-    let o = c
-        .get(&oci)
+    let Some(git_obj) = c.get(&git).filter(|g| g.raw.spec.suspend != Some(true)) else {
+        return;
+    };
+    let g = git_obj.artifact_revision().and_then(sha1_of);
+    let oci_obj = c.get(&oci);
+    let o = oci_obj
         .and_then(|o| o.raw.status.artifact.as_ref())
         .and_then(|a| a.metadata.get("org.opencontainers.image.revision"))
         .and_then(|r| sha1_of(r));
-    if let (Some(g), Some(o)) = (g, o)
-        && g != o
-    {
-        out.push(f(
-            id,
-            Severity::Medium,
-            oci.clone(),
-            format!("{oci} was built from {o:.12}, the Git root is at {g:.12}"),
-            vec![
-                format!("org.opencontainers.image.revision SHA {o}"),
-                format!("{git} artifact SHA {g}"),
-            ],
-            "Check that the release workflow ran for the latest commit and promoted latest.",
-        ));
+    let (Some(g), Some(o)) = (g, o) else { return };
+    if g == o {
+        return;
     }
+    // Newer by less than one OCI interval: the release workflow has not run yet.
+    let git_time = git_obj
+        .raw
+        .status
+        .artifact
+        .as_ref()
+        .and_then(|a| a.last_update_time.as_deref())
+        .and_then(crate::time::parse_rfc3339_ms);
+    let oci_time = oci_obj
+        .and_then(|o| o.raw.status.artifact.as_ref())
+        .and_then(|a| a.last_update_time.as_deref())
+        .and_then(crate::time::parse_rfc3339_ms);
+    let interval = oci_obj
+        .and_then(|o| o.raw.spec.interval.as_deref())
+        .and_then(crate::time::parse_duration_ms);
+    let fresh = matches!((git_time, oci_time, interval), (Some(gt), Some(ot), Some(i)) if gt >= ot && gt - ot < i);
+    let sev = if fresh {
+        Severity::Info
+    } else {
+        Severity::Medium
+    };
+    out.push(f(
+        id,
+        sev,
+        oci.clone(),
+        format!("{oci} was built from {o:.12}, the Git root is at {g:.12}"),
+        vec![
+            format!("org.opencontainers.image.revision SHA {o}"),
+            format!("{git} artifact SHA {g}"),
+        ],
+        "Check that the release workflow ran for the latest commit and promoted latest.",
+    ));
 }
 
 const COMMIT_STATUS_PROVIDERS: [&str; 6] = [
@@ -245,6 +300,8 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let root_oci = c
         .root_source()
         .is_some_and(|k| k.kind == Kind::OciRepository);
+    // Revision 2: only the Git root itself is drift; a tenant's own GitRepository is fine.
+    let root_git = root_oci.then(|| root_pair(c).0);
     for rc in c.of_kind(&Kind::Receiver) {
         let mut evidence = Vec::new();
         if rc.condition("Ready").is_some_and(|r| r.status != "True") {
@@ -268,7 +325,7 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         for r in &rc.refs {
             if c.presence(&r.target).is_missing() {
                 evidence.push(format!("resource {} does not exist", r.target));
-            } else if root_oci && r.target.kind == Kind::GitRepository {
+            } else if root_oci && Some(&r.target) == root_git.as_ref() {
                 evidence.push(format!(
                     "resource {} is still Git while the root is OCI",
                     r.target
@@ -302,15 +359,21 @@ fn root_auth(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(r) = o.condition("Ready").filter(|r| r.status == "False") else {
         return;
     };
-    let msg = r.message.clone().unwrap_or_default();
-    let reason = r.reason.clone().unwrap_or_default();
-    let auth = matches!(reason.as_str(), "FetchFailed" | "AuthenticationFailed")
-        || ["401", "403", "UNAUTHORIZED", "DENIED", "denied"]
-            .iter()
-            .any(|m| msg.contains(m));
-    if auth {
+    // Revision 2: the FetchFailed condition's reason (or Ready's) names an auth failure, or
+    // the fetch message carries a whole-word status. Never inside a digest, never from a
+    // verification failure (that is SIG-03).
+    let fetch = o.condition("FetchFailed").unwrap_or(r);
+    let reason = fetch.reason.clone().unwrap_or_default();
+    let msg = fetch.message.clone().unwrap_or_default();
+    let verification = reason == "VerificationError"
+        || o.condition("SourceVerified")
+            .is_some_and(|v| v.status == "False" && v.message == r.message);
+    if verification {
+        return;
+    }
+    if reason == "AuthenticationFailed" || util::auth_failure_text(&msg) {
         out.push(f(id, Severity::Critical, root, "The root OCI source cannot pull: the whole cluster stops updating".into(),
-            vec![format!("Ready=False {reason}: {msg}")], "New GHCR packages are private by default: make it public and verified, or set the FluxInstance sync pullSecret."));
+            vec![format!("{} {reason}: {msg}", fetch.type_)], "New GHCR packages are private by default: make it public and verified, or set the FluxInstance sync pullSecret."));
     }
 }
 
@@ -342,6 +405,93 @@ fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             "Keep the old GitRepository suspended (and prune-disabled) as a documented fallback.",
         ));
     }
+}
+
+/// Before M4 (predictive): at handover the operator regenerates `OCIRepository/R` from
+/// `spec.sync` alone, so credentials the Git-delivered copy carries and the sync does not
+/// are dropped, and the pull fails (S003: 401 after #2161).
+fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    if sync_kind(c).as_deref() == Some("OCIRepository") {
+        return;
+    }
+    let Some(sync) = c.instance().and_then(|i| i.raw.spec.sync.as_ref()) else {
+        return;
+    };
+    let (_, oci) = root_pair(c);
+    let Some(o) = c.get(&oci).filter(|o| {
+        o.managed_by
+            .as_ref()
+            .is_some_and(|m| m.kind == Kind::Kustomization)
+    }) else {
+        return;
+    };
+    let s = &o.raw.spec;
+    let mut dropped = Vec::new();
+    if let Some(secret) = s.secret_ref.as_ref().filter(|r| !r.name.is_empty())
+        && sync.pull_secret.as_deref() != Some(secret.name.as_str())
+    {
+        dropped.push(format!(
+            "spec.secretRef {} (sync.pullSecret is {})",
+            secret.name,
+            sync.pull_secret.as_deref().unwrap_or("unset")
+        ));
+    }
+    if let Some(p) = s
+        .provider
+        .as_deref()
+        .filter(|p| !p.is_empty() && *p != "generic")
+        && sync.provider.as_deref() != Some(p)
+    {
+        dropped.push(format!(
+            "spec.provider {p} (sync.provider is {})",
+            sync.provider.as_deref().unwrap_or("unset")
+        ));
+    }
+    if let Some(sa) = s.service_account_name.as_deref().filter(|v| !v.is_empty()) {
+        dropped.push(format!(
+            "spec.serviceAccountName {sa} (spec.sync has no such field)"
+        ));
+    }
+    if let Some(cert) = s.cert_secret_ref.as_ref().filter(|r| !r.name.is_empty()) {
+        dropped.push(format!(
+            "spec.certSecretRef {} (spec.sync has no such field)",
+            cert.name
+        ));
+    }
+    if !dropped.is_empty() {
+        out.push(f(id, Severity::High, oci.clone(),
+            format!("At handover the operator regenerates {oci} from spec.sync and drops its credentials: the pull will fail"),
+            dropped,
+            "Before switching spec.sync.kind, set spec.sync.pullSecret (and provider) to what the OCIRepository uses today, or make the package public and verified."));
+    }
+}
+
+/// HelmReleases whose chart lives in `GitRepository/R`: a chart template cannot point at an
+/// OCIRepository and a whole-repository artifact is not a chart.
+fn chart_in_git_root(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let (git, _) = root_pair(c);
+    for hr in charts_in_git_root(c, &git) {
+        out.push(f(id, Severity::Medium, hr.key.clone(),
+            format!("{} builds its chart from {git}: it cannot simply flip to the OCI root", hr.key),
+            vec![format!("chart from {git} (spec.chart.spec.sourceRef, or a chartRef to a HelmChart built from it)")],
+            "Publish the chart as its own OCI artifact and use spec.chartRef to an OCIRepository of it, or produce it with an ArtifactGenerator; then flip."));
+    }
+}
+
+/// HelmReleases whose chart is built from `git` (directly, or through a HelmChart).
+pub(crate) fn charts_in_git_root<'a>(
+    c: &'a Cluster,
+    git: &'a ObjectKey,
+) -> impl Iterator<Item = &'a crate::model::FluxObject> + 'a {
+    c.of_kind(&Kind::HelmRelease).filter(move |hr| {
+        hr.refs.iter().any(|r| match r.kind {
+            crate::model::RefKind::ChartTemplate => &r.target == git,
+            crate::model::RefKind::ChartRef if r.target.kind == Kind::HelmChart => c
+                .get(&r.target)
+                .is_some_and(|ch| ch.refs.iter().any(|cr| &cr.target == git)),
+            _ => false,
+        })
+    })
 }
 
 #[cfg(test)]
@@ -376,6 +526,25 @@ mod tests {
             "MIG-GO-03",
         );
         assert_eq!(f.len(), 1);
+        assert_eq!(
+            f[0].severity,
+            Severity::Medium,
+            "not in the FluxInstance inventory: the operator will not delete it"
+        );
+        // Owned by the FluxInstance (its inventory lists it): garbage-collected, critical.
+        let owning = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"OCIRepository","name":"flux-system"}},"status":{"inventory":{"entries":[{"id":"flux-system_flux-system_source.toolkit.fluxcd.io_GitRepository","v":"v1"}]}}}"#;
+        let owned = [owning.to_string(), GIT.into(), ks("a", "GitRepository")];
+        let f = run(
+            &cluster(&owned.iter().map(String::as_str).collect::<Vec<_>>()),
+            "MIG-GO-03",
+        );
+        assert_eq!(f[0].severity, Severity::Critical);
+        // Already gone: critical.
+        let gone = [inst("OCIRepository"), ks("a", "GitRepository")];
+        let f = run(
+            &cluster(&gone.iter().map(String::as_str).collect::<Vec<_>>()),
+            "MIG-GO-03",
+        );
         assert_eq!(f[0].severity, Severity::Critical);
         let still_git = [inst("GitRepository"), GIT.into(), ks("a", "GitRepository")];
         assert!(
@@ -468,6 +637,87 @@ mod tests {
         assert_eq!(
             run(&cluster(&[&root_ks("OCIRepository"), root]), "MIG-GO-10").len(),
             1
+        );
+    }
+
+    #[test]
+    fn mig_go_06_not_evaluated_on_a_suspended_break_glass_root() {
+        let git = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"suspend":true},"status":{"artifact":{"revision":"main@sha1:1111111111111111111111111111111111111111"}}}"#;
+        let c = cluster(&[&inst("GitRepository"), git, OCI_READY]);
+        assert!(run(&c, "MIG-GO-06").is_empty());
+        let live = cluster(&[&inst("GitRepository"), GIT, OCI_READY]);
+        assert_eq!(run(&live, "MIG-GO-06").len(), 1);
+    }
+
+    #[test]
+    fn mig_go_09_tenant_git_receiver_is_fine() {
+        let oci_root = [
+            inst("OCIRepository"),
+            r#"{"kind":"Kustomization","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"flux-system"}}}"#.to_string(),
+            r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"}}"#.to_string(),
+            r#"{"kind":"GitRepository","metadata":{"name":"app","namespace":"team"}}"#.to_string(),
+            r#"{"kind":"Receiver","metadata":{"name":"app","namespace":"team"},"spec":{"type":"github","resources":[{"kind":"GitRepository","name":"app"}]},"status":{"webhookPath":"/hook/x","conditions":[{"type":"Ready","status":"True"}]}}"#.to_string(),
+        ];
+        let objs: Vec<&str> = oci_root.iter().map(String::as_str).collect();
+        assert!(run(&cluster(&objs), "MIG-GO-09").is_empty());
+    }
+
+    #[test]
+    fn mig_go_10_digest_with_401_is_not_auth() {
+        let root = |msg: &str, reason: &str| {
+            format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"flux-system","namespace":"flux-system"}},"status":{{"conditions":[{{"type":"Ready","status":"False","reason":"{reason}","message":"{msg}"}}]}}}}"#
+            )
+        };
+        let ks = r#"{"kind":"Kustomization","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"flux-system"}}}"#;
+        let digest = root(
+            "failed to verify sha256:40140140abcdef: no matching signatures",
+            "VerificationError",
+        );
+        assert!(run(&cluster(&[ks, &digest]), "MIG-GO-10").is_empty());
+        let other = root("layer sha256:4010401 truncated", "OCIArtifactPullFailed");
+        assert!(run(&cluster(&[ks, &other]), "MIG-GO-10").is_empty());
+        let denied = root(
+            "GET https://ghcr.io/v2/x: DENIED: requested access to the resource is denied",
+            "OCIArtifactPullFailed",
+        );
+        assert_eq!(
+            run(&cluster(&[ks, &denied]), "MIG-GO-10")[0].severity,
+            Severity::Critical
+        );
+    }
+
+    #[test]
+    fn mig_go_12_credentials_dropped_at_handover() {
+        let owner = r#"{"kind":"Kustomization","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"sourceRef":{"kind":"GitRepository","name":"flux-system"}},"status":{"inventory":{"entries":[{"id":"flux-system_flux-system_source.toolkit.fluxcd.io_OCIRepository","v":"v1"}]}}}"#;
+        let oci = r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"url":"oci://ghcr.io/o/fleet","secretRef":{"name":"ghcr-auth"}}}"#;
+        let sync = |pull: &str| {
+            format!(
+                r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"GitRepository","name":"flux-system"{pull}}}}}}}"#
+            )
+        };
+        let fail = run(&cluster(&[&sync(""), owner, oci]), "MIG-GO-12");
+        assert_eq!(fail.len(), 1);
+        assert_eq!(fail[0].severity, Severity::High);
+        let pass = run(
+            &cluster(&[&sync(r#","pullSecret":"ghcr-auth""#), owner, oci]),
+            "MIG-GO-12",
+        );
+        assert!(pass.is_empty());
+    }
+
+    #[test]
+    fn mig_go_13_chart_in_git_root() {
+        let hr = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chart":{"spec":{"chart":"./charts/app","sourceRef":{"kind":"GitRepository","name":"flux-system","namespace":"flux-system"}}}}}"#;
+        let f = run(&cluster(&[&inst("GitRepository"), GIT, hr]), "MIG-GO-13");
+        assert_eq!((f.len(), f[0].severity), (1, Severity::Medium));
+        let chart_ref = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chartRef":{"kind":"OCIRepository","name":"app-chart"}}}"#;
+        assert!(
+            run(
+                &cluster(&[&inst("GitRepository"), GIT, chart_ref]),
+                "MIG-GO-13"
+            )
+            .is_empty()
         );
     }
 }

@@ -43,6 +43,8 @@ fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     }
     out.push(Finding {
+        reason: String::new(),
+        members: vec![],
         rule: id.into(),
         severity: Severity::High,
         subject: oci.key.clone(),

@@ -59,6 +59,8 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_go::ReceiverDrift,
     &mig_go::RootAuthFailure,
     &mig_go::NoBreakGlass,
+    &mig_go::CredentialsDropped,
+    &mig_go::ChartInGitRoot,
     &mig_api::UnmigratedStorage,
     &mig_api::CrdUpgradeBlocked,
     &mig_api::RemovedApiInGit,

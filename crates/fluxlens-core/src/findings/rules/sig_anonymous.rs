@@ -1,17 +1,19 @@
-//! SIG-11: unsigned OCI content pulled anonymously.
+//! SIG-11: unsigned OCI content (revision 2: a posture gap graded by role; anonymous pull is
+//! context, and only on the root, with a mutable tag, does it make the gap critical).
 
 use super::rule;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, graded};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject, RefKind};
 
 rule!(
-    /// SIG-11: no verify and anonymous pull: integrity rests on registry write access alone.
-    UnsignedAnonymousOci, "SIG-11", "unsigned anonymous OCI source", unsigned_anonymous
+    /// SIG-11: OCI content without signature verification and not pinned by digest.
+    UnsignedAnonymousOci, "SIG-11", "unsigned OCI source", unsigned
 );
 
 /// Whether an OCI source pulls without credentials.
-fn anonymous(o: &FluxObject) -> bool {
+pub(crate) fn anonymous(o: &FluxObject) -> bool {
     let s = &o.raw.spec;
     s.secret_ref.as_ref().is_none_or(|r| r.name.is_empty())
         && s.provider
@@ -21,51 +23,48 @@ fn anonymous(o: &FluxObject) -> bool {
         && s.cert_secret_ref.as_ref().is_none_or(|r| r.name.is_empty())
 }
 
-fn mutable_tag(o: &FluxObject) -> bool {
+/// `ref.digest` pins content; a tag or a semver range follows whatever is pushed next.
+pub(crate) fn digest_pinned(o: &FluxObject) -> bool {
     match &o.raw.spec.ref_ {
         Some(crate::api::object::RefField::Structured(r)) => {
-            r.digest.as_deref().is_none_or(str::is_empty)
-                && r.semver.as_deref().is_none_or(str::is_empty)
+            r.digest.as_deref().is_some_and(|d| !d.is_empty())
         }
-        _ => true,
+        _ => false,
     }
 }
 
-/// SIG-11 fires on the root too; SIG-01 reads this to raise its own severity.
-pub(crate) fn fires_on(c: &Cluster, o: &FluxObject) -> bool {
-    o.key.kind == Kind::OciRepository
-        && o.raw.spec.verify.is_none()
-        && anonymous(o)
-        && c.contains(&o.key)
+/// Whether SIG-11 fires on an OCIRepository.
+pub(crate) fn fires_on(o: &FluxObject) -> bool {
+    o.key.kind == Kind::OciRepository && o.raw.spec.verify.is_none() && !digest_pinned(o)
 }
 
-fn unsigned_anonymous(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
-    let root = c.root_source();
-    for o in c.of_kind(&Kind::OciRepository).filter(|o| fires_on(c, o)) {
-        let on_root = root.as_ref() == Some(&o.key);
-        let mut sev = if on_root {
-            Severity::Critical
-        } else {
-            Severity::High
-        };
+/// The class of an unverified, mutable OCI source: pulled anonymously it is the worst case.
+pub(crate) fn class_of(o: &FluxObject) -> Class {
+    if anonymous(o) {
+        Class::ExposedAnonymous
+    } else {
+        Class::Exposed
+    }
+}
+
+fn unsigned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    for o in c.of_kind(&Kind::OciRepository).filter(|o| fires_on(o)) {
         let mut evidence = vec![format!(
-            "{}: no spec.verify, no secretRef, provider generic, no serviceAccountName",
-            o.raw.spec.url.clone().unwrap_or_default()
+            "{}: no spec.verify, ref {}",
+            o.raw.spec.url.clone().unwrap_or_default(),
+            ref_text(o)
         )];
-        if mutable_tag(o) {
-            sev = sev.raised();
-            evidence.push("the ref is a mutable tag (no digest, no semver)".into());
+        if anonymous(o) {
+            evidence.push(
+                "pulled anonymously (no secretRef, provider generic, no serviceAccountName)".into(),
+            );
         }
-        out.push(Finding {
-            rule: id.into(),
-            severity: sev,
-            subject: o.key.clone(),
-            message: format!("{} pulls unsigned content anonymously: whoever can push to the registry controls it", o.key),
+        out.push(graded(c, id, class_of(o), o.key.clone(),
+            format!("{} delivers unverified content from a mutable reference", o.key),
             evidence,
-            remediation: "Sign the artifact and add spec.verify with a pinned identity, or pin ref.digest.".into(),
-        });
+            "Verify it (spec.verify: cosign keyless with a pinned identity, or a key), or pin ref.digest. For upstream charts this is the ecosystem's norm: schedule it, it is not an alarm.".into()));
     }
-    // Charts from an anonymous OCI HelmRepository without verify.
+    // Charts from an OCI HelmRepository without verify.
     for ch in c
         .of_kind(&Kind::HelmChart)
         .filter(|o| o.raw.spec.verify.is_none())
@@ -78,16 +77,22 @@ fn unsigned_anonymous(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         }) else {
             continue;
         };
-        if anonymous(repo) {
-            out.push(Finding {
-                rule: id.into(),
-                severity: Severity::High,
-                subject: ch.key.clone(),
-                message: format!("{} pulls an unsigned chart anonymously from {}", ch.key, repo.key),
-                evidence: vec![format!("{}: type oci, no credentials; the chart has no spec.verify", repo.raw.spec.url.clone().unwrap_or_default())],
-                remediation: "Add spec.verify to the chart (the HelmRelease chart template) with a keyed or pinned keyless check.".into(),
-            });
-        }
+        out.push(graded(c, id, class_of(repo), ch.key.clone(),
+            format!("{} pulls an unverified chart from {}", ch.key, repo.key),
+            vec![format!("{}: type oci; the chart has no spec.verify", repo.raw.spec.url.clone().unwrap_or_default())],
+            "Add spec.verify to the chart (the HelmRelease chart template) with a keyed or pinned keyless check, or move to a chartRef with a verified OCIRepository.".into()));
+    }
+}
+
+fn ref_text(o: &FluxObject) -> String {
+    match &o.raw.spec.ref_ {
+        Some(crate::api::object::RefField::Structured(r)) => r
+            .semver
+            .as_deref()
+            .map(|s| format!("semver {s} (follows any newly pushed tag)"))
+            .or_else(|| r.tag.as_deref().map(|t| format!("tag {t} (mutable)")))
+            .unwrap_or_else(|| "latest (default)".into()),
+        _ => "latest (default)".into(),
     }
 }
 
@@ -97,28 +102,61 @@ mod tests {
     use crate::findings::Severity;
 
     #[test]
-    fn catalog_examples() {
-        let public_latest = r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"url":"oci://ghcr.io/me/cluster","ref":{"tag":"latest"}}}"#;
-        let f = run(&cluster(&[public_latest]), "SIG-11");
-        assert_eq!(f.len(), 1);
-        assert_eq!(
-            f[0].severity,
-            Severity::Critical,
-            "high, raised for a mutable tag"
+    fn catalog_examples_revision_2() {
+        let oci = |spec: &str| {
+            format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"a","namespace":"n"}},"spec":{spec}}}"#
+            )
+        };
+        // An ordinary unverified source on a tag: low, whether anonymous or not.
+        let public_latest = oci(r#"{"url":"oci://ghcr.io/me/cluster","ref":{"tag":"latest"}}"#);
+        let f = run(&cluster(&[&public_latest]), "SIG-11");
+        assert_eq!((f.len(), f[0].severity), (1, Severity::Low));
+        assert!(
+            f[0].reason.starts_with("ordinary source"),
+            "{}",
+            f[0].reason
         );
-        let pinned = r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"url":"oci://x","ref":{"digest":"sha256:ab"}}}"#;
+        let authed = oci(r#"{"url":"oci://x","provider":"aws","ref":{"tag":"1.0"}}"#);
         assert_eq!(
-            run(&cluster(&[pinned]), "SIG-11")[0].severity,
-            Severity::High
+            run(&cluster(&[&authed]), "SIG-11")[0].severity,
+            Severity::Low
         );
-        let verified = r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"url":"oci://x","verify":{"provider":"cosign"}}}"#;
-        assert!(run(&cluster(&[verified]), "SIG-11").is_empty());
-        let authed = r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"url":"oci://x","provider":"aws"}}"#;
-        assert!(run(&cluster(&[authed]), "SIG-11").is_empty());
+        // Regression: ref.digest pins content and passes; a semver range is mutable.
+        let pinned = oci(r#"{"url":"oci://x","ref":{"digest":"sha256:ab"}}"#);
+        assert!(run(&cluster(&[&pinned]), "SIG-11").is_empty());
+        let semver = oci(r#"{"url":"oci://x","ref":{"semver":">=1.0.0"}}"#);
+        assert_eq!(run(&cluster(&[&semver]), "SIG-11").len(), 1);
+        let verified = oci(r#"{"url":"oci://x","verify":{"provider":"cosign"}}"#);
+        assert!(run(&cluster(&[&verified]), "SIG-11").is_empty());
+        // The root: high, critical when also anonymous on a mutable tag.
+        let root = |spec: &str| {
+            format!(
+                r#"{{"kind":"OCIRepository","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{spec}}}"#
+            )
+        };
+        let anon_root = cluster(&[
+            &root_ks("OCIRepository"),
+            &root(r#"{"url":"oci://x","ref":{"tag":"latest"}}"#),
+        ]);
+        assert_eq!(run(&anon_root, "SIG-11")[0].severity, Severity::Critical);
+        let authed_root = cluster(&[
+            &root_ks("OCIRepository"),
+            &root(r#"{"url":"oci://x","secretRef":{"name":"s"},"ref":{"tag":"latest"}}"#),
+        ]);
+        assert_eq!(run(&authed_root, "SIG-11")[0].severity, Severity::High);
+        // A platform source (the operator's own chart): medium.
+        let platform = oci(
+            r#"{"url":"oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator","ref":{"semver":"*"}}"#,
+        );
+        assert_eq!(
+            run(&cluster(&[&platform]), "SIG-11")[0].severity,
+            Severity::Medium
+        );
         let chart = cluster(&[
             r#"{"kind":"HelmRepository","metadata":{"name":"h","namespace":"n"},"spec":{"type":"oci","url":"oci://ghcr.io/charts"}}"#,
             r#"{"kind":"HelmChart","metadata":{"name":"c","namespace":"n"},"spec":{"chart":"x","sourceRef":{"kind":"HelmRepository","name":"h"}}}"#,
         ]);
-        assert_eq!(run(&chart, "SIG-11").len(), 1);
+        assert_eq!(run(&chart, "SIG-11")[0].severity, Severity::Low);
     }
 }

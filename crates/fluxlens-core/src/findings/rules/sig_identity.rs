@@ -2,7 +2,8 @@
 
 use super::rule;
 use crate::api::object::OidcIdentity;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, graded};
 use crate::identity::{self, analyse};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject};
@@ -37,32 +38,34 @@ fn cosign_keyless(o: &FluxObject) -> Option<&[OidcIdentity]> {
 }
 
 fn keyless_without_identity(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
-    let root = c.root_source();
     for o in c.objects() {
         if cosign_keyless(o).is_some_and(<[_]>::is_empty) {
-            let on_root = root.as_ref() == Some(&o.key);
-            out.push(Finding {
-                rule: id.into(),
-                severity: if on_root { Severity::Critical } else { Severity::High },
-                subject: o.key.clone(),
-                message: format!("{} verifies keyless signatures from anyone: no matchOIDCIdentity", o.key),
-                evidence: vec!["spec.verify: provider cosign, no secretRef, no matchOIDCIdentity".into(), "cosign then checks no identity: any valid Fulcio certificate with a Rekor entry passes".into()],
-                remediation: "Add matchOIDCIdentity with an anchored issuer and a subject pinned to the release workflow and ref.".into(),
-            });
+            out.push(graded(c, id, Class::FailOpen, o.key.clone(),
+                format!("{} verifies keyless signatures from anyone: no matchOIDCIdentity", o.key),
+                vec!["spec.verify: provider cosign, no secretRef, no matchOIDCIdentity".into(), "cosign then checks no identity: any valid Fulcio certificate with a Rekor entry passes".into()],
+                "Add matchOIDCIdentity with an anchored issuer and a subject pinned to the release workflow and ref.".into()));
         }
     }
     for (hr, provider, keyed, _) in signatures::template_verifications(c) {
-        if provider == "cosign" && !keyed {
-            out.push(Finding {
-                rule: id.into(),
-                severity: Severity::High,
-                subject: hr.key.clone(),
-                message: format!("{} verifies its chart keyless, and chart templates cannot match identities", hr.key),
-                evidence: vec!["spec.chart.spec.verify: provider cosign, no secretRef (HelmChartTemplateVerification has no matchOIDCIdentity)".into()],
-                remediation: "Use a chartRef to an OCIRepository with verify.matchOIDCIdentity, or a keyed verification (secretRef).".into(),
-            });
+        if provider == "cosign" && !keyed && !generated_chart_reported(c, hr) {
+            out.push(graded(c, id, Class::FailOpen, hr.key.clone(),
+                format!("{} verifies its chart keyless, and chart templates cannot match identities", hr.key),
+                vec!["spec.chart.spec.verify: provider cosign, no secretRef (HelmChartTemplateVerification has no matchOIDCIdentity)".into()],
+                "Use a chartRef to an OCIRepository with verify.matchOIDCIdentity, or a keyed verification (secretRef).".into()));
         }
     }
+}
+
+/// The HelmChart a HelmRelease generated, when it is loaded and carries the same verify:
+/// the finding is reported once, on the chart (regression: SIG-05/SIG-12 reported twice).
+pub(crate) fn generated_chart_reported(c: &Cluster, hr: &FluxObject) -> bool {
+    hr.raw
+        .status
+        .helm_chart
+        .as_deref()
+        .and_then(|s| s.split_once('/'))
+        .and_then(|(ns, name)| c.get(&crate::model::ObjectKey::new(Kind::HelmChart, ns, name)))
+        .is_some_and(|chart| chart.raw.spec.verify.is_some())
 }
 
 fn matchers(c: &Cluster) -> impl Iterator<Item = (&FluxObject, usize, &OidcIdentity)> {
@@ -97,14 +100,10 @@ fn over_broad(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             }
         }
         if !evidence.is_empty() {
-            out.push(Finding {
-                rule: id.into(),
-                severity: Severity::High,
-                subject: o.key.clone(),
-                message: format!("An identity matcher of {} accepts signers it should not", o.key),
+            out.push(graded(c, id, Class::ControlFailing, o.key.clone(),
+                format!("An identity matcher of {} accepts signers it should not", o.key),
                 evidence,
-                remediation: r"Anchor both patterns: issuer ^https://token\.actions\.githubusercontent\.com$, subject ^https://github\.com/<owner>/<repo>/\.github/workflows/<file>@refs/heads/<branch>$.".into(),
-            });
+                r"Anchor both patterns: issuer ^https://token\.actions\.githubusercontent\.com$, subject ^https://github\.com/<owner>/<repo>/\.github/workflows/<file>@refs/heads/<branch>$.".into()));
         }
     }
 }
@@ -114,18 +113,15 @@ fn not_pinned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         let a = analyse(&m.subject);
         if a.matches_anything
             || a.missing_start_anchor
+            || !identity::is_workflow_subject(&m.subject)
             || identity::pins_workflow_and_ref(&m.subject)
         {
-            continue; // SIG-06 covers the worse cases
+            continue; // SIG-06 covers the worse cases; non-workflow identities are out of scope
         }
-        out.push(Finding {
-            rule: id.into(),
-            severity: Severity::Medium,
-            subject: o.key.clone(),
-            message: format!("The subject of {} does not pin a workflow and ref: any workflow or branch of the repository can sign", o.key),
-            evidence: vec![format!("matchOIDCIdentity[{i}].subject `{}`", m.subject), "an unguarded workflow_dispatch can then publish signed non-main artifacts (S003)".into()],
-            remediation: "End the subject with /.github/workflows/<file>@refs/heads/<branch>$.".into(),
-        });
+        out.push(graded(c, id, Class::PostureGap, o.key.clone(),
+            format!("The subject of {} does not pin a workflow and ref: any workflow or branch of the repository can sign", o.key),
+            vec![format!("matchOIDCIdentity[{i}].subject `{}`", m.subject), "an unguarded workflow_dispatch can then publish signed non-main artifacts (S003)".into()],
+            "End the subject with /.github/workflows/<file>@refs/heads/<branch>$ (or @refs/tags/<pattern>$ for tag releases).".into()));
     }
 }
 
@@ -137,19 +133,18 @@ fn unescaped_dots(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .map(|(f, p)| format!("matchOIDCIdentity[{i}].{f} `{p}`"))
             .collect();
         if !fields.is_empty() {
-            out.push(Finding {
-                rule: id.into(),
-                severity: Severity::Low,
-                subject: o.key.clone(),
-                message: format!(
+            out.push(graded(
+                c,
+                id,
+                Class::Hygiene,
+                o.key.clone(),
+                format!(
                     "Identity patterns of {} use unescaped dots, which match any character",
                     o.key
                 ),
-                evidence: fields,
-                remediation:
-                    r"Escape literal dots: github\.com, token\.actions\.githubusercontent\.com."
-                        .into(),
-            });
+                fields,
+                r"Escape literal dots: github\.com, token\.actions\.githubusercontent\.com.".into(),
+            ));
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::rule;
 use crate::api::object::KustomizePatch;
+use crate::findings::policy::{Class, graded};
 use crate::findings::{Finding, Severity};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject};
@@ -23,15 +24,31 @@ rule!(
 fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(root) = c.root_source() else { return };
     let Some(o) = c.get(&root) else { return }; // a missing root is MIG-GO-02's
-    let problem = match o.key.kind {
-        Kind::Bucket => Some("a Bucket cannot verify signatures"),
-        Kind::GitRepository | Kind::OciRepository if o.raw.spec.verify.is_none() => {
-            Some("the live object has no spec.verify")
-        }
-        _ => None,
+    // Revision 2: a Git root is the bootstrap default (a posture gap: say what verifying
+    // needs); an OCI or Bucket root is exposed; an anonymous OCI root on a mutable tag is
+    // what SIG-11 calls critical.
+    let (class, problem, remediation) = match o.key.kind {
+        Kind::Bucket => (
+            Class::Exposed,
+            "a Bucket cannot verify signatures",
+            "Move the root to a signed OCI artifact (Buckets have no verify); until then restrict write access to the bucket.",
+        ),
+        Kind::GitRepository if o.raw.spec.verify.is_none() => (
+            Class::PostureGap,
+            "the live GitRepository has no spec.verify",
+            "Verifying a Git root needs signed commits or tags: spec.verify {mode: HEAD|Tag|TagAndHEAD, secretRef} with PGP public keys (*.asc) or, on Flux ≥ 2.9, SSH keys (*.sshpub) — or move the root to a cosign-signed OCI artifact.",
+        ),
+        Kind::OciRepository if o.raw.spec.verify.is_none() => (
+            if super::sig_anonymous::fires_on(o) {
+                super::sig_anonymous::class_of(o)
+            } else {
+                Class::Exposed
+            },
+            "the live OCIRepository has no spec.verify",
+            "Add spec.verify (cosign keyless with a pinned identity) through a FluxInstance kustomize patch targeting the generated OCIRepository.",
+        ),
+        _ => return,
     };
-    let Some(problem) = problem else { return };
-    let also_anonymous = super::sig_anonymous::fires_on(c, o);
     let mut evidence = vec![
         format!(
             "root source (from the cluster-sync Kustomization {}): {}",
@@ -42,17 +59,18 @@ fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         ),
         problem.to_string(),
     ];
-    if also_anonymous {
-        evidence.push("and it is pulled anonymously (SIG-11): anyone who can push to the registry controls the cluster".into());
+    if class == Class::ExposedAnonymous {
+        evidence.push("and it is pulled anonymously from a mutable tag (SIG-11): anyone who can push to the registry controls the cluster".into());
     }
-    out.push(Finding {
-        rule: id.into(),
-        severity: if also_anonymous { Severity::Critical } else { Severity::High },
-        subject: o.key.clone(),
-        message: format!("The root source {} is not signature-verified", o.key),
+    out.push(graded(
+        c,
+        id,
+        class,
+        o.key.clone(),
+        format!("The root source {} is not signature-verified", o.key),
         evidence,
-        remediation: "Verify the root: for OCI, add spec.verify (cosign keyless with a pinned identity) through a FluxInstance kustomize patch targeting the generated OCIRepository; for Git, verify commits or tags with PGP/SSH keys.".into(),
-    });
+        remediation.into(),
+    ));
 }
 
 /// The FluxInstance, the source it generates for `spec.sync`, and its kustomize patches.
@@ -79,6 +97,8 @@ fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     );
     match instance::evaluate(patches, &generated) {
         PatchVerdict::Misses(misses) => out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::High,
             subject: inst.key.clone(),
@@ -87,6 +107,8 @@ fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             remediation: format!("Target the generated object exactly, e.g. target: {{kind: {}, name: {}}}; then confirm spec.verify on the live object (SIG-10).", generated.kind, generated.name),
         }),
         PatchVerdict::Indeterminate(why) => out.push(Finding {
+            reason: String::new(),
+            members: vec![],
             rule: id.into(),
             severity: Severity::Info,
             subject: inst.key.clone(),
@@ -104,15 +126,14 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     };
     // Only patches meant for this kind of source count: a patch aimed at another kind (an
     // OCIRepository patch while the sync is still Git) is SIG-09's prediction, not a fail-open.
+    // A strategic-merge patch without target takes its kind from its body; a patch whose
+    // kind cannot be told is SIG-09's indeterminate case, never SIG-10's proof.
     let meant_for_it = |p: &&KustomizePatch| {
-        let kind = p
-            .target
-            .as_ref()
-            .and_then(|t| t.kind.clone())
-            .unwrap_or_default();
         instance::is_verify_patch(&p.patch)
-            && crate::identity::target_matches(&kind, &generated.kind)
-                != crate::identity::TargetMatch::No
+            && instance::patch_kind(p).is_some_and(|kind| {
+                crate::identity::target_matches(&kind, &generated.kind)
+                    != crate::identity::TargetMatch::No
+            })
     };
     if !patches.iter().any(|p| meant_for_it(&p)) {
         return;
@@ -124,6 +145,8 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     }
     out.push(Finding {
+        reason: crate::findings::policy::reason(Class::FailOpen, crate::findings::policy::Role::Root),
+        members: vec![],
         rule: id.into(),
         severity: Severity::Critical,
         subject: live.key.clone(),
@@ -174,7 +197,15 @@ mod tests {
             ]),
             "SIG-01",
         );
-        assert_eq!(f[0].severity, Severity::High);
+        assert_eq!(
+            f[0].severity,
+            Severity::Medium,
+            "a Git root is a posture gap (revision 2)"
+        );
+        assert!(
+            f[0].remediation.contains("*.asc"),
+            "says what verifying needs"
+        );
         assert_eq!(run(&cluster(&[&root_ks("Bucket"), r#"{"kind":"Bucket","metadata":{"name":"flux-system","namespace":"flux-system"}}"#]), "SIG-01").len(), 1);
         let anon = run(
             &cluster(&[
@@ -230,6 +261,15 @@ mod tests {
         ]);
         assert!(run(&c, "SIG-10").is_empty());
         assert_eq!(run(&c, "SIG-09").len(), 1);
+    }
+
+    #[test]
+    fn sig_10_strategic_merge_for_oci_while_sync_is_git() {
+        // Regression: a strategic-merge verify patch without target, staged for the future
+        // OCI root, counted as a fail-open of the live Git root.
+        let inst = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"GitRepository"},"kustomize":{"patches":[{"patch":"apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-system\nspec:\n  verify:\n    provider: cosign"}]}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab","inventory":{"entries":[{"id":"flux-system_flux-system_source.toolkit.fluxcd.io_GitRepository","v":"v1"}]}}}"#;
+        let git = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"}}"#;
+        assert!(run(&cluster(&[inst, git]), "SIG-10").is_empty());
     }
 
     #[test]

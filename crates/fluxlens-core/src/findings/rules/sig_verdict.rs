@@ -1,6 +1,7 @@
 //! SIG-02, SIG-03, SIG-04, SIG-12, SIG-13: what the controller says about verification.
 
 use super::rule;
+use crate::findings::policy::{Class, graded};
 use crate::findings::{Finding, Severity};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject, RefKind};
@@ -50,14 +51,16 @@ fn no_verdict(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if o.condition("SourceVerified").is_some() {
             continue;
         }
+        // Revision 2: only a source that has fetched at its current spec owes a verdict: an
+        // artifact, and the Ready condition's observedGeneration equal to the status's. A
+        // source that never fetched shows its fetch failure (its status), not SIG-02.
         let ready_gen = o.condition("Ready").and_then(|r| r.observed_generation);
-        let seen = match (ready_gen, o.raw.status.observed_generation) {
-            (Some(a), Some(b)) => a == b,
-            // Without generations, a Ready verdict on a verify-configured source is the signal.
-            (None, _) | (_, None) => o.condition("Ready").is_some(),
-        };
+        let seen = o.raw.status.artifact.is_some()
+            && matches!((ready_gen, o.raw.status.observed_generation), (Some(a), Some(b)) if a == b);
         if seen {
             out.push(Finding {
+                reason: String::new(),
+                members: vec![],
                 rule: id.into(),
                 severity: Severity::High,
                 subject: o.key.clone(),
@@ -97,15 +100,32 @@ fn failing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                     .into(),
             );
         }
-        out.push(Finding {
-            rule: id.into(),
-            severity: if root { Severity::Critical } else { Severity::High },
-            subject: o.key.clone(),
-            message: format!("Signature verification of {} is failing", o.key),
+        let remediation = if http_chart(c, o) {
+            evidence.push("the chart comes from an HTTP HelmRepository: source-controller does not implement verification there, so it can never pass".into());
+            "Move the chart to an OCI registry (an OCI HelmRepository, or a chartRef to an OCIRepository) and verify it there, or remove spec.verify; re-signing will not help."
+        } else {
+            "Compare the signing identity (issuer/subject) or key with spec.verify; re-sign or fix the matcher. Do not remove verify to unblock."
+        };
+        out.push(graded(
+            c,
+            id,
+            Class::Broken,
+            o.key.clone(),
+            format!("Signature verification of {} is failing", o.key),
             evidence,
-            remediation: "Compare the signing identity (issuer/subject) or key with spec.verify; re-sign or fix the matcher. Do not remove verify to unblock.".into(),
-        });
+            remediation.into(),
+        ));
     }
+}
+
+/// A HelmChart whose HelmRepository is not of type `oci` (verification "not implemented").
+fn http_chart(c: &Cluster, o: &FluxObject) -> bool {
+    o.key.kind == Kind::HelmChart
+        && o.refs
+            .iter()
+            .filter(|r| r.kind == RefKind::Source && r.target.kind == Kind::HelmRepository)
+            .filter_map(|r| c.get(&r.target))
+            .any(|repo| repo.raw.spec.type_.as_deref() != Some("oci"))
 }
 
 fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -127,7 +147,11 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 "verified revision {verified} ≠ artifact revision {current}"
             ));
         }
-        if let (Some(vg), Some(sg)) = (cond.observed_generation, o.raw.status.observed_generation)
+        // GitRepository: revision only. Its no-op path moves status.observedGeneration on an
+        // unrelated spec change (an interval) without re-verifying, so generations mislead.
+        if o.key.kind != Kind::GitRepository
+            && let (Some(vg), Some(sg)) =
+                (cond.observed_generation, o.raw.status.observed_generation)
             && vg < sg
         {
             evidence.push(format!(
@@ -136,6 +160,8 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         }
         if !evidence.is_empty() {
             out.push(Finding {
+                reason: String::new(),
+                members: vec![],
                 rule: id.into(),
                 severity: Severity::Medium,
                 subject: o.key.clone(),
@@ -162,6 +188,8 @@ fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         };
         if matches!(src.target.kind, Kind::GitRepository | Kind::Bucket) {
             out.push(Finding {
+                reason: String::new(),
+                members: vec![],
                 rule: id.into(),
                 severity: Severity::High,
                 subject: o.key.clone(),
@@ -172,8 +200,13 @@ fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         }
     }
     for (hr, _, _, kind) in signatures::template_verifications(c) {
+        if super::sig_identity::generated_chart_reported(c, hr) {
+            continue; // reported once, on the generated HelmChart
+        }
         if let Some(k @ (Kind::GitRepository | Kind::Bucket)) = kind {
             out.push(Finding {
+                reason: String::new(),
+                members: vec![],
                 rule: id.into(),
                 severity: Severity::High,
                 subject: hr.key.clone(),
@@ -205,6 +238,8 @@ fn git_mode(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         };
         if !has_tag {
             out.push(Finding {
+                reason: String::new(),
+                members: vec![],
                 rule: id.into(),
                 severity: Severity::Medium,
                 subject: o.key.clone(),
@@ -235,9 +270,15 @@ mod tests {
         ]);
         assert!(run(&pass, "SIG-02").is_empty());
         let fail = cluster(&[
-            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":2,"conditions":[{"type":"Ready","status":"True","observedGeneration":2}]}}"#,
+            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":2,"artifact":{"revision":"latest@sha256:ab"},"conditions":[{"type":"Ready","status":"True","observedGeneration":2}]}}"#,
         ]);
         assert_eq!(run(&fail, "SIG-02").len(), 1);
+        // Regression: a source that never fetched (no observedGeneration, no artifact) shows
+        // its fetch failure as its status, never SIG-02.
+        let never_fetched = cluster(&[
+            r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"conditions":[{"type":"Ready","status":"False","reason":"OCIArtifactPullFailed","message":"failed to pull: 401 Unauthorized"}]}}"#,
+        ]);
+        assert!(run(&never_fetched, "SIG-02").is_empty());
         let not_seen = cluster(&[
             r#"{"kind":"OCIRepository","metadata":{"name":"a","namespace":"n"},"spec":{"verify":{"provider":"cosign"}},"status":{"observedGeneration":3,"conditions":[{"type":"Ready","status":"True","observedGeneration":2}]}}"#,
         ]);
@@ -276,6 +317,47 @@ mod tests {
         assert_eq!(
             run(&cluster(&[&obj("latest@sha256:cd")]), "SIG-04").len(),
             1
+        );
+    }
+
+    #[test]
+    fn sig_04_git_interval_change_is_not_stale() {
+        // Regression: source-controller's no-op path moves status.observedGeneration after an
+        // unrelated spec change (interval) without re-verifying a GitRepository.
+        let c = cluster(&[
+            r#"{"kind":"GitRepository","metadata":{"name":"g","namespace":"a"},"spec":{"verify":{"mode":"HEAD"}},"status":{"observedGeneration":5,"artifact":{"revision":"main@sha1:0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f"},"conditions":[{"type":"SourceVerified","status":"True","observedGeneration":4,"message":"verified signature of\n - commit '0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f'"}]}}"#,
+        ]);
+        assert!(run(&c, "SIG-04").is_empty());
+    }
+
+    #[test]
+    fn sig_03_http_chart_advises_oci() {
+        let c = cluster(&[
+            r#"{"kind":"HelmRepository","metadata":{"name":"h","namespace":"a"},"spec":{"url":"https://charts.example.org"}}"#,
+            r#"{"kind":"HelmChart","metadata":{"name":"c","namespace":"a"},"spec":{"chart":"x","sourceRef":{"kind":"HelmRepository","name":"h"},"verify":{"provider":"cosign"}},"status":{"conditions":[{"type":"SourceVerified","status":"False","reason":"VerificationError","message":"verification not implemented"}]}}"#,
+        ]);
+        let f = run(&c, "SIG-03");
+        assert!(
+            f[0].remediation.contains("OCI registry")
+                && f[0].remediation.contains("re-signing will not help")
+        );
+    }
+
+    #[test]
+    fn sig_05_and_sig_12_once_per_chart() {
+        // Regression: the HelmRelease template and its generated HelmChart were both reported.
+        let c = cluster(&[
+            r#"{"kind":"GitRepository","metadata":{"name":"repo","namespace":"a"}}"#,
+            r#"{"kind":"HelmRelease","metadata":{"name":"r","namespace":"a"},"spec":{"chart":{"spec":{"chart":"./x","sourceRef":{"kind":"GitRepository","name":"repo"},"verify":{"provider":"cosign"}}}},"status":{"helmChart":"a/a-r"}}"#,
+            r#"{"kind":"HelmChart","metadata":{"name":"a-r","namespace":"a"},"spec":{"chart":"./x","sourceRef":{"kind":"GitRepository","name":"repo"},"verify":{"provider":"cosign"}}}"#,
+        ]);
+        let f = run(&c, "SIG-12");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.to_string(), "HelmChart/a/a-r");
+        assert_eq!(
+            run(&c, "SIG-05").len(),
+            1,
+            "the chart's keyless verify, once"
         );
     }
 
