@@ -56,6 +56,8 @@ test('broken: invariants block the stepper; CRDs forbidden show unknown', async 
     assert.match(await storage.textContent(), /unknown \(no access\)/);
     assert.equal(await page.locator('[data-rule="MIG-API-07"]').count(), 1);
     assert.equal(await page.locator('[data-rule="MIG-DIST-01"]').count(), 1);
-    assert.match(await page.locator('[data-migration=distribution] [data-current-stage]').textContent(), /^D1/);
+    // Intent before progress: bootstrap with no FluxInstance shows no second origin yet.
+    assert.equal(await page.locator('[data-migration=distribution]').getAttribute('data-badge'), 'not started');
+    assert.match(await page.locator('[data-migration=distribution] [data-current-stage]').textContent(), /^not started/);
   } finally { await cleanup(browser, sim2); }
 });

@@ -16,7 +16,7 @@ test('broken: each signature rule fires where the scenario breaks it', async () 
     await page.goto(sim.base + '/signatures');
     await page.locator('[data-table=sources]').waitFor();
     const rules = await rulesOn(page);
-    for (const want of ['SIG-01:critical', 'SIG-02:high', 'SIG-03:high', 'SIG-10:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:medium', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
+    for (const want of ['SIG-01:critical', 'SIG-02:high', 'SIG-03:high', 'SIG-10:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:low', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
       assert.ok(rules.includes(want), `${want} missing in ${rules.join(' ')}`);
     }
     // The root is pinned first and is not verified.
@@ -60,7 +60,9 @@ test('enterprise-fips: verified root, no instance-patch or root findings; demo: 
     await page.locator('[data-card=signatures]').waitFor();
     // The parallel OCI source carries prune: Disabled (capital D) — valid, so MIG-GO-05 is silent.
     assert.equal(await page.locator('[data-rule="MIG-GO-05"]').count(), 0);
-    // The Git root has no verify: SIG-01.
-    assert.equal(await page.locator('[data-rule="SIG-01"][data-severity=high]').count(), 1);
+    // The Git root has no verify: SIG-01, medium for a Git root (revision 2), saying why.
+    const sig01 = page.locator('[data-rule="SIG-01"][data-severity=medium]');
+    assert.equal(await sig01.count(), 1);
+    assert.match(await sig01.locator('[data-reason]').textContent(), /root source · posture gap/);
   } finally { await cleanup(browser, sim); }
 });

@@ -129,3 +129,52 @@ test('the report placeholder while the server starts: nothing is called missing'
     assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
   } finally { await cleanup(browser, sim); }
 });
+
+test('healthy clusters modelled on public GitOps repositories stay calm', async () => {
+  for (const scenario of ['homelab', 'multitenant']) {
+    const sim = await startSim(['--scenario', scenario]);
+    try {
+      const page = await open(sim, '/');
+      await page.locator('[data-count=findings]').waitFor();
+      assert.equal(await page.locator('[data-count=critical]').textContent(), '0', scenario);
+      assert.equal(await page.locator('[data-count=high]').textContent(), '0', scenario);
+      assert.ok(Number(await page.locator('[data-count=findings]').textContent()) <= 20, scenario);
+      assert.equal(await page.locator('[data-rule][data-severity=critical], [data-rule][data-severity=high]').count(), 0, scenario);
+      // Every finding says why it has its severity; many alike are one, with the list.
+      assert.equal(await page.locator('.fl-finding').count(), await page.locator('.fl-finding [data-reason]').count());
+      if (scenario === 'homelab') {
+        const agg = page.locator('[data-rule="SIG-11"][data-severity=low] [data-members]');
+        await agg.waitFor();
+        assert.ok(Number(await agg.getAttribute('data-members')) > 50);
+        await agg.locator('summary').click();
+        await agg.getByRole('searchbox').fill('plex');
+        assert.equal(await agg.locator('li').count(), 1);
+      }
+      // Intent before progress: no sign of a Git → OCI migration, so "not started".
+      assert.equal(await page.locator('[data-card=migration-git-oci]').getAttribute('data-badge'), 'not started');
+    } finally { await cleanup(browser, sim); }
+  }
+});
+
+test('broken still fires the field-report failure modes at their severities', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await open(sim, '/');
+    await page.locator('[data-rule="MIG-GO-02"][data-severity=critical]').first().waitFor();
+    for (const [rule, sev] of [['MIG-GO-10', 'critical'], ['SIG-10', 'critical'], ['SIG-03', 'high'], ['SIG-06', 'high']]) {
+      assert.ok(await page.locator(`[data-rule="${rule}"][data-severity=${sev}]`).count() >= 1, `${rule} ${sev}`);
+    }
+  } finally { await cleanup(browser, sim); }
+});
+
+test('ENT-14 reads the FluxInstance events: one request, the outdated notice shown', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/compliance');
+    await page.locator('[data-rule="ENT-14"]').first().waitFor();
+    assert.match(await page.locator('[data-rule="ENT-14"]').first().textContent(), /newer Flux version/);
+    const asks = (await sim.log()).filter((e) => e.path === '/api/v1/events');
+    assert.equal(asks.length, 1);
+  } finally { await cleanup(browser, sim); }
+});

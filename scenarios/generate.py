@@ -286,7 +286,12 @@ def demo():
               "receivers.notification.toolkit.fluxcd.io": ["v1"], "externalartifacts.source.toolkit.fluxcd.io": ["v1"],
               "artifactgenerators.source.extensions.fluxcd.io": ["v1beta1"], "imageupdateautomations.image.toolkit.fluxcd.io": ["v1"],
               "fluxinstances.fluxcd.controlplane.io": ["v1"]}
-    write("demo", rep, objs, crds(stored))
+    # The operator's Normal event when a newer Flux patch is available (ENT-14 reads it; the web
+    # API gives no reason field, so the message is what is matched).
+    events = events_for(objs)
+    events.insert(0, {"lastTimestamp": "2026-11-29T10:00:00Z", "type": "Normal", "namespace": "flux-system",
+                      "involvedObject": "FluxInstance/flux", "message": "Outdated version: Flux v2.7.5 is available, v2.7.3 is installed"})
+    write("demo", rep, objs, crds(stored), events=events)
 
 def broken():
     """Dangling references (the S003 bootstrap deadlock), failing verification, auth failure, a dependsOn cycle."""
@@ -340,7 +345,7 @@ def broken():
                 [cond(msg="packaged 'dashboards' chart with version '0.3.0'")], "HelmRelease/apps/dashboards", {"artifact": {"revision": "0.3.0"}}),
             obj(SRC, "OCIRepository", "apps", "multi-identity", {"url": "oci://ghcr.io/example-org/multi", "ref": {"semver": "1.x"}, "secretRef": {"name": "ghcr"},
                 "verify": {"provider": "cosign", "matchOIDCIdentity": [{"issuer": ID_ISSUER, "subject": ID_SUBJECT},
-                                                                       {"issuer": ID_ISSUER, "subject": r"^https://github\.com/example-org/fleet/\.github/workflows/hotfix\.yaml@refs/heads/release-.+$"}]}},
+                                                                       {"issuer": ID_ISSUER, "subject": r"^https://github\.com/example-org/fleet/\.github/workflows/.*@refs/heads/main$"}]}},
                 [cond(msg="stored artifact"), cond(True, "Succeeded", "verified signature of revision 1.4.2@sha256:" + "cc" * 32, "SourceVerified")],
                 "Kustomization/flux-system/cluster-apps", {"artifact": {"revision": "1.4.2@sha256:" + "cc" * 32}}),
             obj(NOTIF, "Alert", "flux-system", "slack", {"providerRef": {"name": "slack"}, "eventSources": [{"kind": "GitRepository", "name": "flux-system"}]}, [], "Kustomization/flux-system/flux-system"),
@@ -486,5 +491,118 @@ def staged():
                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
     write("staged", rep, objs, [])
 
+HOMELAB_APPS = {
+    "default": ["homepage", "atuin", "echo", "it-tools", "searxng", "linkwarden", "paperless", "immich", "mealie", "actual"],
+    "media": ["plex", "jellyfin", "sonarr", "radarr", "prowlarr", "bazarr", "sabnzbd", "qbittorrent", "overseerr", "tautulli", "recyclarr", "autobrr"],
+    "observability": ["kube-prometheus-stack", "grafana", "loki", "promtail", "gatus", "unpoller", "kromgo", "silence-operator", "blackbox-exporter", "smartctl-exporter"],
+    "network": ["cloudflared", "external-dns", "ingress-nginx", "k8s-gateway", "echo-server", "envoy-gateway", "multus", "unifi-dns"],
+    "kube-system": ["cilium", "coredns", "metrics-server", "reloader", "spegel", "snapshot-controller", "descheduler", "intel-device-plugin", "node-feature-discovery", "irqbalance"],
+    "database": ["cloudnative-pg", "dragonfly-operator", "emqx", "pgadmin"],
+    "cert-manager": ["cert-manager"],
+    "external-secrets": ["external-secrets", "onepassword-connect"],
+    "openebs-system": ["openebs"],
+    "rook-ceph": ["rook-ceph-operator", "rook-ceph-cluster"],
+    "volsync-system": ["volsync", "kopia"],
+    "actions-runner-system": ["actions-runner-controller", "gha-runner-scale-set"],
+    "system-upgrade": ["system-upgrade-controller", "tuppr"],
+}
+
+def homelab():
+    """A well-run homelab in the shape of onedr0p/home-ops: the FluxInstance syncs a Git root and
+    is itself delivered by the flux-instance HelmRelease (chart from the operator's OCI registry);
+    about 70 upstream charts come from OCI registries by tag through chartRef. Every object Ready,
+    every reference resolving: the findings must stay calm (no critical, no high, <= 20)."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    inst = instance("GitRepository", reg, version="2.7.x", comps_status=comp_status)
+    inst["spec"]["distribution"]["artifact"] = "oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"
+    inst["_owner"] = "HelmRelease/flux-system/flux-instance"
+    root_sha = f"refs/heads/main@sha1:{GIT_SHA}"
+    objs = [inst, git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "1h", "path": "./kubernetes/flux/cluster", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: {root_sha}")], "FluxInstance/flux-system/flux", {"lastAppliedRevision": root_sha})]
+    def app(ns, name, chart_url, tag, deps=(), chart_owner=None):
+        ks_ns = ns
+        out = [obj(KS, "Kustomization", ks_ns, name, {"interval": "1h", "path": f"./kubernetes/apps/{ns}/{name}/app", "prune": True,
+                    "sourceRef": {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, "targetNamespace": ns,
+                    "dependsOn": [{"name": d[1], "namespace": d[0]} for d in deps], "wait": False},
+                   [cond(msg=f"Applied revision: {root_sha}")], "Kustomization/flux-system/flux-system", {"lastAppliedRevision": root_sha}),
+               obj(SRC, "OCIRepository", ns, name, {"interval": "15m", "url": chart_url, "ref": {"tag": tag},
+                    "layerSelector": {"mediaType": "application/vnd.cncf.helm.chart.content.v1.tar+gzip", "operation": "copy"}},
+                   [cond(msg=f"stored artifact for digest '{tag}@sha256:{'6' * 64}'")], f"Kustomization/{ks_ns}/{name}",
+                   {"artifact": {"revision": f"{tag}@sha256:{'6' * 64}", "digest": "sha256:" + "7" * 64}}),
+               obj(HR, "HelmRelease", ns, name, {"interval": "1h", "chartRef": {"kind": "OCIRepository", "name": name}, "install": {"remediation": {"retries": -1}}},
+                   [cond(msg=f"Helm upgrade succeeded for release {ns}/{name}.v7 with chart {name}@{tag}")], f"Kustomization/{ks_ns}/{name}",
+                   {"inventory": {"entries": [{"id": f"{ns}_{name}_apps_Deployment", "v": "v1"}]}})]
+        return out
+    objs += app("flux-system", "flux-operator", "oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator", "0.33.0")
+    objs += app("flux-system", "flux-instance", "oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance", "0.33.0", deps=[("flux-system", "flux-operator")])
+    prev = None
+    for ns, names in HOMELAB_APPS.items():
+        for i, name in enumerate(names):
+            url = f"oci://ghcr.io/home-operations/charts-mirror/{name}" if i % 3 else "oci://ghcr.io/bjw-s-labs/helm/app-template"
+            deps = [prev] if prev and i == 0 else []
+            objs += app(ns, name, url, f"{4 + i % 3}.{i}.{i % 2}", deps=deps)
+        prev = (ns, names[0])
+    objs.append(obj(NOTIF, "Provider", "flux-system", "github", {"type": "github", "address": "https://github.com/example-org/home-ops", "secretRef": {"name": "github-token"}}, [], "Kustomization/flux-system/flux-instance"))
+    objs.append(obj(NOTIF, "Alert", "flux-system", "github", {"providerRef": {"name": "github"}, "eventSeverity": "info",
+                    "eventSources": [{"kind": "Kustomization", "name": "*"}]}, [], "Kustomization/flux-system/flux-instance"))
+    objs.append(obj("notification.toolkit.fluxcd.io/v1", "Receiver", "flux-system", "github-webhook", {"type": "github", "events": ["ping", "push"],
+                    "secretRef": {"name": "github-webhook-token"}, "resources": [{"kind": "GitRepository", "name": "flux-system"}]},
+                    [cond(msg="Receiver initialized for path: /hook/" + "9" * 64)], "Kustomization/flux-system/flux-instance",
+                    {"webhookPath": "/hook/" + "9" * 64}))
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "./kubernetes/flux/cluster", "ready": True, "source": "https://github.com/example-org/home-ops.git",
+                  "status": f"Applied revision: {root_sha}"}, operator="v0.33.0")
+    stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1"], "ocirepositories.source.toolkit.fluxcd.io": ["v1"],
+              "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2"],
+              "alerts.notification.toolkit.fluxcd.io": ["v1beta3"], "providers.notification.toolkit.fluxcd.io": ["v1beta3"],
+              "receivers.notification.toolkit.fluxcd.io": ["v1"], "fluxinstances.fluxcd.controlplane.io": ["v1"]}
+    write("homelab", rep, objs, crds(stored))
+
+TENANTS = ["payments", "ledger", "search", "identity", "web", "data", "ml", "edge"]
+
+def multitenant():
+    """A company's multi-tenant cluster in the shape of hmcts/sds-flux-config: a Git root, one
+    Kustomization per tenant, charts from each tenant's HTTP HelmRepository through chart
+    templates (generated HelmCharts). Healthy: calm findings."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+                    "digest": c["image"].split("@")[1]} for c in comps]
+    inst = instance("GitRepository", reg, version="2.7.x", comps_status=comp_status)
+    inst["spec"]["distribution"]["artifact"] = "oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"
+    root_sha = f"refs/heads/main@sha1:{GIT_SHA}"
+    objs = [inst, git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "./clusters/prod", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: {root_sha}")], "FluxInstance/flux-system/flux", {"lastAppliedRevision": root_sha})]
+    for t in TENANTS:
+        ns = f"tenant-{t}"
+        objs.append(obj(KS, "Kustomization", "flux-system", ns, {"interval": "10m", "path": f"./tenants/{t}", "prune": True, "serviceAccountName": "flux",
+                        "targetNamespace": ns, "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                        [cond(msg=f"Applied revision: {root_sha}")], "Kustomization/flux-system/flux-system", {"lastAppliedRevision": root_sha}))
+        objs.append(obj(SRC, "HelmRepository", ns, "charts", {"url": f"https://charts.example.org/{t}", "interval": "30m", "secretRef": {"name": "charts-auth"}},
+                        [cond(msg=f"stored artifact: revision 'sha256:{'8' * 64}'")], f"Kustomization/flux-system/{ns}",
+                        {"artifact": {"revision": "sha256:" + "8" * 64}}))
+        for i in range(3):
+            name = f"{t}-svc-{i}"
+            objs.append(obj(HR, "HelmRelease", ns, name, {"interval": "10m", "chart": {"spec": {"chart": name, "version": "1.x",
+                            "sourceRef": {"kind": "HelmRepository", "name": "charts"}}}},
+                            [cond(msg=f"Helm upgrade succeeded for release {ns}/{name}.v3 with chart {name}@1.4.{i}")], f"Kustomization/flux-system/{ns}",
+                            {"helmChart": f"{ns}/{ns}-{name}"}))
+            objs.append(obj(SRC, "HelmChart", ns, f"{ns}-{name}", {"chart": name, "version": "1.x", "sourceRef": {"kind": "HelmRepository", "name": "charts"}},
+                            [cond(msg=f"pulled '{name}' chart with version '1.4.{i}'")], f"HelmRelease/{ns}/{name}", {"artifact": {"revision": f"1.4.{i}"}}))
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "./clusters/prod", "ready": True, "source": "https://github.com/example-org/flux-config.git",
+                  "status": f"Applied revision: {root_sha}"}, operator="v0.33.0")
+    stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1"], "helmrepositories.source.toolkit.fluxcd.io": ["v1"],
+              "helmcharts.source.toolkit.fluxcd.io": ["v1"], "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"],
+              "helmreleases.helm.toolkit.fluxcd.io": ["v2"], "fluxinstances.fluxcd.controlplane.io": ["v1"]}
+    write("multitenant", rep, objs, crds(stored))
+
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant()

@@ -13,7 +13,10 @@ use std::sync::Arc;
 /// The cluster and everything core computed from it, replaced whole on each refresh.
 pub struct Loaded {
     pub cluster: Cluster,
+    /// Findings as shown: a rule firing on more than five objects is one finding (§0.3-6).
     pub findings: Vec<Finding>,
+    /// Every finding, one per object: what analyses, the graph and the side panel read.
+    pub per_object: Vec<Finding>,
     pub summary: ClusterSummary,
     /// The graph with default layers (the graph view rebuilds only for other layers).
     pub graph: Arc<Graph>,
@@ -27,15 +30,17 @@ pub struct Loaded {
 impl Loaded {
     /// Runs the analyses once for a freshly loaded cluster.
     pub fn new(cluster: Cluster) -> Loaded {
-        let findings = findings::evaluate_all(&cluster);
+        let per_object = findings::evaluate_all(&cluster);
+        let findings = findings::aggregate(&per_object);
         let summary = ClusterSummary::compute(&cluster, &findings);
         let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
         let postures = signatures::postures(&cluster, &graph);
         let signatures = signatures::summary(&postures);
-        let migrations = migration::all(&cluster, &findings);
+        let migrations = migration::all(&cluster, &per_object);
         Loaded {
             cluster,
             findings,
+            per_object,
             summary,
             graph,
             postures,

@@ -23,6 +23,8 @@ fn findings_carry_rule_and_severity_and_render_markup_as_text() {
         message: "<img src=x onerror=alert(1)> is missing".into(),
         evidence: vec!["<script>window.pwned=1</script>".into()],
         remediation: "fix it".into(),
+        reason: "root source · <b>broken</b>".into(),
+        members: vec![],
     };
     // mount_to_body keeps the view mounted for the rest of the test.
     leptos::mount::mount_to_body(move || view! { <FindingsList findings=vec![f.clone()]/> });

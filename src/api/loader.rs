@@ -1,5 +1,5 @@
 //! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+1 confirming read when some
-//! references look missing), then polls: report and summaries every interval (paused while
+//! references look missing, +1 for the FluxInstance's events when there is one), then polls: report and summaries every interval (paused while
 //! the tab is hidden), refetching changed objects and, every few minutes, all of them (a
 //! summary row does not change when only a spec does). Kinds whose list is incomplete are
 //! listed again by kind and by namespace, with backoff. On error the last good state stays
@@ -31,6 +31,7 @@ struct Cache {
     incomplete: Vec<(String, String)>,
     unreadable: Vec<(ObjectKey, String)>,
     confirmations: BTreeMap<ObjectKey, Answer>,
+    instance_events: Vec<fluxlens_core::api::events::Event>,
     polls: u32,
     /// Rows found by re-listing a kind, reused while its backoff runs.
     relisted: HashMap<String, Vec<ResourceSummary>>,
@@ -141,6 +142,13 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     }
     cache.summaries = summaries;
     let mut cluster = build(report, cache);
+    if full && let Some(inst) = cluster.instance().map(|i| i.key.clone()) {
+        // One request for ENT-14 (the operator's OutdatedVersion event); optional.
+        if let Ok(e) = endpoints::events("FluxInstance", &inst.name, &inst.namespace).await {
+            cache.instance_events = e.events;
+        }
+    }
+    cluster.instance_events = cache.instance_events.clone();
     if let Some(req) = load::confirm_request(&cluster) {
         say("checking references that look missing".into());
         // One read for every candidate; a failure leaves them unconfirmed, not missing.

@@ -20,7 +20,7 @@ pub fn NodePanel(
     on_close: Callback<()>,
 ) -> impl IntoView {
     let obj = data.cluster.get(&id).cloned();
-    let findings: Vec<_> = for_subject(&data.findings, &id).cloned().collect();
+    let findings: Vec<_> = for_subject(&data.per_object, &id).cloned().collect();
     let referrers: Vec<String> = data
         .cluster
         .objects()

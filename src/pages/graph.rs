@@ -41,7 +41,7 @@ pub fn GraphPage() -> impl IntoView {
         };
         let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| {
             d.as_ref()
-                .map(|d| d.findings.iter().map(|f| f.subject.clone()).collect())
+                .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
                 .unwrap_or_default()
         });
         let v = view(&g, &filter.get(), &problems);

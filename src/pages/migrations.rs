@@ -32,12 +32,17 @@ pub fn MigrationCard(
     /// The migration.
     migration: Migration,
 ) -> impl IntoView {
-    let current = migration
-        .current()
-        .map(|s| format!("{} {} — {}", s.id, s.title, s.state.as_str()))
-        .unwrap_or_default();
+    let current = if migration.started {
+        migration
+            .current()
+            .map(|s| format!("{} {} — {}", s.id, s.title, s.state.as_str()))
+            .unwrap_or_default()
+    } else {
+        "not started — the cluster shows no sign of this migration".to_string()
+    };
+    let badge = migration.badge();
     view! {
-        <article class="fl-migration" data-migration=migration.id aria-labelledby=format!("mig-{}", migration.id)>
+        <article class="fl-migration" data-migration=migration.id data-badge=badge aria-labelledby=format!("mig-{}", migration.id)>
             <h2 id=format!("mig-{}", migration.id)>{migration.title.clone()}</h2>
             <p class="fl-lead">"Current stage: "<strong data-current-stage="">{current}</strong></p>
             {(!migration.blockers.is_empty()).then(|| view! {

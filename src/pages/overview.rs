@@ -55,14 +55,25 @@ pub fn OverviewPage() -> impl IntoView {
                         <article class="fl-card" data-card="findings">
                             <h2>"Findings"</h2>
                             <p class="fl-big" data-count="findings">{sev.iter().sum::<usize>()}</p>
-                            <p>{format!("{} critical · {} high · {} medium · {} low · {} info", sev[4], sev[3], sev[2], sev[1], sev[0])}</p>
+                            <p>
+                                <span data-count="critical">{sev[4]}</span>" critical · "
+                                <span data-count="high">{sev[3]}</span>" high · "
+                                <span data-count="medium">{sev[2]}</span>" medium · "
+                                <span data-count="low">{sev[1]}</span>" low · "
+                                <span data-count="info">{sev[0]}</span>" info"
+                            </p>
+                            <p>"affecting "<span data-count="affected">{s.affected_objects}</span>" objects"</p>
                         </article>
                     </div>
                     <div class="fl-cards">
                         {d.migrations.iter().map(|m| {
-                            let cur = m.current().map(|s| (format!("{} {}", s.id, s.title), s.state.as_str(), s.progress.clone())).unwrap_or_default();
+                            let cur = if m.started {
+                                m.current().map(|s| (format!("{} {}", s.id, s.title), s.state.as_str(), s.progress.clone())).unwrap_or_default()
+                            } else {
+                                ("no sign of this migration".to_string(), m.badge(), None)
+                            };
                             view! {
-                                <article class="fl-card" data-card=format!("migration-{}", m.id)>
+                                <article class="fl-card" data-card=format!("migration-{}", m.id) data-badge=m.badge()>
                                     <h2>{m.title.clone()}</h2>
                                     <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
                                     {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}

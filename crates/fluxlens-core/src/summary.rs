@@ -15,8 +15,10 @@ pub struct ClusterSummary {
     pub missing_refs: usize,
     /// References whose target fluxlens cannot see (other namespaces, incomplete lists).
     pub not_visible_refs: usize,
-    /// Findings per severity, in `[info, low, medium, high, critical]` order.
+    /// Findings per severity (after aggregation), in `[info, low, medium, high, critical]` order.
     pub findings_by_severity: [usize; 5],
+    /// Distinct objects the findings above info are about.
+    pub affected_objects: usize,
 }
 
 impl ClusterSummary {
@@ -49,8 +51,12 @@ impl ClusterSummary {
             }
         }
         let mut findings_by_severity = [0; 5];
+        let mut affected = std::collections::HashSet::new();
         for f in findings {
             findings_by_severity[f.severity as usize] += 1;
+            if f.severity > Severity::Info {
+                affected.extend(f.objects().iter());
+            }
         }
         ClusterSummary {
             by_kind,
@@ -58,6 +64,7 @@ impl ClusterSummary {
             missing_refs,
             not_visible_refs,
             findings_by_severity,
+            affected_objects: affected.len(),
         }
     }
 

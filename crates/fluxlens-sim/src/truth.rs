@@ -197,3 +197,31 @@ impl ParseKey for str {
         fluxlens_core::ObjectKey::parse(self).unwrap()
     }
 }
+
+/// §0.3-8: healthy clusters modelled on well-run public GitOps repositories stay calm.
+#[test]
+fn healthy_clusters_stay_calm() {
+    for name in ["homelab", "multitenant", "operator-mock", "enterprise-fips"] {
+        let c = load(&store(name), &Mode::default());
+        let shown = findings::aggregate(&findings::evaluate_all(&c));
+        let loud: Vec<String> = shown
+            .iter()
+            .filter(|f| f.severity >= Severity::High)
+            .map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message))
+            .collect();
+        assert!(loud.is_empty(), "{name}: {loud:#?}");
+        assert!(
+            shown.len() <= 20,
+            "{name}: {} findings after aggregation: {:#?}",
+            shown.len(),
+            shown
+                .iter()
+                .map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message))
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            shown.iter().all(|f| !f.reason.is_empty()),
+            "{name}: every finding says why"
+        );
+    }
+}

@@ -30,6 +30,11 @@ pub struct DigestEntry {
     pub component: String,
     pub tag: String,
     pub digest: String,
+    /// The catalog file it came from and that file's commit.
+    #[serde(default)]
+    pub source_path: String,
+    #[serde(default)]
+    pub source_commit: String,
 }
 
 /// `flux-digests.json`.
@@ -86,5 +91,24 @@ mod tests {
             "1.36"
         );
         assert!(!digests().source.is_empty());
+        // Every variant of the three newest minors, each entry with its source file and commit.
+        for version in ["2.7.5", "2.8.8", "2.9.4"] {
+            for variant in [
+                "upstream-alpine",
+                "enterprise-alpine",
+                "enterprise-distroless",
+                "enterprise-distroless-fips",
+            ] {
+                let n = digests()
+                    .entries
+                    .iter()
+                    .filter(|e| e.version == version && e.variant == variant)
+                    .count();
+                assert_eq!(n, 7, "{version} {variant}");
+            }
+        }
+        assert!(digests().entries.iter().all(|e| {
+            e.digest.len() == 71 && e.source_commit.len() == 40 && e.source_path.ends_with(".yaml")
+        }));
     }
 }

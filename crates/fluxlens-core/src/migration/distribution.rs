@@ -122,6 +122,15 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
             v.variant.as_deref().unwrap_or("—")
         ));
     }
+    // Intent: a second origin — a FluxInstance next to another installer, mixed registries,
+    // or a downgrade asked for. One installer and one origin is "not started".
+    let started = (inst.is_some() && who != Installer::Operator)
+        || findings.iter().any(|f| {
+            matches!(
+                f.rule.as_str(),
+                "MIG-DIST-02" | "MIG-DIST-05" | "MIG-DIST-08"
+            )
+        });
     Migration {
         id: "distribution",
         title: "Distribution switch".into(),
@@ -129,5 +138,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
         blockers,
         next_commands,
         notes,
+        started: true,
     }
+    .with_intent(started)
 }

@@ -277,13 +277,22 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     );
 
     let mut stages = vec![m0, m1, m2, m3, m4, m5];
+    // §0.3-7: a dangling reference elsewhere is a finding, not a blocker of this migration,
+    // unless it touches the root pair or the delivery chain (then it is critical).
+    let (git_r, oci_r) = util::root_pair(c);
+    let about_root = |f: &Finding| {
+        f.severity == crate::findings::Severity::Critical
+            || c.get(&f.subject).is_some_and(|o| {
+                o.refs
+                    .iter()
+                    .any(|r| r.target == git_r || r.target == oci_r)
+            })
+    };
     let blockers: Vec<Finding> = findings
         .iter()
         .filter(|f| {
-            matches!(
-                f.rule.as_str(),
-                "MIG-GO-02" | "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10"
-            )
+            matches!(f.rule.as_str(), "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10")
+                || (f.rule == "MIG-GO-02" && about_root(f))
         })
         .cloned()
         .collect();
@@ -335,6 +344,19 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         )],
         _ => vec![],
     };
+    // Signs of intent: the parallel OCI source, a verify patch staged on the instance, a
+    // consumer already on an OCI root, or the sync already moved.
+    let staged_patch = c.instance().is_some_and(|i| {
+        i.raw.spec.kustomize.as_ref().is_some_and(|k| {
+            k.patches
+                .iter()
+                .any(|p| crate::signatures::instance::is_verify_patch(&p.patch))
+        })
+    });
+    let started = c.contains(&oci_r)
+        || staged_patch
+        || consumers_of(c, &oci_r).next().is_some()
+        || synced_oci;
     Migration {
         id: "git-oci",
         title: "Git → signed OCI root".into(),
@@ -342,7 +364,9 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         blockers,
         next_commands,
         notes,
+        started: true,
     }
+    .with_intent(started)
 }
 
 #[cfg(test)]
@@ -404,13 +428,16 @@ mod tests {
 
     #[test]
     fn every_stage() {
-        let (id, st, _) = stage_of(&[
+        // Intent before progress (§0.3-7): a Git root with no sign of the migration.
+        let (_, _, m) = stage_of(&[
             inst("GitRepository"),
             git(""),
             root("GitRepository"),
             app("a", "GitRepository"),
         ]);
-        assert_eq!((id.as_str(), st), ("M1", StageState::InProgress));
+        assert!(!m.started);
+        assert_eq!(m.badge(), "not started");
+        assert!(m.stages.iter().all(|s| s.state == StageState::NotStarted));
         let (id, _, _) = stage_of(&[
             inst("GitRepository"),
             git(""),

@@ -98,9 +98,35 @@ pub struct Migration {
     pub next_commands: Vec<String>,
     /// Extra facts for the card (installer, computed webhook paths, …).
     pub notes: Vec<String>,
+    /// Whether the cluster shows any sign of this migration (§0.3-7); when not, the card
+    /// says "not started" and nothing is a blocker unless it touches the root or its chain.
+    pub started: bool,
 }
 
 impl Migration {
+    /// Applies intent before progress: a migration with no sign of starting shows every
+    /// stage "not started" and keeps only critical blockers (root or delivery chain).
+    fn with_intent(mut self, started: bool) -> Migration {
+        self.started = started;
+        if !started {
+            for s in &mut self.stages {
+                s.state = StageState::NotStarted;
+            }
+            self.blockers
+                .retain(|f| f.severity == crate::findings::Severity::Critical);
+            self.next_commands.clear();
+        }
+        self
+    }
+
+    /// The state shown on the card: "not started" when there is no sign of the migration.
+    pub fn badge(&self) -> &'static str {
+        if !self.started {
+            return StageState::NotStarted.as_str();
+        }
+        self.current().map(|s| s.state.as_str()).unwrap_or("")
+    }
+
     /// The first stage not done (the current one), or the last.
     pub fn current(&self) -> Option<&Stage> {
         self.stages

@@ -132,6 +132,16 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
     if operator {
         notes.push("the Flux Operator migrates storage automatically (spec.migrateResources, default true)".into());
     }
+    // Intent: some CRD still stored at more than its storage version, or an upgrade already
+    // tripping over removed versions. Every CRD clean, or unknown, is "not started".
+    let pending = match &c.crds {
+        CrdAccess::Known(crds) => crds.iter().any(|crd| crd.status.stored_versions.len() > 1),
+        _ => false,
+    };
+    let started = pending
+        || findings
+            .iter()
+            .any(|f| matches!(f.rule.as_str(), "MIG-API-02" | "MIG-API-03"));
     Migration {
         id: "storage",
         title: "Storage-version migration".into(),
@@ -139,5 +149,7 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
         blockers: blocked,
         next_commands,
         notes,
+        started: true,
     }
+    .with_intent(started)
 }

@@ -61,6 +61,9 @@ pub struct Cluster {
     /// The server's answers for keys that looked missing or are not Flux objects (§0.2).
     #[serde(skip)]
     pub confirmations: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
+    /// Recent events of the FluxInstance (one request; ENT-14 reads `OutdatedVersion`).
+    #[serde(default)]
+    pub instance_events: Vec<crate::api::events::Event>,
 }
 
 impl Cluster {
@@ -84,6 +87,7 @@ impl Cluster {
             crds,
             notes: LoadNotes::default(),
             confirmations: Default::default(),
+            instance_events: Vec::new(),
         };
         c.reindex();
         c

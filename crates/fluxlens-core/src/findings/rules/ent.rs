@@ -177,14 +177,21 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
         unpinned.extend(empty);
     }
     if !unpinned.is_empty() {
+        // Revision 2: high only where the profile asks for Enterprise or FIPS; upstream
+        // bootstrap installs tags, so there it is hygiene, said with what pinning needs.
+        let strict = p.require_enterprise || p.require_fips;
         push(
             out,
             c,
             "ENT-04",
-            Severity::High,
+            if strict {
+                Severity::High
+            } else {
+                Severity::Low
+            },
             "Controller images are not pinned by digest".into(),
             unpinned,
-            "Install through the Flux Operator (it pins digests); for mirrors set spec.distribution.variant.",
+            "Pinning needs the Flux Operator (a FluxInstance pins each image by digest from its catalog); for a mirror registry also set spec.distribution.variant. flux bootstrap installs tags.",
         );
     }
 
@@ -446,12 +453,10 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
     let chart_unverified: Vec<String> = c
         .of_kind(&Kind::OciRepository)
         .filter(|o| {
-            o.raw
-                .spec
-                .url
-                .as_deref()
-                .is_some_and(|u| u.contains("controlplaneio-fluxcd/charts/flux-operator"))
-                && o.raw.spec.verify.is_none()
+            o.raw.spec.url.as_deref().is_some_and(|u| {
+                u.contains("controlplaneio-fluxcd/charts/flux-operator")
+                    || u.contains("controlplaneio-fluxcd/charts/flux-instance")
+            }) && o.raw.spec.verify.is_none()
         })
         .map(|o| o.key.to_string())
         .collect();
@@ -463,7 +468,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             c,
             "ENT-12",
             Severity::Medium,
-            "The operator chart is pulled without signature verification".into(),
+            "The operator or instance chart is pulled without signature verification".into(),
             chart_unverified,
             r"Add spec.verify (cosign keyless, subject ^https://github\.com/controlplaneio-fluxcd/.*$).",
         );
@@ -530,6 +535,32 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             );
         }
     }
+    // The operator's Normal event `OutdatedVersion` on the FluxInstance. The web API's events
+    // carry no reason, so the message is what can be matched.
+    if let Some(e) = c
+        .instance_events
+        .iter()
+        .find(|e| outdated_event(&e.message))
+    {
+        push(
+            out,
+            c,
+            "ENT-14",
+            Severity::Info,
+            "The Flux Operator reports a newer Flux version than the one installed".into(),
+            vec![format!(
+                "{} event on {}: {}",
+                e.type_, e.involved_object, e.message
+            )],
+            "Upgrade the operator or widen spec.distribution.version to take the newer release.",
+        );
+    }
+}
+
+/// Whether a FluxInstance event message is the operator's outdated-version notice.
+pub(crate) fn outdated_event(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    m.contains("outdated") || (m.contains("newer") && m.contains("version"))
 }
 
 macro_rules! ent_rule {
@@ -681,6 +712,68 @@ mod tests {
             ],
         );
         assert!(rules(&chart, &Profile::default()).contains(&("ENT-12".into(), Severity::Medium)));
+        // Regression: the flux-instance chart is self-managed the same way.
+        let instance_chart = c(
+            FIPS,
+            &[
+                INST,
+                r#"{"kind":"OCIRepository","metadata":{"name":"flux-instance","namespace":"flux-system"},"spec":{"url":"oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance"}}"#,
+            ],
+        );
+        assert!(
+            rules(&instance_chart, &Profile::default())
+                .contains(&("ENT-12".into(), Severity::Medium))
+        );
+    }
+
+    #[test]
+    fn ent_05_checks_provenance_against_the_bundled_catalog() {
+        let report = |digest: &str| {
+            format!(
+                r#"{{"spec":{{"distribution":{{"version":"v2.9.4"}},"components":[{{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.9.4@sha256:{digest}"}}]}}}}"#
+            )
+        };
+        // flux-operator config/data/flux-images/v2.9.4/upstream-alpine.yaml
+        let release = c(
+            &report("8a8ed0a57b8b86f561d5a4309a69f65e62f0cebe4de8801593c5ff35a3bc3c23"),
+            &[],
+        );
+        assert!(
+            !rules(&release, &Profile::default())
+                .iter()
+                .any(|(id, _)| id == "ENT-05")
+        );
+        let other = c(&report(&"0".repeat(64)), &[]);
+        assert!(rules(&other, &Profile::default()).contains(&("ENT-05".into(), Severity::High)));
+    }
+
+    #[test]
+    fn ent_14_reads_the_instance_event() {
+        let mut cl = c(FIPS, &[INST]);
+        assert!(
+            !rules(&cl, &Profile::default())
+                .iter()
+                .any(|(id, _)| id == "ENT-14")
+        );
+        cl.instance_events = serde_json::from_str(
+            r#"[{"lastTimestamp":"2026-11-29T10:00:00Z","type":"Normal","message":"Outdated version: v2.7.5 is available, running v2.7.3","involvedObject":"FluxInstance/flux","namespace":"flux-system"}]"#,
+        )
+        .unwrap();
+        assert!(rules(&cl, &Profile::default()).contains(&("ENT-14".into(), Severity::Info)));
+    }
+
+    #[test]
+    fn ent_04_is_low_under_the_upstream_profile() {
+        let tags = c(
+            r#"{"spec":{"distribution":{"version":"v2.7.3"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.7.3"}]}}"#,
+            &[],
+        );
+        assert!(rules(&tags, &Profile::default()).contains(&("ENT-04".into(), Severity::Low)));
+        let strict = Profile {
+            require_enterprise: true,
+            ..Profile::default()
+        };
+        assert!(rules(&tags, &strict).contains(&("ENT-04".into(), Severity::High)));
     }
 
     #[test]

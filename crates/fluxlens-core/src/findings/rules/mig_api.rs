@@ -56,14 +56,33 @@ fn target_minor(c: &Cluster) -> Option<u32> {
     minor_version(&v).map(|(_, m)| m)
 }
 
-fn unbounded(v: &str) -> bool {
+/// Whether a semver range allows minor upgrades without an upper bound (`*`, `2.x`, `>=2.6`,
+/// `^2`). Revision 2: a range with an upper bound (`>=2.6.0 <2.8.0`, `~2.9`, `2.9.x`) or an
+/// exact version is bounded.
+pub(crate) fn unbounded(v: &str) -> bool {
     let t = v.trim();
-    t == "*"
-        || t.starts_with(">=")
-        || t.starts_with('^')
-        || t.starts_with('>')
-        || t.ends_with(".x") && t.matches('.').count() == 1
-        || !t.contains('.')
+    if t.is_empty() {
+        return false;
+    }
+    // Alternatives (`a || b`): unbounded if any is.
+    if t.contains("||") {
+        return t.split("||").any(unbounded);
+    }
+    let parts: Vec<&str> = t.split_whitespace().collect();
+    let has_upper = parts.iter().any(|p| p.starts_with('<'));
+    if parts.len() > 1 || t.contains(" - ") {
+        return !has_upper && !t.contains(" - ");
+    }
+    let p = parts[0].trim_start_matches('v');
+    if p == "*" || p == "x" || p.starts_with(">=") || p.starts_with('>') || p.starts_with('^') {
+        return true;
+    }
+    if p.starts_with('<') || p.starts_with('~') || p.starts_with('=') {
+        return false;
+    }
+    // `2`, `2.x`, `2.*`: any minor; `2.9`, `2.9.x`, `2.9.3`: bounded.
+    let fields: Vec<&str> = p.split('.').collect();
+    fields.len() == 1 || matches!(fields.get(1), Some(&"x") | Some(&"*") | Some(&"X"))
 }
 
 fn unmigrated(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -336,5 +355,23 @@ mod tests {
             r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.9.x"}}}"#,
         ]);
         assert!(run(&pinned, "MIG-API-05").is_empty());
+    }
+
+    #[test]
+    fn mig_api_05_bounded_ranges_pass() {
+        for bounded in [
+            ">=2.6.0 <2.8.0",
+            "~2.9",
+            "2.9.x",
+            "2.9.3",
+            "v2.9",
+            "2.9.*",
+            "2.6.0 - 2.8.0",
+        ] {
+            assert!(!super::unbounded(bounded), "{bounded}");
+        }
+        for open in ["*", "2.x", ">=2.6", "^2", "2", ">2.6.0", "2.x || >=3"] {
+            assert!(super::unbounded(open), "{open}");
+        }
     }
 }

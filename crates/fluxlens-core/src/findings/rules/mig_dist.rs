@@ -113,9 +113,32 @@ fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let stalled = i.condition("Stalled").is_some_and(|s| s.status == "True");
     let ready_false = i.condition("Ready").filter(|r| r.status == "False");
     let s = &i.raw.status;
-    let stuck =
+    let differ =
         s.last_attempted_revision.is_some() && s.last_attempted_revision != s.last_applied_revision;
-    if stalled || ready_false.is_some() || stuck {
+    // Revision 2: attempted ≠ applied is a stuck change only when Ready=False; while the
+    // instance reconciles it is an upgrade in progress (info).
+    let stuck = differ && ready_false.is_some();
+    let upgrading = differ && !stuck && !stalled;
+    if upgrading {
+        out.push(Finding {
+            reason: String::new(),
+            members: vec![],
+            rule: id.into(),
+            severity: Severity::Info,
+            subject: i.key.clone(),
+            message: format!("{} is applying a new revision", i.key),
+            evidence: vec![format!(
+                "lastAttemptedRevision {} ≠ lastAppliedRevision {}, Ready is not False",
+                s.last_attempted_revision.clone().unwrap_or_default(),
+                s.last_applied_revision.clone().unwrap_or_default()
+            )],
+            remediation:
+                "Nothing to do while it reconciles; it becomes a finding if Ready turns False."
+                    .into(),
+        });
+        return;
+    }
+    if stalled || ready_false.is_some() {
         let mut ev = Vec::new();
         if let Some(r) = ready_false {
             ev.push(format!(
@@ -395,5 +418,23 @@ mod tests {
         assert_eq!(run(&c, "MIG-DIST-03")[0].severity, Severity::Critical);
         let ok = cluster(&[]);
         assert!(run(&ok, "MIG-DIST-02").is_empty());
+    }
+
+    #[test]
+    fn mig_dist_03_upgrade_in_progress_is_info() {
+        let inst = |ready: &str| {
+            format!(
+                r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"status":{{"lastAttemptedRevision":"v2.9.1@sha256:bb","lastAppliedRevision":"v2.8.3@sha256:aa","conditions":[{ready}]}}}}"#
+            )
+        };
+        let upgrading = cluster(&[&inst(
+            r#"{"type":"Ready","status":"Unknown","reason":"Progressing"},{"type":"Reconciling","status":"True"}"#,
+        )]);
+        let f = run(&upgrading, "MIG-DIST-03");
+        assert_eq!((f.len(), f[0].severity), (1, Severity::Info));
+        let stuck = cluster(&[&inst(
+            r#"{"type":"Ready","status":"False","reason":"ReconciliationFailed","message":"reconciliation failed"}"#,
+        )]);
+        assert_eq!(run(&stuck, "MIG-DIST-03")[0].severity, Severity::High);
     }
 }
