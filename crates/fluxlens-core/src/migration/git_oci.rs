@@ -148,7 +148,26 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .filter(|o| o.key != root_ks)
         .map(|o| o.key.clone())
         .collect();
-    let dangling = findings.iter().filter(|f| f.rule == "MIG-GO-02").count();
+    // MIG-GO-13: HelmReleases whose chart is built from the Git root (and the HelmCharts
+    // generated for them) cannot simply flip; counted apart, with their own advice.
+    let chart_hrs: Vec<ObjectKey> = crate::findings::rules::charts_in_git_root(c, &git)
+        .map(|o| o.key.clone())
+        .collect();
+    let generated_charts: Vec<ObjectKey> = chart_hrs
+        .iter()
+        .filter_map(|k| c.get(k))
+        .filter_map(|hr| hr.raw.status.helm_chart.as_deref())
+        .filter_map(|s| s.split_once('/'))
+        .map(|(ns, name)| ObjectKey::new(Kind::HelmChart, ns, name))
+        .collect();
+    let on_git: Vec<ObjectKey> = on_git
+        .into_iter()
+        .filter(|k| !chart_hrs.contains(k) && !generated_charts.contains(k))
+        .collect();
+    let dangling = findings
+        .iter()
+        .filter(|f| f.rule == "MIG-GO-02" && f.severity > crate::findings::Severity::Info)
+        .count();
     let flipped_unhealthy: Vec<ObjectKey> = on_oci
         .iter()
         .filter(|k| {
@@ -165,10 +184,11 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .collect();
     let mut m3 = Stage::new("M3", "Consumer flip", vec![
         Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
+        Check::new(format!("no HelmRelease builds its chart from {git}"), Some(chart_hrs.is_empty()), format!("{} HelmReleases need a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or generate it with an ArtifactGenerator", chart_hrs.len())).with(chart_hrs.clone()),
         Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 findings")),
         Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
     ]);
-    let total = on_git.len() + on_oci.len();
+    let total = on_git.len() + chart_hrs.len() + on_oci.len();
     m3.progress = Some((on_oci.len(), total, format!("consumers on {oci}")));
 
     let inst = c.instance();
@@ -522,5 +542,27 @@ mod tests {
                 .iter()
                 .any(|c| c.label.contains("prune-safe") && c.pass == Some(false))
         );
+    }
+
+    #[test]
+    fn m3_counts_charts_in_the_git_root_apart() {
+        let hr = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chart":{"spec":{"chart":"./charts/app","sourceRef":{"kind":"GitRepository","name":"flux-system","namespace":"flux-system"}}}},"status":{"helmChart":"flux-system/apps-app"}}"#;
+        let chart = r#"{"kind":"HelmChart","metadata":{"name":"apps-app","namespace":"flux-system"},"spec":{"chart":"./charts/app","sourceRef":{"kind":"GitRepository","name":"flux-system"}}}"#;
+        let (_, _, m) = stage_of(&[
+            inst("GitRepository"),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", true, "Disabled"),
+            app("a", "OCIRepository"),
+            hr.to_string(),
+            chart.to_string(),
+        ]);
+        let m3 = m.stages.iter().find(|s| s.id == "M3").unwrap();
+        let flip = &m3.checks[0];
+        assert_eq!(flip.pass, Some(true), "{:?}: the chart release is not a plain flip", flip.objects);
+        let charts = &m3.checks[1];
+        assert_eq!(charts.pass, Some(false));
+        assert!(charts.detail.contains("1 HelmReleases need a chart artifact"));
+        assert_eq!(m3.progress.as_ref().unwrap().1, 2);
     }
 }

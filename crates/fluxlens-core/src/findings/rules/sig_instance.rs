@@ -135,15 +135,27 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                     != crate::identity::TargetMatch::No
             })
     };
-    if !patches.iter().any(|p| meant_for_it(&p)) {
-        return;
-    }
     let Some(live) = c.get(&generated.key()) else {
         return;
     };
     if live.managed_by.as_ref().is_some_and(|m| m != &inst.key) || live.raw.spec.verify.is_some() {
         return;
     }
+    // Revision 2, the second proof: the live source was verifying before (a SourceVerified
+    // condition lingers until the next reconcile after verify was dropped at handover).
+    let was_verifying = live.condition("SourceVerified").is_some();
+    let asks = patches.iter().any(|p| meant_for_it(&p));
+    if !asks && !was_verifying {
+        return;
+    }
+    let first_line = if asks {
+        format!("{} has a kustomize patch that sets /spec/verify", inst.key)
+    } else {
+        format!(
+            "{} still carries a SourceVerified condition: it verified before the operator regenerated it",
+            live.key
+        )
+    };
     out.push(Finding {
         reason: crate::findings::policy::reason(Class::FailOpen, crate::findings::policy::Role::Root),
         members: vec![],
@@ -152,7 +164,7 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         subject: live.key.clone(),
         message: format!("{} asks for signature verification, but the live {} has no spec.verify: verification is off (fail-open)", inst.key, live.key),
         evidence: vec![
-            format!("{} has a kustomize patch that sets /spec/verify", inst.key),
+            first_line,
             format!("live {} (managedBy {}) has no spec.verify; status {}", live.key, live.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_else(|| "—".into()), live.status.as_str()),
         ],
         remediation: "Fix the patch target (see SIG-09) and reconcile the FluxInstance; confirm SourceVerified=True on the live object.".into(),
@@ -270,6 +282,16 @@ mod tests {
         let inst = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"GitRepository"},"kustomize":{"patches":[{"patch":"apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-system\nspec:\n  verify:\n    provider: cosign"}]}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab","inventory":{"entries":[{"id":"flux-system_flux-system_source.toolkit.fluxcd.io_GitRepository","v":"v1"}]}}}"#;
         let git = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"}}"#;
         assert!(run(&cluster(&[inst, git]), "SIG-10").is_empty());
+    }
+
+    #[test]
+    fn sig_10_lingering_verdict_without_verify() {
+        // No patch at all, but the live generated root still carries SourceVerified: the
+        // verification set by the Git-delivered copy was dropped at handover.
+        let inst = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"OCIRepository"}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab"}}"#;
+        let live = r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system","labels":{"app.kubernetes.io/managed-by":"flux-operator"}},"spec":{"url":"oci://x","secretRef":{"name":"s"}},"status":{"conditions":[{"type":"SourceVerified","status":"True","message":"verified signature of revision latest@sha256:ab"}]}}"#;
+        let f = run(&cluster(&[inst, live]), "SIG-10");
+        assert_eq!((f.len(), f[0].severity), (1, Severity::Critical));
     }
 
     #[test]
