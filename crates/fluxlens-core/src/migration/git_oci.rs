@@ -559,10 +559,19 @@ mod tests {
         ]);
         let m3 = m.stages.iter().find(|s| s.id == "M3").unwrap();
         let flip = &m3.checks[0];
-        assert_eq!(flip.pass, Some(true), "{:?}: the chart release is not a plain flip", flip.objects);
+        assert_eq!(
+            flip.pass,
+            Some(true),
+            "{:?}: the chart release is not a plain flip",
+            flip.objects
+        );
         let charts = &m3.checks[1];
         assert_eq!(charts.pass, Some(false));
-        assert!(charts.detail.contains("1 HelmReleases need a chart artifact"));
+        assert!(
+            charts
+                .detail
+                .contains("1 HelmReleases need a chart artifact")
+        );
         assert_eq!(m3.progress.as_ref().unwrap().1, 2);
     }
 }
