@@ -61,3 +61,34 @@ test('broken: invariants block the stepper; CRDs forbidden show unknown', async 
     assert.match(await page.locator('[data-migration=distribution] [data-current-stage]').textContent(), /^not started/);
   } finally { await cleanup(browser, sim2); }
 });
+
+test('flux-aio → Flux Operator: every controller the FluxInstance asks for is accounted for', async () => {
+  const at = async (scenario) => {
+    const sim = await startSim(['--scenario', scenario]);
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/migrations');
+    const card = page.locator('[data-migration=distribution]');
+    await card.waitFor();
+    return { sim, page, card };
+  };
+  let { sim, page, card } = await at('flux-aio');
+  try {
+    assert.equal(await card.getAttribute('data-badge'), 'not started');
+    assert.equal(await page.locator('[data-rule^="MIG-DIST"]:not([data-severity=info])').count(), 0, 'calm before the switch');
+  } finally { await cleanup(browser, sim); }
+  ({ sim, page, card } = await at('flux-aio-switching'));
+  try {
+    assert.equal(await card.locator('[data-stage=D2]').getAttribute('data-state'), 'blocked');
+    assert.match(await card.locator('[data-stage=D3] [data-progress-text]').textContent(), /^0 of 4 controllers from the operator/);
+    const inside = page.locator('[data-rule="MIG-DIST-04"][data-severity=info]');
+    assert.equal(await inside.count(), 1);
+    assert.match(await inside.textContent(), /inside flux-aio/);
+  } finally { await cleanup(browser, sim); }
+  ({ sim, page, card } = await at('flux-aio-taken-over'));
+  try {
+    assert.match(await card.locator('[data-stage=D3] [data-progress-text]').textContent(), /^3 of 4 controllers from the operator/);
+    const stuck = page.locator('[data-rule="MIG-DIST-04"][data-severity=high]');
+    assert.equal(await stuck.count(), 1);
+    assert.match(await stuck.textContent(), /helm-controller not ready.*ImagePullBackOff/);
+  } finally { await cleanup(browser, sim); }
+});

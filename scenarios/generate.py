@@ -604,5 +604,53 @@ def multitenant():
               "helmreleases.helm.toolkit.fluxcd.io": ["v2"], "fluxinstances.fluxcd.controlplane.io": ["v1"]}
     write("multitenant", rep, objs, crds(stored))
 
+def aio_report(managed_by, comps):
+    return report("v2.7.3", managed_by, comps,
+                  {"id": "kustomization/flux-system", "path": "./clusters/platform", "ready": True, "source": "https://github.com/example-org/platform.git",
+                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.33.0")
+
+def aio_objects(with_instance, applied):
+    """The platform's Git root and tenants, as cozystack runs them (S000)."""
+    root_sha = f"refs/heads/main@sha1:{GIT_SHA}"
+    objs = [git_root(managed_by=""),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "./clusters/platform", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: {root_sha}")], "", {"lastAppliedRevision": root_sha})]
+    for t in ["alpha", "beta"]:
+        objs += tenant_apps(f"tenant-{t}", {"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"}, n_ks=2, n_hr=2,
+                            owner="Kustomization/flux-system/flux-system")
+    if with_instance:
+        inst = instance("GitRepository", "ghcr.io/fluxcd", version="2.7.x", comps_status=[], applied="v2.7.3")
+        inst["spec"].pop("components")
+        if not applied:
+            inst["status"].pop("lastAppliedRevision")
+            inst["status"]["conditions"] = [cond("Unknown", "Progressing", "Reconciliation in progress")]
+        objs.insert(0, inst)
+    return objs
+
+AIO_IMAGE = "ghcr.io/stefanprodan/flux-aio/source-controller:v1.7.3"
+
+def flux_aio():
+    """Before the switch: flux-aio's single `flux` Deployment (Timoni), no FluxInstance. Calm:
+    classification and limited-visibility notes only."""
+    comps = [{"name": "flux", "ready": True, "status": "Current Deployment is available. Replicas: 1", "image": AIO_IMAGE}]
+    write("flux-aio", aio_report("Timoni", comps), aio_objects(False, False), [])
+
+def flux_aio_switching():
+    """The switch half-way: the FluxInstance is created but has not applied; the controllers
+    still run inside flux-aio's pod."""
+    comps = [{"name": "flux", "ready": True, "status": "Current Deployment is available. Replicas: 1", "image": AIO_IMAGE}]
+    write("flux-aio-switching", aio_report("Timoni", comps), aio_objects(True, False), [])
+
+def flux_aio_taken_over():
+    """After the takeover: the operator owns the installation; helm-controller never came up
+    (image pull failure on the new registry)."""
+    comps = components("ghcr.io/fluxcd")
+    helm = next(c for c in comps if c["name"] == "helm-controller")
+    helm["ready"] = False
+    helm["status"] = "InProgress Deployment is not ready. Replicas: 0/1 (ImagePullBackOff)"
+    write("flux-aio-taken-over", aio_report("flux-operator", comps), aio_objects(True, True), [])
+
+
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over()

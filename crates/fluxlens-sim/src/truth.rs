@@ -225,3 +225,55 @@ fn healthy_clusters_stay_calm() {
         );
     }
 }
+
+fn dist(c: &Cluster) -> (migration::Migration, Vec<Finding>) {
+    let f = findings::evaluate_all(c);
+    (migration::distribution_switch(c, &f), f)
+}
+
+/// Issue #18: the flux-aio → Flux Operator switch accounts for every controller the
+/// FluxInstance asks for.
+#[test]
+fn flux_aio_switch_counts_the_requested_controllers() {
+    // Before: calm — classification and limited visibility only.
+    let (m, f) = dist(&load(&store("flux-aio"), &Mode::default()));
+    assert!(!m.started);
+    assert!(
+        f.iter()
+            .filter(|x| x.rule.starts_with("MIG-DIST"))
+            .all(|x| x.severity == Severity::Info),
+        "{f:#?}"
+    );
+    // FluxInstance created, not applied: D2 blocked; D3 counts 0 of 4 from the operator, and
+    // the four are said to be inside flux-aio, not missing.
+    let (m, f) = dist(&load(&store("flux-aio-switching"), &Mode::default()));
+    assert!(m.started);
+    let d3 = m.stages.iter().find(|s| s.id == "D3").unwrap();
+    assert_eq!(d3.progress.as_ref().unwrap().0, 0);
+    assert_eq!(d3.progress.as_ref().unwrap().1, 4);
+    assert_eq!(
+        d3.progress.as_ref().unwrap().2,
+        "controllers from the operator"
+    );
+    let inside = f.iter().find(|x| x.rule == "MIG-DIST-04").unwrap();
+    assert_eq!(inside.severity, Severity::Info);
+    assert!(
+        inside
+            .evidence
+            .iter()
+            .all(|e| e.contains("inside flux-aio"))
+    );
+    assert!(f.iter().any(|x| x.rule == "MIG-DIST-02"));
+    // After the takeover, one controller stuck on an image pull: MIG-DIST-04 high, 3 of 4.
+    let (m, f) = dist(&load(&store("flux-aio-taken-over"), &Mode::default()));
+    let d3 = m.stages.iter().find(|s| s.id == "D3").unwrap();
+    assert_eq!(&d3.progress.as_ref().unwrap().0, &3);
+    let stuck = f.iter().find(|x| x.rule == "MIG-DIST-04").unwrap();
+    assert_eq!(stuck.severity, Severity::High);
+    assert!(
+        stuck
+            .evidence
+            .iter()
+            .any(|e| e.contains("helm-controller not ready"))
+    );
+}

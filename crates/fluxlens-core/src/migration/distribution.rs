@@ -25,13 +25,24 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
     let applied = inst
         .and_then(|i| i.raw.status.last_applied_revision.as_deref())
         .is_some_and(|r| !r.is_empty());
-    let ready_comps = c
-        .report
-        .spec
-        .components
-        .iter()
-        .filter(|x| x.ready == Some(true))
-        .count();
+    // D3 counts the controllers the FluxInstance asks for, running as the operator's own
+    // Deployments and ready; without a FluxInstance, the components the report lists.
+    let comps = &c.report.spec.components;
+    let (ready_comps, total, what) = match super::util::requested_controllers(c) {
+        Some(wanted) => (
+            wanted
+                .iter()
+                .filter(|w| comps.iter().any(|x| &x.name == *w && x.ready == Some(true)))
+                .count(),
+            wanted.len(),
+            "controllers from the operator",
+        ),
+        None => (
+            comps.iter().filter(|x| x.ready == Some(true)).count(),
+            comps.len(),
+            "components ready",
+        ),
+    };
     let mut d3 = Stage::new(
         "D3",
         "Components healthy from one origin",
@@ -41,11 +52,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
             clean(findings, "MIG-DIST-06"),
         ],
     );
-    d3.progress = Some((
-        ready_comps,
-        c.report.spec.components.len(),
-        "components ready".into(),
-    ));
+    d3.progress = Some((ready_comps, total, what.into()));
     let mut stages = vec![
         Stage::new(
             "D0",

@@ -188,6 +188,32 @@ pub fn census(c: &Cluster) -> Census {
     out
 }
 
+/// The controllers the FluxInstance asks for (`spec.components`, or the default four);
+/// `None` without a FluxInstance.
+pub fn requested_controllers(c: &Cluster) -> Option<Vec<String>> {
+    let inst = c.instance()?;
+    Some(if inst.raw.spec.components.is_empty() {
+        DEFAULT_CONTROLLERS.iter().map(|s| s.to_string()).collect()
+    } else {
+        inst.raw.spec.components.clone()
+    })
+}
+
+/// The FluxInstance's default components.
+pub const DEFAULT_CONTROLLERS: [&str; 4] = [
+    "source-controller",
+    "kustomize-controller",
+    "helm-controller",
+    "notification-controller",
+];
+
+/// Whether flux-aio's single `flux` Deployment still runs the controllers: a `flux` component
+/// and an installation the operator does not own yet.
+pub fn aio_still_running(c: &Cluster) -> bool {
+    c.report.spec.components.iter().any(|x| x.name == "flux")
+        && c.report.spec.distribution.managed_by.as_deref() != Some("flux-operator")
+}
+
 /// Whether a fetch message reports an authentication failure as a whole-word status: `401` or
 /// `403` followed by an HTTP phrase, `UNAUTHORIZED`, `DENIED: `, or the registry's "requested
 /// access to the resource is denied". Digits inside a digest never count.

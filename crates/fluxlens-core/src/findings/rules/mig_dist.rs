@@ -3,7 +3,7 @@
 use super::rule;
 use crate::findings::{Finding, Severity};
 use crate::kind::Kind;
-use crate::migration::util::{Installer, installer};
+use crate::migration::util::{self, Installer, installer};
 use crate::model::{Cluster, ObjectKey};
 use crate::signatures::instance::minor_version;
 
@@ -43,13 +43,6 @@ rule!(
     /// MIG-DIST-09: the install gives fluxlens less to see (info).
     LimitedVisibility, "MIG-DIST-09", "limited visibility install", limited_visibility
 );
-
-const DEFAULT_COMPONENTS: [&str; 4] = [
-    "source-controller",
-    "kustomize-controller",
-    "helm-controller",
-    "notification-controller",
-];
 
 fn report_subject(c: &Cluster) -> ObjectKey {
     ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux")
@@ -184,19 +177,38 @@ fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             )
         })
         .collect();
-    if let Some(i) = c.instance() {
-        let wanted: Vec<String> = if i.raw.spec.components.is_empty() {
-            DEFAULT_COMPONENTS.iter().map(|s| s.to_string()).collect()
-        } else {
-            i.raw.spec.components.clone()
-        };
-        let aio = comps.iter().any(|x| x.name == "flux");
-        for w in wanted
-            .iter()
-            .filter(|w| !aio && !comps.iter().any(|x| &x.name == *w))
-        {
-            ev.push(format!("{w} is in the FluxInstance but not running"));
+    let absent: Vec<String> = util::requested_controllers(c)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|w| !comps.iter().any(|x| &x.name == w))
+        .collect();
+    if util::aio_still_running(c) {
+        // Not missing yet: flux-aio's one `flux` Deployment still runs them (its report image
+        // is only the first container's).
+        if !absent.is_empty() {
+            out.push(Finding {
+                reason: String::new(),
+                members: vec![],
+                rule: id.into(),
+                severity: Severity::Info,
+                subject: report_subject(c),
+                message: format!(
+                    "{} of the FluxInstance's controllers still run inside flux-aio's flux Deployment",
+                    absent.len()
+                ),
+                evidence: absent
+                    .iter()
+                    .map(|w| format!("{w}: inside flux-aio's pod, not yet a Deployment of the operator"))
+                    .collect(),
+                remediation: "Expected until the operator takes over (MIG-DIST-02); after that each must run as its own Deployment.".into(),
+            });
         }
+    } else {
+        ev.extend(
+            absent
+                .iter()
+                .map(|w| format!("{w} is in the FluxInstance but not running")),
+        );
     }
     if !ev.is_empty() {
         out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: report_subject(c), message: "Flux controllers are not ready or missing".into(), evidence: ev, remediation: "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into() });
