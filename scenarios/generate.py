@@ -652,5 +652,50 @@ def flux_aio_taken_over():
     write("flux-aio-taken-over", aio_report("flux-operator", comps), aio_objects(True, True), [])
 
 
+CREDENTIALS = {
+    "pat": "ghp_R3alLookingPersonalAccessT0ken1234",
+    "chart_token": "cHJpdmF0ZS1jaGFydC10b2tlbi0xMjM0NQ",
+    "password": "Sup3rS3cretPassw0rd",
+    "jwt": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJyZWdpc3RyeSIsImV4cCI6MTc2NDAwMDAwMH0.c2lnbmF0dXJlLW9mLXRoZS1yZWdpc3RyeS10b2tlbg",
+    "aws": "AKIAIOSFODNN7EXAMPLE",
+}
+
+def credentials():
+    """Credentials planted where real clusters leak them (issue #19): a Git URL with a personal
+    access token, a chart repository URL with a token, a clone error quoting user:password, a
+    registry error quoting a bearer JWT, a bucket error quoting an AWS access key. No share link
+    or export may carry any of them."""
+    c = CREDENTIALS
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    objs = [git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "./clusters/prod", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "", {})]
+    objs[0]["spec"]["url"] = f"https://ci-bot:{c['pat']}@github.com/example-org/fleet.git"
+    objs.append(obj(SRC, "HelmRepository", "apps", "private-charts", {"url": f"https://charts.example.org/stable?token={c['chart_token']}&channel=stable", "interval": "1h"},
+                    [cond(msg="stored artifact: revision 'sha256:" + "5" * 64 + "'")], "Kustomization/flux-system/flux-system"))
+    objs.append(obj(SRC, "GitRepository", "apps", "app", {"url": "https://git.example.org/app.git", "ref": {"branch": "main"}},
+                    [cond(False, "GitOperationFailed", f"failed to checkout and determine revision: unable to clone 'https://deploy:{c['password']}@git.example.org/app.git': authentication required")],
+                    "Kustomization/flux-system/flux-system"))
+    objs.append(obj(SRC, "OCIRepository", "apps", "registry-app", {"url": "oci://ghcr.io/example-org/app", "ref": {"tag": "latest"}, "secretRef": {"name": "ghcr"}},
+                    [cond(False, "OCIArtifactPullFailed", f"GET https://ghcr.io/v2/example-org/app/manifests/latest: unexpected status code 401 Unauthorized (Authorization: Bearer {c['jwt']})")],
+                    "Kustomization/flux-system/flux-system"))
+    objs.append(obj(SRC, "Bucket", "apps", "assets", {"bucketName": "assets", "endpoint": "s3.amazonaws.com", "provider": "generic", "secretRef": {"name": "s3"}},
+                    [cond(False, "BucketOperationFailed", f"failed to list objects in bucket 'assets': AccessDenied: access key {c['aws']} is not allowed")],
+                    "Kustomization/flux-system/flux-system"))
+    for name, kind, src in [("apps", "GitRepository", "app"), ("assets", "Bucket", "assets")]:
+        objs.append(obj(KS, "Kustomization", "apps", name, {"interval": "10m", "path": "./", "prune": True, "sourceRef": {"kind": kind, "name": src}},
+                        [cond(False, "ArtifactFailed", "Source artifact not found, retrying in 30s")], "Kustomization/flux-system/flux-system"))
+    rep = report("v2.7.3", "flux bootstrap", comps,
+                 {"id": "kustomization/flux-system", "path": "./clusters/prod", "ready": True,
+                  "source": f"https://ci-bot:{c['pat']}@github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown")
+    write("credentials", rep, objs, [])
+    with open(os.path.join(HERE, "credentials", "secrets.json"), "w") as f:
+        json.dump(sorted(c.values()), f, indent=1)
+        f.write("\n")
+
+
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials()

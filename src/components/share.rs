@@ -71,25 +71,29 @@ pub fn ShareControls() -> impl IntoView {
     let state = AppState::expect();
     let drop_messages = RwSignal::new(false);
     let shown = RwSignal::new(None::<String>);
+    // A prepared snapshot link and how many values were redacted from it: shown first, copied
+    // only when the user asks, so they see what left before it leaves.
+    let prepared = RwSignal::new(None::<(String, usize)>);
     let encode_current = move || {
         let d = state.data.get_untracked()?;
-        Some(snapshot::encode(&snapshot::capture(
+        let snap = snapshot::capture(
             &d.cluster,
             SnapshotOptions {
                 view: current_view(),
                 drop_messages: drop_messages.get_untracked(),
             },
-        )))
+        );
+        Some((snapshot::encode(&snap), snap.redacted))
     };
     let share = move |_| {
-        if let Some(s) = encode_current() {
+        if let Some((s, n)) = encode_current() {
             let link = format!("{}#{FRAGMENT_KEY}{s}", live_link());
-            copy(&link);
-            shown.set(Some(link));
+            shown.set(Some(link.clone()));
+            prepared.set(Some((link, n)));
         }
     };
     let save = move |_| {
-        if let Some(s) = encode_current() {
+        if let Some((s, _)) = encode_current() {
             crate::components::download::download("fluxlens-snapshot.fluxlens", "text/plain", &s);
         }
     };
@@ -126,10 +130,27 @@ pub fn ShareControls() -> impl IntoView {
             <button class="fl-btn" type="button" on:click=save>"Save snapshot"</button>
             <label class="fl-btn">"Open snapshot…"<input class="fl-sr" type="file" accept=".fluxlens,text/plain" on:change=open_file/></label>
             <label><input type="checkbox" prop:checked=move || drop_messages.get() on:change=move |ev| drop_messages.set(event_target_checked(&ev))/>" drop messages"</label>
-            {move || shown.get().map(|l| view! {
-                <label class="fl-share__link">"Link (copied) "<input type="text" readonly prop:value=l.clone() data-share-link="" size="40"/></label>
+            {move || shown.get().map(|l| {
+                let redaction = prepared.get().filter(|(p, _)| *p == l).map(|(p, n)| view! {
+                    <span class="fl-share__redacted" data-redacted=n>{redaction_text(n)}</span>
+                    <button class="fl-btn" type="button" data-copy-snapshot="" on:click=move |_| copy(&p)>"Copy snapshot link"</button>
+                });
+                let label = if redaction.is_some() { "Snapshot link " } else { "Link (copied) " };
+                view! {
+                    <label class="fl-share__link">{label}<input type="text" readonly prop:value=l.clone() data-share-link="" size="40"/></label>
+                    {redaction}
+                }
             })}
         </div>
+    }
+}
+
+/// What the user is told before a snapshot link is copied.
+fn redaction_text(n: usize) -> String {
+    match n {
+        0 => "No credentials found to redact".into(),
+        1 => "1 value redacted (credentials in URLs and messages)".into(),
+        n => format!("{n} values redacted (credentials in URLs and messages)"),
     }
 }
 

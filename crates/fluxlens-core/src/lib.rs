@@ -16,6 +16,7 @@ pub mod kind;
 pub mod load;
 pub mod migration;
 pub mod model;
+pub mod redact;
 pub mod sha256;
 pub mod signatures;
 pub mod snapshot;

@@ -69,6 +69,9 @@ pub struct Snapshot {
     pub unreadable: Vec<(ObjectKey, String)>,
     #[serde(default)]
     pub confirmations: Vec<(ObjectKey, Answer)>,
+    /// How many values `capture` redacted (shown before a link is copied; not encoded).
+    #[serde(skip)]
+    pub redacted: usize,
 }
 
 /// Annotations the rules read; every other annotation and every label is dropped.
@@ -148,7 +151,7 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
         (CrdAccess::Forbidden, _) => (vec![], true),
         _ => (vec![], false),
     };
-    Snapshot {
+    let snap = Snapshot {
         view: opts.view,
         captured_at_ms: cluster.notes.captured_at_ms,
         report,
@@ -167,6 +170,24 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
             .iter()
             .map(|(k, a)| (k.clone(), a.clone()))
             .collect(),
+        redacted: 0,
+    };
+    redacted(snap)
+}
+
+/// A share link leaves the cluster's authentication boundary: every string the snapshot keeps
+/// is redacted (`crate::redact`), and the count is kept to tell the user.
+fn redacted(snap: Snapshot) -> Snapshot {
+    let Ok(mut v) = serde_json::to_value(&snap) else {
+        return snap;
+    };
+    let n = crate::redact::redact_json(&mut v);
+    match serde_json::from_value::<Snapshot>(v) {
+        Ok(mut clean) => {
+            clean.redacted = n;
+            clean
+        }
+        Err(_) => snap,
     }
 }
 

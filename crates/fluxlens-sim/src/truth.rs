@@ -277,3 +277,79 @@ fn flux_aio_switch_counts_the_requested_controllers() {
             .any(|e| e.contains("helm-controller not ready"))
     );
 }
+
+/// Issue #19: no string of a snapshot or an export of the credentials scenario carries any of
+/// the planted credentials.
+#[test]
+fn shared_links_and_exports_never_carry_credentials() {
+    use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/credentials");
+    let secrets: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("secrets.json")).unwrap()).unwrap();
+    assert_eq!(secrets.len(), 5);
+    let c = load(&store("credentials"), &Mode::default());
+    let leaks = |what: &str, text: &str| {
+        for s in &secrets {
+            assert!(!text.contains(s.as_str()), "{what} carries {s}");
+        }
+    };
+    // The data really holds them: redaction is what keeps them out.
+    let raw = serde_json::to_string(&c.objects().iter().map(|o| &o.raw).collect::<Vec<_>>())
+        .unwrap()
+        + &serde_json::to_string(&c.report).unwrap();
+    assert!(secrets.iter().all(|s| raw.contains(s.as_str())));
+    for view in [
+        SnapshotView::Overview,
+        SnapshotView::Graph,
+        SnapshotView::Signatures,
+        SnapshotView::Migrations,
+        SnapshotView::Compliance,
+    ] {
+        for drop_messages in [false, true] {
+            let snap = snapshot::capture(
+                &c,
+                SnapshotOptions {
+                    view,
+                    drop_messages,
+                },
+            );
+            assert!(snap.redacted >= 1, "{view:?}: says what it removed");
+            let link = snapshot::encode(&snap);
+            let back = snapshot::decode(&link).unwrap();
+            leaks(
+                &format!("{view:?} snapshot"),
+                &serde_json::to_string(&back).unwrap(),
+            );
+            // What the receiving page computes from it is clean too.
+            let f = findings::evaluate_all(&back.into_cluster());
+            leaks(
+                &format!("{view:?} findings"),
+                &serde_json::to_string(&f).unwrap(),
+            );
+        }
+    }
+    let f = findings::evaluate_all(&c);
+    let comps = fluxlens_core::compliance::components(&c);
+    let ent: Vec<Finding> = f
+        .iter()
+        .filter(|x| x.rule.starts_with("ENT-"))
+        .cloned()
+        .collect();
+    let controls = fluxlens_core::compliance::scorecard(&c, &ent);
+    let profile = fluxlens_core::compliance::Profile::default_for(&c);
+    let evidence = fluxlens_core::compliance::export::Evidence {
+        cluster: &c,
+        profile: &profile,
+        components: &comps,
+        controls: &controls,
+        findings: &f,
+    };
+    leaks("JSON evidence", &evidence.to_json());
+    leaks("Markdown evidence", &evidence.to_markdown());
+    leaks("CSV evidence", &evidence.to_csv());
+    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    let v = fluxlens_core::graph::view(&g, &Default::default(), &Default::default());
+    let l = fluxlens_core::graph::layout(&v);
+    leaks("SVG", &fluxlens_core::graph::to_svg(&v, &l));
+    leaks("DOT", &fluxlens_core::graph::to_dot(&v));
+}

@@ -66,7 +66,7 @@ impl Evidence<'_> {
             .into_iter()
             .map(|(k, v)| (k.to_string(), json!(v)))
             .collect();
-        let v = json!({
+        let mut v = json!({
             "generator": "fluxlens",
             "cluster": id,
             "profile": {"name": self.profile.name(), "require_enterprise": self.profile.require_enterprise, "require_fips": self.profile.require_fips, "min_operator_version": self.profile.min_operator_version},
@@ -74,6 +74,8 @@ impl Evidence<'_> {
             "components": self.components.iter().map(|x| json!({"name": x.name, "image": x.image, "registry": x.registry, "variant": x.variant.as_str(), "tag": x.tag, "digest": x.digest, "pinned": x.digest.is_some(), "provenance": x.provenance()})).collect::<Vec<_>>(),
             "findings": self.findings,
         });
+        // Evidence leaves the cluster: no credential in any value (issue #19).
+        crate::redact::redact_json(&mut v);
         serde_json::to_string_pretty(&v).unwrap_or_default()
     }
 
@@ -117,7 +119,7 @@ impl Evidence<'_> {
                 esc(&f.evidence.join("; "))
             ));
         }
-        md
+        crate::redact::clean(&md)
     }
 
     /// CSV evidence: one row per control and per component, identity repeated in each row.
@@ -145,7 +147,7 @@ impl Evidence<'_> {
                 q(&format!("{} {}", x.image, x.provenance()))
             ));
         }
-        out
+        crate::redact::clean(&out)
     }
 }
 

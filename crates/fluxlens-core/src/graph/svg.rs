@@ -62,7 +62,8 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
         ));
     }
     out.push_str("</svg>\n");
-    out
+    // Exports leave the cluster: names and revisions are cleaned like snapshot strings.
+    crate::redact::clean(&out)
 }
 
 #[cfg(test)]
