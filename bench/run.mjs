@@ -14,6 +14,7 @@ function sizes() {
   const rows = [];
   let total = { raw: 0, gz: 0, br: 0 };
   for (const f of readdirSync(`${ROOT}dist`)) {
+    if (f.endsWith('.gz') || f.endsWith('.br')) continue; // the build's precompressed copies
     const buf = readFileSync(`${ROOT}dist/${f}`);
     if (!statSync(`${ROOT}dist/${f}`).isFile()) continue;
     const gz = gzipSync(buf, { level: 9 }).length;

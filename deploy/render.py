@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Renders deploy/nginx/fluxlens.conf.template for a built app.
 
-usage: render.py --dist DIR --api URL [--listen 8080] [--frame-ancestors "'self' https://x"] [--out FILE]
+usage: render.py --dist DIR --api URL [--listen 8080] [--frame-ancestors "'self' https://x"] [--brotli] [--out FILE]
 Computes the CSP hashes of the inline scripts in DIST/index.html, so the policy needs no
 'unsafe-inline' for scripts.
 """
@@ -12,10 +12,13 @@ p = argparse.ArgumentParser()
 p.add_argument("--dist", required=True)
 p.add_argument("--api", required=True)
 p.add_argument("--listen", default="8080")
+p.add_argument("--root", help="where nginx finds the built app, when it differs from --dist (a Docker build)")
 p.add_argument("--frame-ancestors", default="'self'")
 p.add_argument("--out", default="-")
 p.add_argument("--subpath", action="store_true", help="serve under /fluxlens/ next to the operator UI, with the launcher plugin")
 p.add_argument("--ui", help="with --subpath: the operator UI page to proxy at / (default: the API upstream)")
+p.add_argument("--brotli", action="store_true", help="serve the prebuilt .br files (needs nginx's brotli_static module loaded)")
+p.add_argument("--no-compression", action="store_true", help="benchmarks only: serve everything uncompressed (the kit before issue #15)")
 a = p.parse_args()
 
 html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
@@ -26,10 +29,13 @@ for name, value in [("frame-ancestors", a.frame_ancestors)]:
         sys.exit(f"render.py: --{name} must not contain ; newline or braces")
 template = "fluxlens-subpath.conf.template" if a.subpath else "fluxlens.conf.template"
 conf = open(os.path.join(here, "nginx", template), encoding="utf-8").read()
-values = {"@LISTEN@": a.listen, "@DIST@": os.path.abspath(a.dist), "@API@": a.api.rstrip("/"), "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
-          "@UI@": (a.ui or a.api).rstrip("/"), "@PLUGIN@": os.path.join(here, "plugin")}
+values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": a.api.rstrip("/"), "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
+          "@UI@": (a.ui or a.api).rstrip("/"), "@PLUGIN@": os.path.join(here, "plugin"),
+          "@BROTLI_STATIC@": "brotli_static on;" if a.brotli else "# brotli_static: not enabled (render with --brotli where the module is loaded)"}
 for k, v in values.items():
     conf = conf.replace(k, v)
+if a.no_compression:
+    conf = re.sub(r"\n    (gzip|brotli)[^\n]*", "", conf) + "\n# compression disabled by --no-compression\n"
 if a.out == "-":
     sys.stdout.write(conf)
 else:

@@ -3,31 +3,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSim, launch, newPage, freePort } from './helpers.mjs';
+import { startSim, launch, newPage, freePort, startNginx } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 let browser, sim, nginx, nginxSub, hostAllowed, hostOther, base, subBase, allowedPort, otherPort;
-
-/** Starts nginx with a rendered site config; resolves with the process once it answers. */
-async function startNginx(site, port) {
-  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-nginx-'));
-  chmodSync(dir, 0o777);
-  writeFileSync(join(dir, 'site.conf'), site);
-  const user = process.getuid && process.getuid() === 0 ? 'user root;\n' : '';
-  writeFileSync(join(dir, 'nginx.conf'), `${user}worker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;\n include ${dir}/site.conf;\n}\n`);
-  const proc = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  proc.stderr.on('data', (d) => { err += d; });
-  for (let i = 0; i < 50; i++) {
-    try { await fetch(`http://127.0.0.1:${port}/api/v1/report`); return proc; } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nginx did not start: ${err}`);
-}
 
 function hostPage(port, src) {
   const srv = createServer((req, res) => {
@@ -50,11 +30,11 @@ before(async () => {
   allowedPort = await freePort();
   otherPort = await freePort();
   base = `http://127.0.0.1:${nginxPort}`;
-  const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', `${ROOT}dist`, '--api', sim.base, '--listen', `127.0.0.1:${nginxPort}`, '--frame-ancestors', `'self' http://127.0.0.1:${allowedPort}`]).toString();
+  const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', `${ROOT}dist`, '--api', sim.base, '--listen', `127.0.0.1:${nginxPort}`, '--frame-ancestors', `'self' http://127.0.0.1:${allowedPort}`, '--brotli']).toString();
   nginx = await startNginx(site, nginxPort);
   const subPort = await freePort();
   subBase = `http://127.0.0.1:${subPort}`;
-  const sub = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim.base, '--ui', `${sim.base}/__sim/status-page`, '--listen', `127.0.0.1:${subPort}`]).toString();
+  const sub = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim.base, '--ui', `${sim.base}/__sim/status-page`, '--listen', `127.0.0.1:${subPort}`, '--brotli']).toString();
   nginxSub = await startNginx(sub, subPort);
   hostAllowed = await hostPage(allowedPort, `${base}/embed/overview`);
   hostOther = await hostPage(otherPort, `${base}/embed/overview`);
@@ -67,6 +47,41 @@ after(async () => {
   hostAllowed?.close();
   hostOther?.close();
   await browser?.close();
+});
+
+test('the deployed wasm is compressed: brotli when accepted, gzip otherwise, for both layouts', async () => {
+  const html = await (await fetch(base + '/')).text();
+  const wasm = html.match(/[\w-]+_bg\.wasm/)[0];
+  for (const [b, prefix] of [[base, ''], [subBase, '/fluxlens']]) {
+    const br = await fetch(`${b}${prefix}/${wasm}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    assert.equal(br.headers.get('content-encoding'), 'br', `${b}: brotli`);
+    const gz = await fetch(`${b}${prefix}/${wasm}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(gz.headers.get('content-encoding'), 'gzip', `${b}: gzip`);
+    assert.equal(gz.headers.get('content-type'), 'application/wasm');
+    assert.ok(Number(gz.headers.get('content-length') || 0) < 600000 || gz.headers.get('content-length') === null);
+  }
+  // The page's own requests as a browser makes them.
+  const page = await newPage(browser);
+  let encoding = '';
+  page.on('response', (r) => { if (r.url().endsWith('.wasm')) encoding = r.headers()['content-encoding']; });
+  await page.goto(base + '/');
+  await page.locator('[data-count=objects]').waitFor();
+  assert.ok(['br', 'gzip'].includes(encoding), encoding);
+});
+
+test('the report facts are painted before the wasm starts, then replaced by the app', async () => {
+  const page = await newPage(browser);
+  // Hold the wasm back: the header's facts must appear without it.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.goto(base + '/');
+  await page.locator('[data-prepaint] [data-identity=Flux]').waitFor();
+  assert.equal(await page.locator('[data-identity=Flux]').textContent(), 'v2.7.3');
+  release();
+  await page.locator('[data-count=objects]').waitFor();
+  assert.equal(await page.locator('[data-prepaint]').count(), 0, 'the app replaces the painted facts');
+  assert.equal(await page.locator('[data-identity=Flux]').count(), 1);
 });
 
 test('the app loads through nginx with a wasm-capable CSP and proxied API', async () => {

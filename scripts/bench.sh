@@ -18,3 +18,4 @@ open(p, "w").write(s)
 print(table)
 PY
 node bench/run.mjs
+node bench/load.mjs

@@ -13,4 +13,8 @@ if 'name="fluxlens-base"' not in s:
     s = s.replace("<head>", '<head>\n  <meta name="fluxlens-base" content="/fluxlens">', 1)
 open(p, "w").write(s)
 PY
+# Precompressed assets for nginx's gzip_static/brotli_static and the simulator (issue #15).
+python3 scripts/precompress.py dist dist-fluxlens
+# The Docker build stage needs the app only.
+[ -n "${FLUXLENS_BUILD_ONLY:-}" ] && exit 0
 cargo build --release -p fluxlens-sim

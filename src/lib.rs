@@ -14,7 +14,16 @@ pub mod state;
 
 pub use app::App;
 
-/// Mounts the app on `<body>` for the lifetime of the page.
+/// Mounts the app on `<body>` for the lifetime of the page, replacing the report facts that
+/// `index.html`'s inline script may have painted before the wasm started.
 pub fn mount() {
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__fluxlensMounted".into(), &true.into());
+        if let Some(doc) = w.document()
+            && let Ok(Some(pre)) = doc.query_selector("[data-prepaint]")
+        {
+            pre.remove();
+        }
+    }
     leptos::mount::mount_to_body(App);
 }

@@ -54,6 +54,8 @@ impl Loaded {
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub data: RwSignal<Option<Arc<Loaded>>>,
+    /// The report as soon as it arrives, before the objects (progressive first paint).
+    pub report: RwSignal<Option<Arc<fluxlens_core::api::FluxReport>>>,
     /// What the first load is fetching ("objects 2000 of 5100").
     pub progress: RwSignal<Option<String>>,
     /// The last error, shown until a request succeeds again.
@@ -77,6 +79,7 @@ impl AppState {
     pub fn new() -> AppState {
         AppState {
             data: RwSignal::new(None),
+            report: RwSignal::new(None),
             progress: RwSignal::new(None),
             error: RwSignal::new(None),
             stale_since: RwSignal::new(None),

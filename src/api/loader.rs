@@ -7,7 +7,9 @@
 
 use super::{ApiError, endpoints};
 use crate::state::{AppState, Loaded};
-use fluxlens_core::api::{ApiObject, FluxReport, InventoryObjectsRequest, ResourceSummary};
+use fluxlens_core::api::{
+    ApiObject, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceSummary,
+};
 use fluxlens_core::load;
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use leptos::prelude::*;
@@ -95,6 +97,10 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     };
     say("report".into());
     let report = endpoints::report().await?;
+    if first {
+        // The header's facts do not wait for the objects.
+        state.report.set(Some(std::sync::Arc::new(report.clone())));
+    }
     say("resource summaries".into());
     let summaries = summaries(cache, &report).await?;
     let full = cache.polls.is_multiple_of(FULL_REFETCH_POLLS);
@@ -116,12 +122,46 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
         .retain(|(k, _)| !changed.iter().any(|s| &load::summary_key(s) == k));
     let batches = load::object_batches(&report, &changed);
     let total: usize = batches.iter().map(|b| b.objects.len()).sum();
-    let mut done = 0;
+    // The object batches, the CRDs and the FluxInstance's events do not depend on each other:
+    // on a slow link each saved round trip is half a second.
+    let objects = async {
+        let mut all = Vec::new();
+        let mut done = 0;
+        for batch in &batches {
+            say(format!("objects {done} of {total}"));
+            done += batch.objects.len();
+            all.push(fetch_parts(batch).await);
+        }
+        all
+    };
+    let crds = async {
+        match load::crd_request(&report).filter(|_| first) {
+            // CRDs are optional: any failure means "unknown", never an error for the page.
+            Some(req) => Some(match endpoints::inventory_objects(&req).await {
+                Ok(r) => load::crd_access(r.objects),
+                Err(_) => CrdAccess::Unknown,
+            }),
+            None => None,
+        }
+    };
+    let instance = summaries
+        .iter()
+        .find(|s| s.kind == "FluxInstance")
+        .map(|s| (s.name.clone(), s.namespace.clone()));
+    let events = async {
+        // One request for ENT-14 (the operator's OutdatedVersion event); optional.
+        match instance.filter(|_| full) {
+            Some((name, ns)) => endpoints::events("FluxInstance", &name, &ns)
+                .await
+                .ok()
+                .map(|e| e.events),
+            None => None,
+        }
+    };
+    let (parts, crds, events) = futures_util::future::join3(objects, crds, events).await;
     let mut last_error = None;
-    for batch in &batches {
-        say(format!("objects {done} of {total}"));
-        done += batch.objects.len();
-        if let Err(e) = fetch_batch(cache, batch).await {
+    for p in parts {
+        if let Some(e) = apply_parts(cache, p) {
             last_error = Some(e);
         }
     }
@@ -132,22 +172,14 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     {
         return Err(e);
     }
-    if first && let Some(req) = load::crd_request(&report) {
-        say("CRD storage versions".into());
-        // CRDs are optional: any failure means "unknown", never an error for the page.
-        cache.crds = match endpoints::inventory_objects(&req).await {
-            Ok(r) => load::crd_access(r.objects),
-            Err(_) => CrdAccess::Unknown,
-        };
+    if let Some(c) = crds {
+        cache.crds = c;
+    }
+    if let Some(e) = events {
+        cache.instance_events = e;
     }
     cache.summaries = summaries;
     let mut cluster = build(report, cache);
-    if full && let Some(inst) = cluster.instance().map(|i| i.key.clone()) {
-        // One request for ENT-14 (the operator's OutdatedVersion event); optional.
-        if let Ok(e) = endpoints::events("FluxInstance", &inst.name, &inst.namespace).await {
-            cache.instance_events = e.events;
-        }
-    }
     cluster.instance_events = cache.instance_events.clone();
     if let Some(req) = load::confirm_request(&cluster) {
         say("checking references that look missing".into());
@@ -160,11 +192,15 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     Ok(Loaded::new(cluster))
 }
 
-/// Fetches one batch; on failure retries once as two halves, and what still fails is noted
-/// as unreadable instead of discarding the rest of the refresh.
-async fn fetch_batch(cache: &mut Cache, batch: &InventoryObjectsRequest) -> Result<(), ApiError> {
+/// Fetches one batch; on failure retries once as two halves.
+async fn fetch_parts(
+    batch: &InventoryObjectsRequest,
+) -> Vec<(
+    InventoryObjectsRequest,
+    Result<InventoryObjectsResponse, ApiError>,
+)> {
     let first_try = endpoints::inventory_objects(batch).await;
-    let parts: Vec<(InventoryObjectsRequest, Result<_, ApiError>)> = match first_try {
+    match first_try {
         Ok(r) => vec![(batch.clone(), Ok(r))],
         Err(_) => {
             let mid = batch.objects.len().div_ceil(2);
@@ -179,7 +215,18 @@ async fn fetch_batch(cache: &mut Cache, batch: &InventoryObjectsRequest) -> Resu
             }
             out
         }
-    };
+    }
+}
+
+/// Keeps what a batch returned; what still failed is noted as unreadable instead of
+/// discarding the rest of the refresh. Returns the last error, if any.
+fn apply_parts(
+    cache: &mut Cache,
+    parts: Vec<(
+        InventoryObjectsRequest,
+        Result<InventoryObjectsResponse, ApiError>,
+    )>,
+) -> Option<ApiError> {
     let mut error = None;
     for (req, result) in parts {
         match result {
@@ -212,7 +259,7 @@ async fn fetch_batch(cache: &mut Cache, batch: &InventoryObjectsRequest) -> Resu
             }
         }
     }
-    error.map_or(Ok(()), Err)
+    error
 }
 
 /// Lists every summary; kinds the report counts more of than the list holds are listed again

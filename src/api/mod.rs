@@ -95,6 +95,54 @@ async fn send(
     result
 }
 
+/// The response `index.html`'s inline script already asked for (`window.__fluxlensPrefetch`),
+/// taken once: the first load does not wait for the wasm to start its requests.
+fn take_prefetch(path: &str) -> Option<js_sys::Promise> {
+    let window = web_sys::window()?;
+    let map = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()).ok()?;
+    if !map.is_object() {
+        return None;
+    }
+    let key = wasm_bindgen::JsValue::from_str(path);
+    let value = js_sys::Reflect::get(&map, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(map.unchecked_ref::<js_sys::Object>(), &key);
+    value.dyn_into::<js_sys::Promise>().ok()
+}
+
+/// Reads a prefetched response through the same classification as any other; `None` when the
+/// prefetch itself failed (the caller then asks again).
+async fn adopt(promise: js_sys::Promise) -> Option<Result<String, ApiError>> {
+    let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
+    let fetched = wasm_bindgen_futures::JsFuture::from(promise);
+    let resp = match futures_util::future::select(Box::pin(fetched), deadline).await {
+        futures_util::future::Either::Left((Ok(v), _)) => v.dyn_into::<web_sys::Response>().ok()?,
+        futures_util::future::Either::Left((Err(_), _)) => return None,
+        futures_util::future::Either::Right(_) => {
+            return Some(Err(ApiError::Timeout {
+                seconds: TIMEOUT_SECONDS,
+            }));
+        }
+    };
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let body = match resp.text() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default(),
+        Err(_) => return None,
+    };
+    Some(
+        fluxlens_core::error::classify(resp.status(), &ct, &body, &cookies(), &page_origin())
+            .map(|()| body),
+    )
+}
+
 /// `GET path?query` decoded as `T`.
 pub async fn get_json<T: serde::de::DeserializeOwned>(
     path: &str,
@@ -105,6 +153,13 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
         .filter(|(_, v)| !v.is_empty())
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    if pairs.is_empty()
+        && fluxlens_core::api::is_allowed("GET", path)
+        && let Some(p) = take_prefetch(path)
+        && let Some(body) = adopt(p).await
+    {
+        return fluxlens_core::error::decode(&body?);
+    }
     let body = send("GET", path, |b| {
         b.query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .build()

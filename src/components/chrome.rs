@@ -11,8 +11,15 @@ pub fn Header() -> impl IntoView {
     let state = AppState::expect();
     let theme = expect_context::<ThemeState>();
     let identity = move || {
-        state.data.get().map(|d| {
-            let s = &d.cluster.report.spec;
+        let report = state
+            .data
+            .with(|d| {
+                d.as_ref()
+                    .map(|d| std::sync::Arc::new(d.cluster.report.clone()))
+            })
+            .or_else(|| state.report.get());
+        report.map(|r| {
+            let s = &r.spec;
             let or = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unknown".into());
             vec![
                 ("Flux", or(s.distribution.version.as_ref())),

@@ -75,7 +75,11 @@ pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> 
     } else if path.starts_with("/api/") {
         api(&state, &method, &path, &query, &headers, &body).await
     } else {
-        static_file(&state, &path)
+        let accept = headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        with_encoding(static_file(&state, &path), &state, &path, accept)
     };
     if !path.starts_with("/__sim/") {
         state.log.lock().unwrap().push(LogEntry {
@@ -362,6 +366,41 @@ fn static_file(state: &AppState, path: &str) -> Response<Body> {
         .header("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
         .body(Body::from(bytes))
         .unwrap()
+}
+
+/// Serves the build's precompressed `.br`/`.gz` next to an asset when the browser accepts it,
+/// as nginx's brotli_static/gzip_static do in the deploy kit.
+fn with_encoding(
+    resp: Response<Body>,
+    state: &AppState,
+    path: &str,
+    accept: &str,
+) -> Response<Body> {
+    let Some(dist) = &state.dist else { return resp };
+    let rel = path.trim_start_matches('/');
+    if rel.is_empty() || rel.split('/').any(|p| p == ".." || p.starts_with('.')) {
+        return resp;
+    }
+    for (enc, ext) in [("br", "br"), ("gzip", "gz")] {
+        if !accept
+            .split(',')
+            .any(|a| a.trim().split(';').next() == Some(enc))
+        {
+            continue;
+        }
+        if let Ok(bytes) = std::fs::read(dist.join(format!("{rel}.{ext}"))) {
+            let (mut parts, _) = resp.into_parts();
+            parts
+                .headers
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static(enc));
+            parts
+                .headers
+                .insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+            parts.headers.remove(header::CONTENT_LENGTH);
+            return Response::from_parts(parts, Body::from(bytes));
+        }
+    }
+    resp
 }
 
 fn with_security(mut r: Response<Body>) -> Response<Body> {

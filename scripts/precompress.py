@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Writes <file>.gz (gzip -9) and, when the brotli CLI is installed, <file>.br (quality 11)
+next to every text and wasm asset of a built dist folder, for nginx's gzip_static and
+brotli_static (and the simulator's static server). Deterministic: no timestamps or names in
+the gzip header.
+
+  python3 scripts/precompress.py dist [dist-fluxlens …]"""
+import gzip, os, shutil, subprocess, sys
+
+EXTS = (".wasm", ".js", ".css", ".html", ".svg", ".json")
+
+def main(dirs):
+    brotli = shutil.which("brotli")
+    for d in dirs:
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not os.path.isfile(path) or not name.endswith(EXTS):
+                continue
+            data = open(path, "rb").read()
+            with open(path + ".gz", "wb") as f:
+                with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=f, mtime=0) as z:
+                    z.write(data)
+            if brotli:
+                subprocess.run([brotli, "-q", "11", "-f", "-o", path + ".br", path], check=True)
+    print("precompressed:", ", ".join(dirs), "(gzip" + (" + brotli)" if brotli else " only: no brotli CLI)"))
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["dist"])
