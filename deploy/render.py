@@ -16,7 +16,7 @@ p.add_argument("--root", help="where nginx finds the built app, when it differs 
 p.add_argument("--frame-ancestors", default="'self'")
 p.add_argument("--out", default="-")
 p.add_argument("--subpath", action="store_true", help="serve under /fluxlens/ next to the operator UI, with the launcher plugin")
-p.add_argument("--ui", help="with --subpath: the operator UI page to proxy at / (default: the API upstream)")
+p.add_argument("--ui", help="with --subpath: the operator UI to proxy at / and every UI path (default: the API upstream)")
 p.add_argument("--brotli", action="store_true", help="serve the prebuilt .br files (needs nginx's brotli_static module loaded)")
 p.add_argument("--no-compression", action="store_true", help="benchmarks only: serve everything uncompressed (the kit before issue #15)")
 a = p.parse_args()

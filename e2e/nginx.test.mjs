@@ -25,7 +25,7 @@ function hostPage(port, src) {
 
 before(async () => {
   browser = await launch();
-  sim = await startSim(['--scenario', 'demo']);
+  sim = await startSim(['--scenario', 'demo', '--ui-stand-in']);
   const nginxPort = await freePort();
   allowedPort = await freePort();
   otherPort = await freePort();
@@ -34,7 +34,7 @@ before(async () => {
   nginx = await startNginx(site, nginxPort);
   const subPort = await freePort();
   subBase = `http://127.0.0.1:${subPort}`;
-  const sub = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim.base, '--ui', `${sim.base}/__sim/status-page`, '--listen', `127.0.0.1:${subPort}`, '--brotli']).toString();
+  const sub = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim.base, '--ui', sim.base, '--listen', `127.0.0.1:${subPort}`, '--brotli']).toString();
   nginxSub = await startNginx(sub, subPort);
   hostAllowed = await hostPage(allowedPort, `${base}/embed/overview`);
   hostOther = await hostPage(otherPort, `${base}/embed/overview`);
@@ -149,6 +149,50 @@ test('the launcher plugin injected into the operator page opens fluxlens in an o
   await frame.locator('g[data-node-id]').first().waitFor();
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#fluxlens-panel').isHidden(), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the launcher is on every operator page and opens on the object in view', async () => {
+  const page = await newPage(browser);
+  // A deep link, opened directly: the operator's SPA fallback serves it, nginx injects once.
+  await page.goto(subBase + '/resource/OCIRepository/flux-system/flux-system');
+  const launcher = page.locator('#fluxlens-launcher');
+  await launcher.waitFor();
+  assert.equal(await launcher.textContent(), 'fluxlens · OCIRepository flux-system/flux-system');
+  assert.equal(await page.locator('script[src$="fluxlens-plugin.js"]').count(), 1);
+  await launcher.click();
+  const frame = page.frameLocator('#fluxlens-panel iframe');
+  await frame.locator('g[data-node-id="OCIRepository/flux-system/flux-system"][aria-selected=true]').waitFor({ timeout: 20000 });
+  await frame.locator('[data-panel="OCIRepository/flux-system/flux-system"] [data-posture]').waitFor();
+  assert.match(await page.locator('#fluxlens-panel iframe').getAttribute('src'), /^\/fluxlens\/embed\/graph\?sel=OCIRepository%2Fflux-system%2Fflux-system&focus=OCIRepository%2Fflux-system%2Fflux-system&theme=light$/);
+  await frame.locator('[data-focus]').waitFor();
+  // Escape closes; focus goes back to the launcher.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#fluxlens-panel').isHidden(), true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'fluxlens-launcher');
+  // The operator's own shortcuts and in-app navigation still work.
+  await page.locator('h1').click();
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => window.__standInSearch), 1);
+  await page.getByRole('link', { name: 'Kustomization tenants' }).click();
+  assert.match(await page.locator('#route').textContent(), /\/resource\/Kustomization\/flux-system\/tenants/);
+  await launcher.hover();
+  assert.equal(await launcher.textContent(), 'fluxlens · Kustomization flux-system/tenants');
+  // After a reload, with the operator's dark theme, the keyboard shortcut opens on that object.
+  await page.getByRole('button', { name: 'Toggle theme' }).click();
+  await page.reload();
+  await launcher.waitFor();
+  assert.equal(await launcher.textContent(), 'fluxlens · Kustomization flux-system/tenants');
+  await page.keyboard.press('Alt+Shift+F');
+  await frame.locator('g[data-node-id="Kustomization/flux-system/tenants"][aria-selected=true]').waitFor({ timeout: 20000 });
+  assert.match(await page.locator('#fluxlens-panel iframe').getAttribute('src'), /theme=dark$/);
+  assert.equal(await frame.locator('html').getAttribute('data-theme'), 'dark');
+  // A page without an object opens the overview.
+  await page.keyboard.press('Escape');
+  await page.getByRole('link', { name: 'Resources' }).click();
+  await launcher.click();
+  await frame.locator('[data-count=objects]').waitFor({ timeout: 20000 });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

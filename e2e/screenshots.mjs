@@ -25,3 +25,29 @@ try {
   sim.stop();
   await browser.close();
 }
+
+// The launcher plugin on the operator's resource page, behind the deploy kit's sub-path config.
+{
+  const { execFileSync } = await import('node:child_process');
+  const { freePort, startNginx } = await import('./helpers.mjs');
+  const browser2 = await launch();
+  const sim2 = await startSim(['--scenario', 'demo', '--ui-stand-in']);
+  const port = await freePort();
+  const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--subpath', '--dist', `${ROOT}dist-fluxlens`, '--api', sim2.base, '--ui', sim2.base, '--listen', `127.0.0.1:${port}`, '--brotli']).toString();
+  const nginx = await startNginx(site, port);
+  try {
+    const context = await browser2.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/resource/OCIRepository/flux-system/flux-system`);
+    await page.locator('#fluxlens-launcher').click();
+    await page.frameLocator('#fluxlens-panel iframe').locator('[data-panel] [data-posture]').waitFor({ timeout: 20000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${ROOT}docs/screenshots/plugin-resource.png` });
+    console.log('docs/screenshots/plugin-resource.png');
+    await context.close();
+  } finally {
+    nginx.kill();
+    sim2.stop();
+    await browser2.close();
+  }
+}

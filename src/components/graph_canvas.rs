@@ -177,6 +177,7 @@ pub fn GraphCanvas(
         );
         view! {
             <g class=class data-node-id=id.clone() data-status=n.status.as_str() data-cycle=n.in_cycle.then_some("true")
+                aria-selected=move || if selected.get() == Some(i) { "true" } else { "false" }
                 transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
                 on:click=move |_| on_select.run(i)
                 on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); on_select.run(i) }>

@@ -21,6 +21,19 @@ pub fn NodePanel(
 ) -> impl IntoView {
     let obj = data.cluster.get(&id).cloned();
     let findings: Vec<_> = for_subject(&data.per_object, &id).cloned().collect();
+    let posture = data.postures.iter().find(|p| p.key == id).cloned();
+    let checks: Vec<(String, String, String, &'static str)> =
+        fluxlens_core::migration::checks_about(&data.migrations, &id)
+            .into_iter()
+            .map(|(m, stage, c)| {
+                let pass = match c.pass {
+                    Some(true) => "pass",
+                    Some(false) => "fail",
+                    None => "unknown",
+                };
+                (m.to_string(), stage.to_string(), c.label.clone(), pass)
+            })
+            .collect();
     let referrers: Vec<String> = data
         .cluster
         .objects()
@@ -91,6 +104,28 @@ pub fn NodePanel(
                 <button class="fl-btn" type="button" on:click=move |_| on_close.run(())>"Close"</button>
             </div>
             {body}
+            {posture.map(|p| view! {
+                <h3>"Signature"</h3>
+                <dl class="fl-facts" data-posture="">
+                    <dt>"Verification"</dt><dd data-verified=p.verdict.as_ref().map(|v| v.status.clone()).unwrap_or_else(|| "none".into())>
+                        {match (&p.provider, &p.verdict) {
+                            (None, _) => "not configured".to_string(),
+                            (Some(pr), Some(v)) => format!("{pr}: SourceVerified={}", v.status),
+                            (Some(pr), None) => format!("{pr}: no verdict yet"),
+                        }}
+                    </dd>
+                    <dt>"Verified revision"</dt><dd><code>{p.verified_revision.clone().unwrap_or_else(|| "—".into())}</code></dd>
+                    <dt>"Blast radius"</dt><dd>{format!("{} consumers, {} objects downstream", p.consumers, p.blast_radius)}</dd>
+                </dl>
+            })}
+            {(!checks.is_empty()).then(|| view! {
+                <h3>"Migration checks about it"</h3>
+                <ul class="fl-checks" data-checks-about="">
+                    {checks.into_iter().map(|(m, stage, label, pass)| view! {
+                        <li data-check=pass>{format!("{m} · {stage}: {label} — {pass}")}</li>
+                    }).collect_view()}
+                </ul>
+            })}
             <h3>"Referenced by"</h3>
             <ul class="fl-refs">{referrers.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
             <h3>"Findings"</h3>

@@ -126,7 +126,20 @@ pub fn GraphPage() -> impl IntoView {
                         })}
                     }
                 }}
+                {move || query.get().filter.focus.map(|k| {
+                    let whole = move |_| { let mut q = query.get_untracked(); q.filter.focus = None; set_query.run(q); };
+                    view! {
+                        <nav class="fl-breadcrumb" aria-label="Focus" data-focus=k.to_string()>
+                            <button class="fl-btn" type="button" on:click=whole>"Whole graph"</button>
+                            " › focus on "<strong>{k.to_string()}</strong>": its upstream chain and everything downstream"
+                        </nav>
+                    }
+                })}
                 <div class="fl-graph-actions">
+                    {move || query.get().selected.filter(|s| query.get().filter.focus.as_ref() != Some(s)).map(|sel| {
+                        let focus = move |_| { let mut q = query.get_untracked(); q.filter.focus = Some(sel.clone()); set_query.run(q); };
+                        view! { <button class="fl-btn" type="button" on:click=focus>"Focus on the selection"</button> }
+                    })}
                     <button class="fl-btn" type="button" on:click=move |_| export(false)>"Export SVG"</button>
                     <button class="fl-btn" type="button" on:click=move |_| export(true)>"Export DOT"</button>
                 </div>

@@ -124,6 +124,7 @@ impl GraphQuery {
                 group_threshold: one(&p, "group")
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(GraphFilter::default().group_threshold),
+                focus: one(&p, "focus").and_then(|s| ObjectKey::parse(&s)),
             },
             selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
             notifications: flag("notif"),
@@ -161,6 +162,10 @@ impl GraphQuery {
             push("group", f.group_threshold.to_string());
         }
         push(
+            "focus",
+            f.focus.as_ref().map(|k| k.to_string()).unwrap_or_default(),
+        );
+        push(
             "sel",
             self.selected
                 .as_ref()
@@ -197,6 +202,11 @@ mod tests {
                 collapsed_namespaces: vec!["team-b".into()],
                 expanded: vec!["Group/ns/Kustomizations-of-GitRepository-flux-system-repo".into()],
                 group_threshold: 0,
+                focus: Some(ObjectKey::new(
+                    Kind::OciRepository,
+                    "flux-system",
+                    "flux-system",
+                )),
             },
             selected: Some(ObjectKey::new(
                 Kind::OciRepository,

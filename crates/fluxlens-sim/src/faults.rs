@@ -42,6 +42,9 @@ pub struct Mode {
     pub namespaces: Option<Vec<String>>,
     /// Kinds whose List fails: the server leaves them out of `/resources` and still answers 200.
     pub fail_list: Vec<String>,
+    /// Answer every UI path with the stand-in status page (the operator's SPA fallback), for the
+    /// launcher-plugin tests behind the sub-path config.
+    pub ui_stand_in: bool,
 }
 
 fn list(value: &str) -> Vec<String> {
@@ -75,6 +78,7 @@ impl Faults {
                 self.mode.namespaces = (!ns.is_empty()).then_some(ns);
             }
             "fail-list" => self.mode.fail_list = list(value),
+            "ui-stand-in" => self.mode.ui_stand_in = on,
             "reset" => {
                 *self = Faults {
                     crds_forbidden: self.crds_forbidden,

@@ -74,6 +74,9 @@ pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> 
         )
     } else if path.starts_with("/api/") {
         api(&state, &method, &path, &query, &headers, &body).await
+    } else if state.faults.lock().unwrap().mode.ui_stand_in {
+        // The operator's SPA fallback: every UI path answers its index.html.
+        html(STAND_IN_STATUS_PAGE)
     } else {
         let accept = headers
             .get(header::ACCEPT_ENCODING)
@@ -327,8 +330,9 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
     }
 }
 
-/// A stand-in for the Flux Operator's own UI page, for the launcher-plugin tests.
-const STAND_IN_STATUS_PAGE: &str = "<!doctype html><html><head><title>Flux Status</title></head><body><div id=\"app\">Flux Operator status page (stand-in)</div></body></html>";
+/// A stand-in for the Flux Operator's own UI, for the launcher-plugin tests: a small SPA with
+/// in-app navigation, the operator's `/` and `?` shortcuts and its `dark` class theme.
+const STAND_IN_STATUS_PAGE: &str = include_str!("stand_in.html");
 
 fn static_file(state: &AppState, path: &str) -> Response<Body> {
     let Some(dist) = &state.dist else {

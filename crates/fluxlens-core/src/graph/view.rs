@@ -23,6 +23,9 @@ pub struct GraphFilter {
     pub expanded: Vec<String>,
     /// Runs of more than this many sibling leaf consumers are grouped (0 = never).
     pub group_threshold: usize,
+    /// Focus mode: only this object's upstream chain (sources, dependsOn, the FluxInstance,
+    /// owners) and everything downstream of it (consumers, transitive dependents).
+    pub focus: Option<ObjectKey>,
 }
 
 impl Default for GraphFilter {
@@ -36,6 +39,7 @@ impl Default for GraphFilter {
             collapsed_namespaces: vec![],
             expanded: vec![],
             group_threshold: 8,
+            focus: None,
         }
     }
 }
@@ -81,6 +85,32 @@ fn severity(s: Status) -> u8 {
     }
 }
 
+/// The nodes of `key`'s focus: itself, everything upstream of it and everything downstream,
+/// following edges transitively (they point the way artifacts and readiness flow). `None`
+/// when the key is not in the graph.
+pub fn focus_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
+    let start = g.find(key)?;
+    let mut set = HashSet::from([start]);
+    for forward in [true, false] {
+        let mut stack = vec![start];
+        let mut seen = HashSet::from([start]);
+        while let Some(cur) = stack.pop() {
+            for e in &g.edges {
+                let (from, to) = if forward {
+                    (e.from, e.to)
+                } else {
+                    (e.to, e.from)
+                };
+                if from == cur && seen.insert(to) {
+                    stack.push(to);
+                    set.insert(to);
+                }
+            }
+        }
+    }
+    Some(set)
+}
+
 /// Applies a filter and grouping; `problems` are subjects of findings.
 pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGraph {
     let n = g.nodes.len();
@@ -102,7 +132,12 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
         })
         .collect();
     let mut include = matched.clone();
-    if f.narrows() {
+    if let Some(set) = f.focus.as_ref().and_then(|k| focus_set(g, k)) {
+        // The chain is the view: filters still narrow it, no neighbours are added as context.
+        for (i, inc) in include.iter_mut().enumerate() {
+            *inc = *inc && set.contains(&(i as u32));
+        }
+    } else if f.narrows() {
         for e in &g.edges {
             let (a, b) = (e.from as usize, e.to as usize);
             if matched[a] {
@@ -356,5 +391,28 @@ mod tests {
             .unwrap();
         assert_eq!(v.chain(repo, false).len(), 4);
         assert_eq!(v.chain(repo, true).len(), 1);
+    }
+
+    #[test]
+    fn focus_keeps_the_chain_up_and_down_only() {
+        let g = demo(3);
+        let app = ObjectKey::new(Kind::Kustomization, "team", "app-1");
+        let f = GraphFilter {
+            focus: Some(app.clone()),
+            group_threshold: 0,
+            ..GraphFilter::default()
+        };
+        let v = view(&g, &f, &HashSet::new());
+        let ids: Vec<String> = v.nodes.iter().map(|n| n.id.to_string()).collect();
+        assert_eq!(ids.len(), 2, "{ids:?}");
+        assert!(ids.contains(&app.to_string()));
+        assert!(ids.contains(&"GitRepository/flux-system/repo".to_string()));
+        // From the source: everything downstream.
+        let src = GraphFilter {
+            focus: Some(ObjectKey::new(Kind::GitRepository, "flux-system", "repo")),
+            group_threshold: 0,
+            ..GraphFilter::default()
+        };
+        assert_eq!(view(&g, &src, &HashSet::new()).nodes.len(), 4);
     }
 }

@@ -159,6 +159,26 @@ fn assign_states(stages: &mut [Stage], blocked: bool) {
     }
 }
 
+/// The exit checks that name `key` among their objects, across every started migration:
+/// `(migration title, stage id, check)`.
+pub fn checks_about<'a>(
+    migrations: &'a [Migration],
+    key: &'a ObjectKey,
+) -> Vec<(&'a str, &'a str, &'a Check)> {
+    migrations
+        .iter()
+        .filter(|m| m.started)
+        .flat_map(|m| {
+            m.stages.iter().flat_map(move |s| {
+                s.checks
+                    .iter()
+                    .filter(|c| c.objects.contains(key))
+                    .map(move |c| (m.title.as_str(), s.id.as_str(), c))
+            })
+        })
+        .collect()
+}
+
 /// Every migration of the cluster, with the findings that block them.
 pub fn all(cluster: &Cluster, findings: &[Finding]) -> Vec<Migration> {
     vec![
