@@ -58,7 +58,7 @@ test('5,000 objects: laid out, DOM bounded by the viewport, keyboard zoom, expor
   try {
     const page = await newPage(browser);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(sim.base + '/graph?group=0&poll=600');
+    await page.goto(sim.base + '/graph?group=0&flat=1&poll=600');
     await page.locator('g[data-node-id]').first().waitFor({ timeout: 60000 });
     assert.ok((await marks(page)).includes('fluxlens:graph-laid-out'));
     const total = Number(await page.locator('[data-count=nodes]').textContent());

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-native=$(cargo bench -q -p fluxlens-core --bench graph 2>/dev/null | grep '^|')
+native=$(cargo bench -q -p fluxlens-core --bench graph 2>/dev/null | grep -E '^(\||####)' | sed 's/^####\(.*\)/\n####\1\n/')
 python3 - "$native" <<'PY'
 import re, sys, datetime
 table = sys.argv[1]

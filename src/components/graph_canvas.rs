@@ -38,6 +38,21 @@ pub fn fit(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
     (z, ((w - l.width * z) / 2.0).max(20.0), 20.0)
 }
 
+/// The smallest zoom at which node names (13 px) stay at least 11 px on screen: the default
+/// view never starts below it (issue #16); the user may still zoom out or press Fit.
+pub const LEGIBLE_ZOOM: f32 = 0.85;
+
+/// The first view: fitted when the whole graph is legible that way, else at the legible zoom
+/// from the top left, where the sources are.
+pub fn initial_view(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
+    let (z, x, y) = fit(l, n, w, h);
+    if z >= LEGIBLE_ZOOM {
+        (z, x, y)
+    } else {
+        (LEGIBLE_ZOOM, 20.0, 20.0)
+    }
+}
+
 /// The canvas.
 #[component]
 pub fn GraphCanvas(
@@ -74,7 +89,7 @@ pub fn GraphCanvas(
             size.set((w, h));
             let d = drawing.get();
             if !fitted.get_value() {
-                vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h));
+                vp.set(initial_view(&d.0.1, d.0.0.nodes.len(), w, h));
                 fitted.set_value(true);
             }
         }
@@ -101,8 +116,9 @@ pub fn GraphCanvas(
         let hl = highlight.get();
         v.edges
             .iter()
-            .filter(|e| vis.contains(&e.from) || vis.contains(&e.to))
-            .map(|e| {
+            .zip(v.edge_counts.iter().copied().chain(std::iter::repeat(1)))
+            .filter(|(e, _)| vis.contains(&e.from) || vis.contains(&e.to))
+            .map(|(e, count)| {
                 let dim = hl
                     .as_ref()
                     .is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
@@ -111,7 +127,13 @@ pub fn GraphCanvas(
                     e.kind.as_str(),
                     if dim { " fl-dim" } else { "" }
                 );
-                view! { <path class=class d=l.edge_path(e.from, e.to)/> }
+                // Aggregated edges between groups say how many they stand for.
+                let label = (count > 1).then(|| {
+                    let (a, b) = (l.pos[e.from as usize], l.pos[e.to as usize]);
+                    let (x, y) = ((a.0 + NODE_W + b.0) / 2.0, (a.1 + b.1) / 2.0 + NODE_H / 2.0 - 4.0);
+                    view! { <text class="fl-edge__count" x=x y=y text-anchor="middle" data-edge-count=count>{count}</text> }
+                });
+                view! { <path class=class d=l.edge_path(e.from, e.to)/>{label} }
             })
             .collect_view()
     };
@@ -122,6 +144,13 @@ pub fn GraphCanvas(
         let (x, y) = l.pos[i as usize];
         let id = n.id.to_string();
         let (title, sub) = match n.kind {
+            NodeKind::Group { count } if n.id.kind.as_str() == "Namespace" => (
+                format!("{} · {count} objects", n.id.name),
+                match n.problems {
+                    0 => "NAMESPACE · all ready".to_string(),
+                    p => format!("NAMESPACE · {p} with problems"),
+                },
+            ),
             NodeKind::Group { count } => (
                 format!("{count} × {}", n.id.name.split("-of-").next().unwrap_or("")),
                 format!("group · {}", n.id.namespace),
@@ -140,6 +169,7 @@ pub fn GraphCanvas(
                 format!("{} · {}", n.id.kind, n.id.namespace),
             ),
         };
+        let group_problems = matches!(n.kind, NodeKind::Group { .. }).then_some(n.problems);
         let why = match &n.kind {
             NodeKind::NotVisible { reason } => format!(" — not visible to you: {reason}"),
             NodeKind::External { answer } => format!(" — {answer}"),
@@ -177,6 +207,7 @@ pub fn GraphCanvas(
         );
         view! {
             <g class=class data-node-id=id.clone() data-status=n.status.as_str() data-cycle=n.in_cycle.then_some("true")
+                data-problems=group_problems
                 aria-selected=move || if selected.get() == Some(i) { "true" } else { "false" }
                 transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
                 on:click=move |_| on_select.run(i)

@@ -73,7 +73,8 @@ pub fn GraphPage() -> impl IntoView {
         match node.kind {
             // Activating a group expands it; a namespace group un-collapses the namespace.
             NodeKind::Group { .. } if node.id.kind.as_str() == "Namespace" => {
-                q.filter.collapsed_namespaces.retain(|n| *n != node.id.name)
+                q.filter.collapsed_namespaces.retain(|n| *n != node.id.name);
+                q.filter.expanded.push(node.id.to_string());
             }
             NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),
             _ => q.selected = Some(node.id.clone()),
@@ -114,6 +115,9 @@ pub fn GraphPage() -> impl IntoView {
                     let cycles = g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default();
                     let d = drawing.get();
                     view! {
+                        {d.0.0.overview.then(|| view! {
+                            <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p>
+                        })}
                         <p class="fl-graph-summary" role="status">
                             <span data-count="nodes">{d.0.0.nodes.len()}</span>" nodes shown · "
                             <span data-count="missing">{missing}</span>" missing references · "
@@ -209,6 +213,10 @@ fn GraphFilters(
             </label>
             <label><input type="checkbox" prop:checked=move || query.get().notifications on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.notifications = c)) }/>" Notifications"</label>
             <label><input type="checkbox" prop:checked=move || query.get().managed_by on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.managed_by = c)) }/>" Ownership"</label>
+            <label><input type="checkbox" prop:checked=move || query.get().filter.flat on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.flat = c)) }/>" Every object"</label>
+            {move || (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//"))).then(|| view! {
+                <button class="fl-btn" type="button" on:click=move |_| update(Box::new(|q| q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))))>"Back to the overview"</button>
+            })}
             <label><input type="checkbox" prop:checked=move || query.get().filter.group_threshold != 0 on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 })) }/>" Group siblings"</label>
         </form>
     }

@@ -48,6 +48,7 @@ fn main() {
         let g = Graph::build(&c, GraphOptions::default());
         let f = GraphFilter {
             group_threshold: 0,
+            flat: true,
             ..Default::default()
         };
         let v_ms = median_ms(|| {
@@ -65,5 +66,61 @@ fn main() {
         println!(
             "| {n} | {decode:.2} | {rules:.2} | {build:.2} | {v_ms:.2} | {l_ms:.2} | {all:.2} |"
         );
+    }
+    quality();
+}
+
+/// Layout quality of the default view before (every object, wrapped layers) and after (the
+/// namespace overview) on the demo, a real-sized homelab and synthetic clusters.
+fn quality() {
+    println!("#### Layout quality of the default graph view");
+    println!(
+        "| cluster | view | nodes drawn | edge crossings | total edge length (px) | view + layout (ms) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let scenario = |name: &str| -> Vec<ApiObject> {
+        let p = format!(
+            "{}/../../scenarios/{name}/objects.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let synthetic = |n: usize| -> Vec<ApiObject> {
+        serde_json::from_value(serde_json::Value::Array(fluxlens_core::synthetic::objects(
+            n,
+        )))
+        .unwrap()
+    };
+    for (label, objs) in [
+        ("demo (190)", scenario("demo")),
+        ("homelab (210)", scenario("homelab")),
+        ("synthetic 1,000", synthetic(1000)),
+        ("synthetic 5,000", synthetic(5000)),
+    ] {
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let g = Graph::build(&c, GraphOptions::default());
+        for (name, f) in [
+            (
+                "every object (before)",
+                GraphFilter {
+                    flat: true,
+                    ..Default::default()
+                },
+            ),
+            ("namespace overview (default now)", GraphFilter::default()),
+        ] {
+            let v = view(&g, &f, &HashSet::new());
+            let l = layout(&v);
+            let (crossings, length) = l.quality(&v);
+            let ms = median_ms(|| {
+                let v = view(&g, &f, &HashSet::new());
+                std::hint::black_box(layout(&v));
+            });
+            println!(
+                "| {label} | {name} | {} | {crossings} | {:.0} | {ms:.2} |",
+                v.nodes.len(),
+                length.abs()
+            );
+        }
     }
 }

@@ -125,6 +125,7 @@ impl GraphQuery {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(GraphFilter::default().group_threshold),
                 focus: one(&p, "focus").and_then(|s| ObjectKey::parse(&s)),
+                flat: flag("flat"),
             },
             selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
             notifications: flag("notif"),
@@ -165,6 +166,9 @@ impl GraphQuery {
             "focus",
             f.focus.as_ref().map(|k| k.to_string()).unwrap_or_default(),
         );
+        if f.flat {
+            push("flat", "1".into());
+        }
         push(
             "sel",
             self.selected
@@ -207,6 +211,7 @@ mod tests {
                     "flux-system",
                     "flux-system",
                 )),
+                flat: true,
             },
             selected: Some(ObjectKey::new(
                 Kind::OciRepository,

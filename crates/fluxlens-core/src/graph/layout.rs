@@ -231,6 +231,29 @@ fn acyclic_edges(n: usize, succ: &[Vec<u32>]) -> Vec<(u32, u32)> {
 
 impl Layout {
     /// The box of node `i`.
+    /// Layout quality: how many pairs of edges cross, and their total length in px. Edges are
+    /// the straight segments from a box's right middle to the next box's left middle.
+    pub fn quality(&self, v: &ViewGraph) -> (usize, f64) {
+        let seg = |from: u32, to: u32| {
+            let (a, b) = (self.pos[from as usize], self.pos[to as usize]);
+            (a.0 + NODE_W, a.1 + NODE_H / 2.0, b.0, b.1 + NODE_H / 2.0)
+        };
+        let segs: Vec<(f32, f32, f32, f32)> = v.edges.iter().map(|e| seg(e.from, e.to)).collect();
+        let length: f64 = segs
+            .iter()
+            .map(|(x1, y1, x2, y2)| f64::from(((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt()))
+            .sum();
+        let mut crossings = 0;
+        for i in 0..segs.len() {
+            for j in i + 1..segs.len() {
+                if segments_cross(segs[i], segs[j]) {
+                    crossings += 1;
+                }
+            }
+        }
+        (crossings, length)
+    }
+
     pub fn rect(&self, i: u32) -> Rect {
         let (x, y) = self.pos[i as usize];
         Rect {
@@ -286,6 +309,34 @@ impl Layout {
     }
 }
 
+/// Whether two segments cross strictly (shared end points do not count).
+fn segments_cross(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
+    let (ax1, ay1, ax2, ay2) = a;
+    let (bx1, by1, bx2, by2) = b;
+    if ax1.max(ax2) < bx1.min(bx2)
+        || bx1.max(bx2) < ax1.min(ax2)
+        || ay1.max(ay2) < by1.min(by2)
+        || by1.max(by2) < ay1.min(ay2)
+    {
+        return false;
+    }
+    let shared = |x: f32, y: f32| {
+        ((x - bx1).abs() < 0.5 && (y - by1).abs() < 0.5)
+            || ((x - bx2).abs() < 0.5 && (y - by2).abs() < 0.5)
+    };
+    if shared(ax1, ay1) || shared(ax2, ay2) {
+        return false;
+    }
+    let cross = |px: f32, py: f32, qx: f32, qy: f32, rx: f32, ry: f32| {
+        (qx - px) * (ry - py) - (qy - py) * (rx - px)
+    };
+    let d1 = cross(bx1, by1, bx2, by2, ax1, ay1);
+    let d2 = cross(bx1, by1, bx2, by2, ax2, ay2);
+    let d3 = cross(ax1, ay1, ax2, ay2, bx1, by1);
+    let d4 = cross(ax1, ay1, ax2, ay2, bx2, by2);
+    (d1 > 0.0) != (d2 > 0.0) && (d3 > 0.0) != (d4 > 0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +361,7 @@ mod tests {
             &g,
             &GraphFilter {
                 group_threshold: 0,
+                flat: true,
                 ..Default::default()
             },
             &HashSet::new(),
@@ -385,7 +437,11 @@ mod tests {
         let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
         let g = Graph::build(&c, GraphOptions::default());
         assert_eq!(g.cycles.len(), 1);
-        let l = layout(&view(&g, &GraphFilter::default(), &HashSet::new()));
+        let flat = GraphFilter {
+            flat: true,
+            ..Default::default()
+        };
+        let l = layout(&view(&g, &flat, &HashSet::new()));
         assert_eq!(l.pos.len(), 3);
         assert!(l.width > 0.0 && l.height > 0.0);
     }
@@ -406,5 +462,30 @@ mod tests {
             l.pos.len()
         );
         assert!(l.edge_path(0, 1).starts_with('M'));
+    }
+
+    #[test]
+    fn quality_counts_crossings_and_length() {
+        assert!(segments_cross(
+            (0.0, 0.0, 10.0, 10.0),
+            (0.0, 10.0, 10.0, 0.0)
+        ));
+        assert!(!segments_cross(
+            (0.0, 0.0, 10.0, 0.0),
+            (0.0, 5.0, 10.0, 5.0)
+        ));
+        assert!(
+            !segments_cross((0.0, 0.0, 10.0, 10.0), (10.0, 10.0, 20.0, 0.0)),
+            "shared end"
+        );
+        let objs: Vec<serde_json::Value> = (0..20)
+            .map(|i| serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("k{i}"),"namespace":"a"},
+                "spec":{"sourceRef":{"kind":"GitRepository","name":"root"}}}))
+            .chain([serde_json::json!({"kind":"GitRepository","metadata":{"name":"root","namespace":"a"}})])
+            .collect();
+        let (v, l) = laid_out(objs);
+        let (crossings, length) = l.quality(&v);
+        assert_eq!(crossings, 0, "a fan from one source does not cross itself");
+        assert!(length > 20.0 * GAP_X as f64);
     }
 }

@@ -26,6 +26,8 @@ pub struct GraphFilter {
     /// Focus mode: only this object's upstream chain (sources, dependsOn, the FluxInstance,
     /// owners) and everything downstream of it (consumers, transitive dependents).
     pub focus: Option<ObjectKey>,
+    /// Every object as its own node, even on a large cluster (no namespace overview).
+    pub flat: bool,
 }
 
 impl Default for GraphFilter {
@@ -40,6 +42,7 @@ impl Default for GraphFilter {
             expanded: vec![],
             group_threshold: 8,
             focus: None,
+            flat: false,
         }
     }
 }
@@ -65,6 +68,9 @@ pub struct ViewNode {
     /// Shown only because it neighbours a match.
     pub context: bool,
     pub in_cycle: bool,
+    /// Members that are not Ready (missing, not visible, failing, …) or in a cycle: a group
+    /// with a problem says so at every level.
+    pub problems: usize,
 }
 
 /// The drawn graph.
@@ -72,6 +78,19 @@ pub struct ViewNode {
 pub struct ViewGraph {
     pub nodes: Vec<ViewNode>,
     pub edges: Vec<Edge>,
+    /// How many graph edges each drawn edge stands for (aggregated between groups).
+    pub edge_counts: Vec<u32>,
+    /// Whether the whole-cluster overview grouped the namespaces (large cluster, no filter).
+    pub overview: bool,
+}
+
+/// Above this many drawn nodes, the default view groups every namespace into one node
+/// (overview first; expanding a group lays out its members in place).
+pub const OVERVIEW_ABOVE: usize = 60;
+
+/// The id of a namespace's group node (`Namespace//<ns>`), as kept in `expand`.
+pub fn namespace_group(ns: &str) -> ObjectKey {
+    ObjectKey::new(Kind::Other("Namespace".into()), "", ns)
 }
 
 fn severity(s: Status) -> u8 {
@@ -148,16 +167,21 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
             }
         }
     }
+    // Overview first: a large cluster with no filter, focus or explicit grouping is drawn as one
+    // node per namespace; the user expands the ones to look into.
+    let overview = !f.flat
+        && f.focus.is_none()
+        && !f.narrows()
+        && f.collapsed_namespaces.is_empty()
+        && include.iter().filter(|&&x| x).count() > OVERVIEW_ABOVE;
     // Group assignment: graph node → group key.
     let mut group_of: Vec<Option<ObjectKey>> = vec![None; n];
     for i in 0..n {
         let id = &g.nodes[i].id;
-        if include[i] && f.collapsed_namespaces.contains(&id.namespace) {
-            group_of[i] = Some(ObjectKey::new(
-                Kind::Other("Namespace".into()),
-                "",
-                id.namespace.clone(),
-            ));
+        let group = namespace_group(&id.namespace);
+        let expanded = f.expanded.iter().any(|e| *e == group.to_string());
+        if include[i] && !expanded && (overview || f.collapsed_namespaces.contains(&id.namespace)) {
+            group_of[i] = Some(group);
         }
     }
     if f.group_threshold > 0 {
@@ -219,6 +243,7 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
                     members: vec![],
                     context: true,
                     in_cycle: false,
+                    problems: 0,
                 });
                 (out.nodes.len() - 1) as u32
             }),
@@ -230,12 +255,17 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
                     members: vec![],
                     context: f.narrows() && !matched[i],
                     in_cycle: in_cycle.contains(&node.id),
+                    problems: 0,
                 });
                 (out.nodes.len() - 1) as u32
             }
         };
         let vn = &mut out.nodes[v as usize];
         vn.members.push(i as u32);
+        if !matches!(node.status, Status::Ready | Status::Suspended) || in_cycle.contains(&node.id)
+        {
+            vn.problems += 1;
+        }
         if let NodeKind::Group { count } = &mut vn.kind {
             *count += 1;
             if severity(node.status) > severity(vn.status) || vn.members.len() == 1 {
@@ -259,8 +289,25 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
         })
         .collect();
     crate::sort::natural(&mut edges);
-    edges.dedup_by(|a, b| a.from == b.from && a.to == b.to);
-    out.edges = edges;
+    // Edges between the same two drawn nodes become one, labelled with how many it stands for.
+    let mut counts: Vec<u32> = Vec::with_capacity(edges.len());
+    let mut merged: Vec<Edge> = Vec::with_capacity(edges.len());
+    for e in edges {
+        match merged.last() {
+            Some(last) if last.from == e.from && last.to == e.to => {
+                if let Some(c) = counts.last_mut() {
+                    *c += 1;
+                }
+            }
+            _ => {
+                merged.push(e);
+                counts.push(1);
+            }
+        }
+    }
+    out.edges = merged;
+    out.edge_counts = counts;
+    out.overview = overview;
     out
 }
 
@@ -414,5 +461,40 @@ mod tests {
             ..GraphFilter::default()
         };
         assert_eq!(view(&g, &src, &HashSet::new()).nodes.len(), 4);
+    }
+
+    #[test]
+    fn large_clusters_open_as_a_namespace_overview() {
+        let g = demo(80);
+        let v = view(&g, &GraphFilter::default(), &HashSet::new());
+        assert!(v.overview);
+        let ids: Vec<String> = v.nodes.iter().map(|n| n.id.to_string()).collect();
+        assert_eq!(ids.len(), 3, "{ids:?}");
+        let team = v.find(&namespace_group("team")).unwrap() as usize;
+        assert_eq!(v.nodes[team].kind, NodeKind::Group { count: 80 });
+        assert_eq!(
+            v.nodes[team].problems, 1,
+            "app-3 is failing: the group says so"
+        );
+        assert_eq!(v.nodes[team].status, Status::Failed);
+        // The missing source of `lonely` stays visible as a problem of its namespace group.
+        let other = v.find(&namespace_group("other")).unwrap() as usize;
+        assert!(v.nodes[other].problems >= 1);
+        // 80 source edges between the two groups are one edge labelled 80.
+        let i = v.edges.iter().position(|e| e.to == team as u32).unwrap();
+        assert_eq!(v.edge_counts[i], 80);
+        // Expanding a namespace lays out its members in place; `flat` turns the overview off.
+        let expanded = GraphFilter {
+            expanded: vec![namespace_group("team").to_string()],
+            group_threshold: 0,
+            ..GraphFilter::default()
+        };
+        assert_eq!(view(&g, &expanded, &HashSet::new()).nodes.len(), 82);
+        let flat = GraphFilter {
+            flat: true,
+            group_threshold: 0,
+            ..GraphFilter::default()
+        };
+        assert!(!view(&g, &flat, &HashSet::new()).overview);
     }
 }
