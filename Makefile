@@ -12,6 +12,6 @@ build:
 # Run the benchmarks and rewrite BENCHMARKS.md
 bench:
 	scripts/bench.sh
-# Screenshots of every view on the demo scenario (docs/screenshots)
+# The README's screenshots, light and dark, demo and a real-sized homelab (docs/screenshots)
 screenshots:
 	scripts/build.sh && node e2e/screenshots.mjs

@@ -1,20 +1,32 @@
-// Produces docs/screenshots/*.png: every view on the demo scenario (run: make screenshots).
+// Produces docs/screenshots/*.png (run: make screenshots): the README's images, light and dark.
 import { startSim, launch } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const browser = await launch();
-const sim = await startSim(['--scenario', 'demo']);
+// [file, scenario, route, ready selector, colour scheme]: every view on the demo in light, the
+// graph's overview and focus mode on the demo and on a real-sized homelab (210 objects), and
+// the main views again in dark.
+const SHOTS = [
+  ['overview', 'demo', '/', '[data-count=objects]', 'light'],
+  ['graph', 'demo', '/graph', '[data-overview]', 'light'],
+  ['graph-focus', 'demo', '/graph?focus=Kustomization/team-payments/team-payments-app-0&sel=Kustomization/team-payments/team-payments-app-0&expand=Namespace//team-payments', '[data-panel]', 'light'],
+  ['signatures', 'demo', '/signatures', '[data-table=sources]', 'light'],
+  ['migrations', 'demo', '/migrations', '[data-migration=git-oci]', 'light'],
+  ['compliance', 'demo', '/compliance', '[data-table=scorecard]', 'light'],
+  ['overview-dark', 'demo', '/', '[data-count=objects]', 'dark'],
+  ['graph-focus-dark', 'demo', '/graph?focus=Kustomization/team-payments/team-payments-app-0&sel=Kustomization/team-payments/team-payments-app-0&expand=Namespace//team-payments', '[data-panel]', 'dark'],
+  ['signatures-dark', 'demo', '/signatures', '[data-table=sources]', 'dark'],
+  ['homelab-graph', 'homelab', '/graph', '[data-overview]', 'light'],
+  ['homelab-graph-dark', 'homelab', '/graph', '[data-overview]', 'dark'],
+  ['homelab-focus', 'homelab', '/graph?focus=Kustomization/default/atuin&sel=HelmRelease/default/atuin&expand=Namespace//default', '[data-panel]', 'light'],
+];
+const sims = {};
 try {
-  for (const [name, route, ready] of [
-    ['overview', '/', '[data-count=objects]'],
-    ['graph', '/graph?sel=OCIRepository/flux-system/flux-system', '[data-panel]'],
-    ['signatures', '/signatures', '[data-table=sources]'],
-    ['migrations', '/migrations', '[data-migration=git-oci]'],
-    ['compliance', '/compliance', '[data-table=scorecard]'],
-  ]) {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+  for (const [name, scenario, route, ready, colorScheme] of SHOTS) {
+    sims[scenario] ??= await startSim(['--scenario', scenario]);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
     const page = await context.newPage();
-    await page.goto(sim.base + route);
+    await page.goto(sims[scenario].base + route);
     await page.locator(ready).first().waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ROOT}docs/screenshots/${name}.png` });
@@ -22,7 +34,7 @@ try {
     console.log(`docs/screenshots/${name}.png`);
   }
 } finally {
-  sim.stop();
+  for (const sim of Object.values(sims)) sim.stop();
   await browser.close();
 }
 

@@ -1,7 +1,9 @@
 //! Component tests in headless Chromium (wasm-bindgen-test).
 #![cfg(target_arch = "wasm32")]
 
+use fluxlens::components::digest::Digest;
 use fluxlens::components::findings::FindingsList;
+use fluxlens::components::hero::Hero;
 use fluxlens::components::status::StatusPill;
 use fluxlens_core::findings::{Finding, Severity};
 use fluxlens_core::{Kind, ObjectKey, Status};
@@ -53,6 +55,61 @@ fn findings_carry_rule_and_severity_and_render_markup_as_text() {
             .query_selector(".fl-finding script")
             .unwrap()
             .is_none()
+    );
+}
+
+#[wasm_bindgen_test]
+fn hero_says_its_tone_in_a_glyph_and_keeps_hostile_text_as_text() {
+    let verdict = fluxlens_core::verdict::Verdict {
+        tone: fluxlens_core::verdict::Tone::Bad,
+        text: "<b>2 critical</b>".into(),
+        detail: "detail".into(),
+    };
+    leptos::mount::mount_to_body(
+        move || view! { <div id="hero"><Hero verdict=verdict.clone()/></div> },
+    );
+    let hero = document()
+        .query_selector("#hero [data-verdict]")
+        .unwrap()
+        .unwrap();
+    assert_eq!(hero.get_attribute("data-verdict").as_deref(), Some("bad"));
+    assert_eq!(hero.get_attribute("role").as_deref(), Some("status"));
+    // Colour is never the only cue: the disc carries a glyph.
+    assert_eq!(
+        document()
+            .query_selector("#hero .fl-hero__disc")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .as_deref(),
+        Some("✕")
+    );
+    assert!(
+        document().query_selector("#hero b").unwrap().is_none(),
+        "markup must stay text"
+    );
+}
+
+#[wasm_bindgen_test]
+fn digest_is_short_with_the_full_value_on_hover_and_copy() {
+    let full = format!("main@sha1:{}", "4f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a");
+    let value = full.clone();
+    leptos::mount::mount_to_body(
+        move || view! { <div id="digest"><Digest value=value.clone()/></div> },
+    );
+    let code = document().query_selector("#digest code").unwrap().unwrap();
+    assert_eq!(
+        code.text_content().as_deref(),
+        Some("main@sha1:4f1c2a9b8d7e…")
+    );
+    assert_eq!(code.get_attribute("title"), Some(full.clone()));
+    let button = document()
+        .query_selector("#digest button")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        button.get_attribute("aria-label"),
+        Some(format!("Copy {full}"))
     );
 }
 

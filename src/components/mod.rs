@@ -1,10 +1,12 @@
 //! Reusable views (no API calls inside).
 
 pub mod chrome;
+pub mod digest;
 pub mod download;
 pub mod embed;
 pub mod findings;
 pub mod graph_canvas;
+pub mod hero;
 pub mod list_filters;
 pub mod node_panel;
 pub mod share;

@@ -83,7 +83,7 @@ pub fn NodePanel(
             view! {
                 <p><StatusPill status=o.status/>" "{o.message.clone()}</p>
                 <dl class="fl-facts">
-                    <dt>"Revision"</dt><dd><code>{o.artifact_revision().or(o.raw.status.last_applied_revision.as_deref()).unwrap_or("—").to_string()}</code></dd>
+                    <dt>"Revision"</dt><dd><crate::components::digest::Digest value=o.artifact_revision().or(o.raw.status.last_applied_revision.as_deref()).unwrap_or("—").to_string()/></dd>
                     <dt>"Managed by"</dt><dd data-owner="">{o.owner_label()}</dd>
                 </dl>
                 <table class="fl-table">
@@ -114,7 +114,7 @@ pub fn NodePanel(
                             (Some(pr), None) => format!("{pr}: no verdict yet"),
                         }}
                     </dd>
-                    <dt>"Verified revision"</dt><dd><code>{p.verified_revision.clone().unwrap_or_else(|| "—".into())}</code></dd>
+                    <dt>"Verified revision"</dt><dd><crate::components::digest::Digest value=p.verified_revision.clone().unwrap_or_else(|| "—".into())/></dd>
                     <dt>"Blast radius"</dt><dd>{format!("{} consumers, {} objects downstream", p.consumers, p.blast_radius)}</dd>
                 </dl>
             })}

@@ -42,7 +42,9 @@ pub fn CompliancePage() -> impl IntoView {
                 let name = move |ext: &str| format!("fluxlens-compliance-{stamp}.{ext}");
                 let (n1, n2, n3) = (name("json"), name("md"), name("csv"));
                 let minop = profile.min_operator_version.clone().unwrap_or_default();
+                let verdict = fluxlens_core::verdict::compliance(&controls, profile.name());
                 view! {
+                    <crate::components::hero::Hero verdict=verdict/>
                     <p class="fl-lead" data-summary="compliance">"Variant "<strong data-variant=variant>{variant}</strong>" · "
                         <strong data-count="controls-passed">{passed}</strong>" of "{controls.len()}" controls passed"</p>
                     <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Compliance profile">
@@ -90,7 +92,7 @@ fn component_row(x: ComponentImage) -> impl IntoView {
             <td><code>{x.registry.clone()}</code></td>
             <td>{x.variant.as_str()}</td>
             <td><code>{x.tag.clone()}</code></td>
-            <td><code>{x.digest.clone().unwrap_or_else(|| "—".into())}</code></td>
+            <td><crate::components::digest::Digest value=x.digest.clone().unwrap_or_else(|| "—".into())/></td>
             <td>{if x.digest.is_some() { "yes" } else { "no" }}</td>
             <td>{x.provenance()}</td>
         </tr>

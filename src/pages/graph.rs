@@ -18,13 +18,7 @@ pub fn GraphPage() -> impl IntoView {
     let set_query = Callback::new(move |q: GraphQuery| {
         crate::router::replace_query(location, &q.to_query());
     });
-    let options = Memo::new(move |_| {
-        let q = query.get();
-        GraphOptions {
-            notifications: q.notifications,
-            managed_by: q.managed_by,
-        }
-    });
+    let options = Memo::new(move |_| query.get().graph_options());
     let graph = Memo::new(move |_| {
         let d = state.data.get()?;
         let opts = options.get();
@@ -114,7 +108,9 @@ pub fn GraphPage() -> impl IntoView {
                     let missing = g.as_ref().map(|g| g.missing().count()).unwrap_or(0);
                     let cycles = g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default();
                     let d = drawing.get();
+                    let verdict = state.data.with(|x| x.as_ref().map(|x| fluxlens_core::verdict::graph(x.summary.total, x.summary.missing_refs, x.summary.not_visible_refs, x.graph.cycles.len())));
                     view! {
+                        {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v/> })}
                         {d.0.0.overview.then(|| view! {
                             <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p>
                         })}

@@ -1,5 +1,6 @@
 use super::with_data;
 use crate::components::findings::FindingsList;
+use crate::components::hero::Hero;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use fluxlens_core::migration::{Migration, Stage, StageState};
 use fluxlens_core::urlstate::encode;
@@ -15,7 +16,9 @@ pub fn MigrationsPage() -> impl IntoView {
             {with_data(move |d| {
                 let q = query.get();
                 let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("MIG-") && q.admits(f)).cloned().collect();
+                let verdict = fluxlens_core::verdict::migrations(&d.migrations);
                 view! {
+                    <Hero verdict=verdict/>
                     {d.migrations.iter().cloned().map(|m| view! { <MigrationCard migration=m/> }).collect_view()}
                     <h2>"Migration findings"</h2>
                     <ListFilters data=d.clone() query=query set_query=set_query/>

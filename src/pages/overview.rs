@@ -1,5 +1,6 @@
 use super::with_data;
 use crate::components::findings::FindingsList;
+use crate::components::hero::Hero;
 use fluxlens_core::Status;
 use leptos::prelude::*;
 
@@ -12,7 +13,9 @@ pub fn OverviewPage() -> impl IntoView {
             {with_data(|d| {
                 let s = d.summary.clone();
                 let sev = s.findings_by_severity;
+                let verdict = fluxlens_core::verdict::overview(&d.findings);
                 view! {
+                    <Hero verdict=verdict/>
                     <div class="fl-cards">
                         <article class="fl-card" data-card="objects">
                             <h2>"Objects"</h2>

@@ -1,8 +1,10 @@
 use super::with_data;
+use crate::components::digest::Digest;
 use crate::components::findings::FindingsList;
+use crate::components::hero::Hero;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use crate::components::status::StatusPill;
-use fluxlens_core::signatures::{SourcePosture, Verifiability};
+use fluxlens_core::signatures::{SourcePosture, Verifiability, order};
 use leptos::prelude::*;
 
 /// `/signatures`: the verification posture of every source, root first, with SIG findings.
@@ -15,12 +17,32 @@ pub fn SignaturesPage() -> impl IntoView {
             {with_data(move |d| {
                 let s = d.signatures;
                 let q = query.get();
-                let rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
+                let verdict = fluxlens_core::verdict::signatures(&s, &d.findings);
+                let mut rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
                     (q.kinds.is_empty() || q.kinds.iter().any(|k| k == p.key.kind.as_str())) && (q.namespaces.is_empty() || q.namespaces.contains(&p.key.namespace))
                 }).cloned().collect();
+                order::sort(&mut rows, &q.sort);
                 let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect();
                 let root = match s.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" };
+                let header = move |col: &'static str, label: &'static str| {
+                    let sort = query.with_untracked(|q| q.sort.clone());
+                    let (cur, desc) = order::parse(&sort);
+                    let aria = if cur == col { if desc { "descending" } else { "ascending" } } else { "none" };
+                    let click = move |_| {
+                        let mut q = query.get_untracked();
+                        q.sort = order::next(&q.sort, col);
+                        set_query.run(q);
+                    };
+                    view! {
+                        <th scope="col" aria-sort=aria data-sort=col>
+                            <button class="fl-sort" type="button" on:click=click>{label}
+                                <span aria-hidden="true">{match aria { "ascending" => " ▲", "descending" => " ▼", _ => "" }}</span>
+                            </button>
+                        </th>
+                    }
+                };
                 view! {
+                    <Hero verdict=verdict/>
                     <p class="fl-lead" data-summary="signatures">
                         <strong data-count="verified">{s.verified}</strong>" of "<strong data-count="verifiable">{s.verifiable}</strong>
                         " verifiable sources verified; root source verified: "<strong data-root-verified=root>{root}</strong>
@@ -29,9 +51,9 @@ pub fn SignaturesPage() -> impl IntoView {
                     <div class="fl-scroll">
                     <table class="fl-table" data-table="sources">
                         <thead><tr>
-                            <th scope="col">"Source"</th><th scope="col">"Status"</th><th scope="col">"Verifiable"</th><th scope="col">"Provider"</th>
+                            {header("source", "Source")}{header("status", "Status")}{header("verifiable", "Verifiable")}{header("provider", "Provider")}
                             <th scope="col">"Identity rules"</th><th scope="col">"SourceVerified"</th><th scope="col">"Verified / artifact revision"</th>
-                            <th scope="col">"Consumers"</th><th scope="col">"Blast radius"</th>
+                            {header("consumers", "Consumers")}{header("blast", "Blast radius")}
                         </tr></thead>
                         <tbody>{rows.into_iter().map(|p| posture_row(p, q.selected.clone())).collect_view()}</tbody>
                     </table>
@@ -79,9 +101,16 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
                 <ul class="fl-identities">{p.identities.iter().map(|i| view! { <li>"issuer "<code>{i.issuer.clone()}</code><br/>"subject "<code>{i.subject.clone()}</code></li> }).collect_view()}</ul>
             }.into_any() }}</td>
             <td>{verdict}</td>
-            <td><code>{p.verified_revision.clone().unwrap_or_else(|| "—".into())}</code><br/><code>{p.artifact_revision.clone().unwrap_or_else(|| "—".into())}</code></td>
+            <td>{revision(p.verified_revision.clone())}<br/>{revision(p.artifact_revision.clone())}</td>
             <td data-consumers=p.consumers.to_string()>{p.consumers}</td>
             <td data-blast=p.blast_radius.to_string()>{p.blast_radius}</td>
         </tr>
+    }
+}
+
+fn revision(r: Option<String>) -> AnyView {
+    match r {
+        Some(v) => view! { <Digest value=v/> }.into_any(),
+        None => view! { <code>"—"</code> }.into_any(),
     }
 }

@@ -3,8 +3,10 @@
 //! Run: `cargo bench -p fluxlens-core --bench graph`.
 
 use fluxlens_core::api::{ApiObject, FluxReport};
-use fluxlens_core::graph::{Graph, GraphFilter, GraphOptions, layout, view};
-use fluxlens_core::model::{Cluster, CrdAccess};
+use fluxlens_core::graph::{
+    Graph, GraphFilter, GraphOptions, layout, namespace_group, tenant_groups, view, view_grouped,
+};
+use fluxlens_core::model::{Cluster, CrdAccess, ObjectKey};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -70,6 +72,9 @@ fn main() {
     quality();
 }
 
+/// Names the overview group of a graph node.
+type Grouping<'a> = dyn Fn(usize) -> ObjectKey + 'a;
+
 /// Layout quality of the default view before (every object, wrapped layers) and after (the
 /// namespace overview) on the demo, a real-sized homelab and synthetic clusters.
 fn quality() {
@@ -99,21 +104,25 @@ fn quality() {
     ] {
         let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
         let g = Graph::build(&c, GraphOptions::default());
-        for (name, f) in [
-            (
-                "every object (before)",
-                GraphFilter {
-                    flat: true,
-                    ..Default::default()
-                },
-            ),
-            ("namespace overview (default now)", GraphFilter::default()),
-        ] {
-            let v = view(&g, &f, &HashSet::new());
+        let tenants = tenant_groups(&c, &g);
+        let by_namespace = |i: usize| namespace_group(&g.nodes[i].id.namespace);
+        let by_tenant = |i: usize| tenants[i].clone();
+        let flat = GraphFilter {
+            flat: true,
+            ..Default::default()
+        };
+        let overview = GraphFilter::default();
+        let rows: [(&str, &GraphFilter, &Grouping); 3] = [
+            ("every object (before)", &flat, &by_namespace),
+            ("namespace overview (default now)", &overview, &by_namespace),
+            ("root source → tenant overview", &overview, &by_tenant),
+        ];
+        for (name, f, group) in rows {
+            let v = view_grouped(&g, f, &HashSet::new(), group);
             let l = layout(&v);
             let (crossings, length) = l.quality(&v);
             let ms = median_ms(|| {
-                let v = view(&g, &f, &HashSet::new());
+                let v = view_grouped(&g, f, &HashSet::new(), group);
                 std::hint::black_box(layout(&v));
             });
             println!(

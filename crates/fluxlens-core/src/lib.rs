@@ -17,6 +17,7 @@ pub mod load;
 pub mod migration;
 pub mod model;
 pub mod redact;
+pub mod revision;
 pub mod sha256;
 pub mod signatures;
 pub mod snapshot;
@@ -26,6 +27,7 @@ pub mod summary;
 pub mod synthetic;
 pub mod time;
 pub mod urlstate;
+pub mod verdict;
 
 pub use kind::Kind;
 pub use model::{Cluster, FluxObject, ObjectKey};

@@ -97,6 +97,15 @@ pub struct GraphQuery {
 }
 
 impl GraphQuery {
+    /// The graph to build for this query. Focus mode always follows ownership: what an applier
+    /// applies is part of its downstream (its blast radius), and only ownership edges say so.
+    pub fn graph_options(&self) -> crate::graph::GraphOptions {
+        crate::graph::GraphOptions {
+            notifications: self.notifications,
+            managed_by: self.managed_by || self.filter.focus.is_some(),
+        }
+    }
+
     /// Reads the query string.
     pub fn from_query(q: &str) -> GraphQuery {
         let p = parse_query(q);
@@ -250,6 +259,9 @@ pub struct ListQuery {
     pub kinds: Vec<String>,
     pub namespaces: Vec<String>,
     pub selected: Option<ObjectKey>,
+    /// The table's sort column, `-` first for descending (`sort=-blast`); empty for the
+    /// view's own order.
+    pub sort: String,
 }
 
 impl ListQuery {
@@ -264,6 +276,10 @@ impl ListQuery {
             kinds: list(&p, "kind"),
             namespaces: list(&p, "ns"),
             selected: one(&p, "sel").and_then(|s| ObjectKey::parse(&s)),
+            // Bounded like every other value: a column name is short.
+            sort: one(&p, "sort")
+                .filter(|s| s.len() <= 32)
+                .unwrap_or_default(),
         }
     }
 
@@ -282,6 +298,7 @@ impl ListQuery {
                     .map(|k| k.to_string())
                     .unwrap_or_default(),
             ),
+            ("sort", self.sort.clone()),
         ] {
             if !v.is_empty() {
                 parts.push(format!("{k}={}", encode(&v)));
@@ -295,6 +312,24 @@ impl ListQuery {
         (self.severities.is_empty() || self.severities.contains(&f.severity))
             && (self.kinds.is_empty() || self.kinds.iter().any(|k| k == f.subject.kind.as_str()))
             && (self.namespaces.is_empty() || self.namespaces.contains(&f.subject.namespace))
+    }
+}
+
+#[cfg(test)]
+mod options_tests {
+    use super::*;
+
+    #[test]
+    fn focus_follows_ownership() {
+        let q = GraphQuery::from_query("");
+        assert!(!q.graph_options().managed_by);
+        let q = GraphQuery::from_query("focus=Kustomization/default/atuin");
+        assert!(q.graph_options().managed_by);
+        assert!(
+            GraphQuery::from_query("owners=1")
+                .graph_options()
+                .managed_by
+        );
     }
 }
 
@@ -321,11 +356,16 @@ mod list_tests {
             kinds: vec!["OCIRepository".into()],
             namespaces: vec!["flux-system".into()],
             selected: ObjectKey::parse("OCIRepository/flux-system/flux-system"),
+            sort: "-blast".into(),
         };
         assert_eq!(ListQuery::from_query(&q.to_query()), q);
         assert_eq!(
             ListQuery::from_query("sev=bogus,high").severities,
             vec![Severity::High]
+        );
+        assert_eq!(
+            ListQuery::from_query(&format!("sort={}", "x".repeat(40))).sort,
+            ""
         );
     }
 }

@@ -132,6 +132,19 @@ pub fn focus_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
 
 /// Applies a filter and grouping; `problems` are subjects of findings.
 pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGraph {
+    view_grouped(g, f, problems, &|i| {
+        namespace_group(&g.nodes[i].id.namespace)
+    })
+}
+
+/// [`view`] with another overview grouping (`group(node index)` names the node's group): the
+/// benchmark compares namespaces with root source → tenant ([`super::tenants::tenant_groups`]).
+pub fn view_grouped(
+    g: &Graph,
+    f: &GraphFilter,
+    problems: &HashSet<ObjectKey>,
+    group: &dyn Fn(usize) -> ObjectKey,
+) -> ViewGraph {
     let n = g.nodes.len();
     let q = f.query.to_lowercase();
     let in_cycle: HashSet<&ObjectKey> = g.cycles.iter().flatten().collect();
@@ -178,7 +191,7 @@ pub fn view(g: &Graph, f: &GraphFilter, problems: &HashSet<ObjectKey>) -> ViewGr
     let mut group_of: Vec<Option<ObjectKey>> = vec![None; n];
     for i in 0..n {
         let id = &g.nodes[i].id;
-        let group = namespace_group(&id.namespace);
+        let group = group(i);
         let expanded = f.expanded.iter().any(|e| *e == group.to_string());
         if include[i] && !expanded && (overview || f.collapsed_namespaces.contains(&id.namespace)) {
             group_of[i] = Some(group);

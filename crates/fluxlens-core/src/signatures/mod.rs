@@ -2,6 +2,7 @@
 //! much of the cluster depends on it.
 
 pub mod instance;
+pub mod order;
 
 use crate::api::object::{ChartField, Condition, OidcIdentity};
 use crate::graph::{EdgeKind, Graph};

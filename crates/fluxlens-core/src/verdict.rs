@@ -1,0 +1,255 @@
+//! The one-line verdict each view opens with ("No critical or high findings", "Root source
+//! unverified — 1 medium", "M3: 50 of 154 consumers on the OCI root"), then the detail.
+
+use crate::compliance::Control;
+use crate::findings::{Finding, Severity};
+use crate::migration::{Migration, StageState};
+use crate::signatures::SignatureSummary;
+
+/// How the verdict reads at a glance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Ok,
+    Warn,
+    Bad,
+    Neutral,
+}
+
+impl Tone {
+    /// For `data-verdict` and the CSS modifier.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tone::Ok => "ok",
+            Tone::Warn => "warn",
+            Tone::Bad => "bad",
+            Tone::Neutral => "neutral",
+        }
+    }
+}
+
+/// One line and its detail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub tone: Tone,
+    pub text: String,
+    pub detail: String,
+}
+
+fn count(findings: &[Finding], sev: Severity) -> usize {
+    findings.iter().filter(|f| f.severity == sev).count()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The overview's verdict over the findings as shown (after aggregation).
+pub fn overview(findings: &[Finding]) -> Verdict {
+    let (crit, high) = (
+        count(findings, Severity::Critical),
+        count(findings, Severity::High),
+    );
+    let medium = count(findings, Severity::Medium);
+    let worst = findings
+        .iter()
+        .find(|f| f.severity >= Severity::High)
+        .map(|f| format!("{} {}: {}", f.severity.as_str(), f.rule, f.message))
+        .unwrap_or_default();
+    match (crit, high) {
+        (0, 0) => Verdict {
+            tone: if medium > 0 { Tone::Warn } else { Tone::Ok },
+            text: "No critical or high findings".into(),
+            detail: if medium > 0 {
+                format!("{} to schedule", plural(medium, "medium finding"))
+            } else {
+                "Posture advice only".into()
+            },
+        },
+        (0, h) => Verdict {
+            tone: Tone::Warn,
+            text: format!("{} — act this cycle", plural(h, "high finding")),
+            detail: worst,
+        },
+        (c, h) => Verdict {
+            tone: Tone::Bad,
+            text: format!("{} critical, {} high — delivery or integrity at risk", c, h),
+            detail: worst,
+        },
+    }
+}
+
+/// The signatures view's verdict: the root first, then the rest.
+pub fn signatures(summary: &SignatureSummary, findings: &[Finding]) -> Verdict {
+    let sig: Vec<Finding> = findings
+        .iter()
+        .filter(|f| f.rule.starts_with("SIG-"))
+        .cloned()
+        .collect();
+    let worst = sig.iter().map(|f| f.severity).max();
+    let root_line = |sev: Option<Severity>| {
+        sig.iter()
+            .find(|f| f.rule == "SIG-01")
+            .map(|f| format!("Root source unverified — {}", f.severity.as_str()))
+            .or_else(|| sev.map(|s| format!("Root source verified; worst finding {}", s.as_str())))
+            .unwrap_or_else(|| "Root source verified".into())
+    };
+    let detail = format!(
+        "{} of {} verifiable sources verified",
+        summary.verified, summary.verifiable
+    );
+    match summary.root_verified {
+        None => Verdict {
+            tone: Tone::Neutral,
+            text: "No root source known".into(),
+            detail,
+        },
+        Some(_) => Verdict {
+            tone: match worst {
+                Some(Severity::Critical | Severity::High) => Tone::Bad,
+                Some(Severity::Medium) => Tone::Warn,
+                _ => Tone::Ok,
+            },
+            text: root_line(worst),
+            detail,
+        },
+    }
+}
+
+/// The migrations view's verdict: the first started migration that is not done.
+pub fn migrations(migrations: &[Migration]) -> Verdict {
+    let active: Vec<&Migration> = migrations.iter().filter(|m| m.started).collect();
+    let Some(m) = active
+        .iter()
+        .find(|m| m.stages.iter().any(|s| s.state != StageState::Done) || !m.blockers.is_empty())
+    else {
+        return Verdict {
+            tone: if active.is_empty() {
+                Tone::Neutral
+            } else {
+                Tone::Ok
+            },
+            text: if active.is_empty() {
+                "No migration in progress".into()
+            } else {
+                "Every started migration is done".into()
+            },
+            detail: format!("{} migrations checked", migrations.len()),
+        };
+    };
+    let cur = m.current();
+    let text = match cur {
+        Some(s) => match &s.progress {
+            Some((done, total, what)) => {
+                format!("{}: {} — {done} of {total} {what}", m.title, s.id)
+            }
+            None => format!("{}: {} {}", m.title, s.id, s.title),
+        },
+        None => m.title.clone(),
+    };
+    Verdict {
+        tone: if m.blockers.is_empty() {
+            Tone::Warn
+        } else {
+            Tone::Bad
+        },
+        text,
+        detail: if m.blockers.is_empty() {
+            cur.map(|s| format!("{} {}", s.title, s.state.as_str()))
+                .unwrap_or_default()
+        } else {
+            plural(m.blockers.len(), "blocker")
+        },
+    }
+}
+
+/// The compliance view's verdict for the chosen profile.
+pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
+    let decided: Vec<&Control> = controls.iter().filter(|c| c.pass.is_some()).collect();
+    let failed: Vec<&str> = decided
+        .iter()
+        .filter(|c| c.pass == Some(false))
+        .map(|c| c.rule)
+        .collect();
+    Verdict {
+        tone: if failed.is_empty() {
+            Tone::Ok
+        } else {
+            Tone::Warn
+        },
+        text: format!(
+            "{} of {} controls pass under the {profile} profile",
+            decided.len() - failed.len(),
+            decided.len()
+        ),
+        detail: if failed.is_empty() {
+            "Nothing fails".into()
+        } else {
+            format!("Failing: {}", failed.join(", "))
+        },
+    }
+}
+
+/// The graph view's verdict.
+pub fn graph(objects: usize, missing: usize, not_visible: usize, cycles: usize) -> Verdict {
+    let bad = missing > 0 || cycles > 0;
+    Verdict {
+        tone: if bad { Tone::Bad } else { Tone::Ok },
+        text: if bad {
+            format!(
+                "{} and {}",
+                plural(missing, "missing reference"),
+                plural(cycles, "dependsOn cycle")
+            )
+        } else {
+            "Every reference resolves; no dependsOn cycle".into()
+        },
+        detail: format!(
+            "{} · {} not visible to you",
+            plural(objects, "object"),
+            not_visible
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ObjectKey;
+
+    fn f(rule: &str, sev: Severity) -> Finding {
+        Finding {
+            rule: rule.into(),
+            severity: sev,
+            subject: ObjectKey::parse("GitRepository/flux-system/flux-system").unwrap(),
+            message: "m".into(),
+            evidence: vec![],
+            remediation: String::new(),
+            reason: String::new(),
+            members: vec![],
+        }
+    }
+
+    #[test]
+    fn verdicts_read_at_a_glance() {
+        assert_eq!(overview(&[f("SIG-01", Severity::Medium)]).tone, Tone::Warn);
+        assert_eq!(overview(&[]).text, "No critical or high findings");
+        let bad = overview(&[f("MIG-GO-02", Severity::Critical)]);
+        assert_eq!(bad.tone, Tone::Bad);
+        assert!(bad.detail.starts_with("critical MIG-GO-02"));
+        let s = SignatureSummary {
+            verifiable: 3,
+            verified: 1,
+            root_verified: Some(false),
+        };
+        assert_eq!(
+            signatures(&s, &[f("SIG-01", Severity::Medium)]).text,
+            "Root source unverified — medium"
+        );
+        assert_eq!(graph(10, 0, 0, 0).tone, Tone::Ok);
+        assert_eq!(
+            graph(10, 1, 0, 0).text,
+            "1 missing reference and 0 dependsOn cycles"
+        );
+        assert_eq!(migrations(&[]).text, "No migration in progress");
+    }
+}

@@ -1,0 +1,29 @@
+//! The verdict line each view opens with, computed in core (`fluxlens_core::verdict`).
+
+use fluxlens_core::verdict::{Tone, Verdict};
+use leptos::prelude::*;
+
+/// One sentence that answers "is this fine?", then its detail.
+#[component]
+pub fn Hero(
+    /// The verdict to show.
+    verdict: Verdict,
+) -> impl IntoView {
+    let tone = verdict.tone.as_str();
+    // The disc repeats the tone as a glyph so colour is never the only cue.
+    let glyph = match verdict.tone {
+        Tone::Ok => "✓",
+        Tone::Warn => "!",
+        Tone::Bad => "✕",
+        Tone::Neutral => "–",
+    };
+    view! {
+        <div class=format!("fl-hero fl-hero--{tone}") data-verdict=tone role="status">
+            <span class="fl-hero__disc" aria-hidden="true">{glyph}</span>
+            <div>
+                <p class="fl-hero__text">{verdict.text}</p>
+                <p class="fl-hero__detail">{verdict.detail}</p>
+            </div>
+        </div>
+    }
+}
