@@ -160,3 +160,30 @@ test('focus on an applier shows what it applies (its blast radius), not only its
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('a large focus (the root source: the whole cluster downstream) groups its downstream by namespace', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    const root = 'OCIRepository/flux-system/flux-system';
+    await page.goto(`${sim.base}/graph?focus=${root}&sel=${root}`);
+    await page.locator(`g[data-node-id="${root}"][aria-selected=true]`).waitFor();
+    await page.locator('g[data-node-id^="Namespace//"]').first().waitFor();
+    const boxes = await page.locator('g[data-node-id]').count();
+    assert.ok(boxes <= 30, `${boxes} boxes in the focus`);
+    // Expanding a namespace inside the focus lays out its members there.
+    // Off screen to the right at the legible zoom: keyboard focus brings it into view.
+    const group = page.locator('g[data-node-id="Namespace//team-payments"]');
+    await group.focus();
+    const inView = await page.evaluate(() => {
+      const box = document.querySelector('svg.fl-svg').getBoundingClientRect();
+      const r = document.querySelector('g[data-node-id="Namespace//team-payments"] rect').getBoundingClientRect();
+      return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+    });
+    assert.ok(inView, 'the focused node is on screen');
+    await page.keyboard.press('Enter');
+    await page.locator('g[data-node-id="Kustomization/team-payments/team-payments-app-0"]').waitFor();
+    assert.match(decodeURIComponent(page.url()), new RegExp(`focus=${root}`));
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

@@ -114,6 +114,16 @@ fn digest_is_short_with_the_full_value_on_hover_and_copy() {
 }
 
 #[wasm_bindgen_test]
+fn keyboard_focus_pans_an_off_screen_node_into_view_and_leaves_a_visible_one() {
+    use fluxlens::components::graph_canvas::reveal;
+    assert_eq!(reveal((1.0, 0.0, 0.0), (10.0, 10.0), 800.0, 600.0), None);
+    let (z, x, y) = reveal((1.0, 0.0, 0.0), (2000.0, 10.0), 800.0, 600.0).unwrap();
+    let left = 2000.0 * z + x;
+    assert!(left >= 0.0 && left + fluxlens_core::graph::NODE_W * z <= 800.0);
+    assert!(10.0 * z + y >= 0.0);
+}
+
+#[wasm_bindgen_test]
 fn status_pill_exposes_status() {
     leptos::mount::mount_to_body(
         || view! { <div id="pill"><StatusPill status=Status::Missing/></div> },

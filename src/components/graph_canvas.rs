@@ -53,6 +53,24 @@ pub fn initial_view(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
     }
 }
 
+/// The pan that brings a node at layout position `at` fully into a `w`×`h` viewport, or
+/// `None` when it is already there (keyboard focus must never land off screen).
+pub fn reveal(vp: (f32, f32, f32), at: (f32, f32), w: f32, h: f32) -> Option<(f32, f32, f32)> {
+    let (z, tx, ty) = vp;
+    let (left, top) = (at.0 * z + tx, at.1 * z + ty);
+    let (right, bottom) = (left + NODE_W * z, top + NODE_H * z);
+    if left >= 0.0 && top >= 0.0 && right <= w && bottom <= h {
+        return None;
+    }
+    // Centre it across, so the chain it is read with comes into view; down no further than
+    // 200 px, as a tall canvas may be cropped by its page or the plugin's frame.
+    Some((
+        z,
+        w / 2.0 - (at.0 + NODE_W / 2.0) * z,
+        (h / 2.0).min(200.0) - (at.1 + NODE_H / 2.0) * z,
+    ))
+}
+
 /// The canvas.
 #[component]
 pub fn GraphCanvas(
@@ -89,7 +107,13 @@ pub fn GraphCanvas(
             size.set((w, h));
             let d = drawing.get();
             if !fitted.get_value() {
-                vp.set(initial_view(&d.0.1, d.0.0.nodes.len(), w, h));
+                let first = initial_view(&d.0.1, d.0.0.nodes.len(), w, h);
+                // A selection (a focus opens on its object) starts on screen.
+                let on_sel = selected
+                    .get_untracked()
+                    .and_then(|i| d.0.1.pos.get(i as usize).copied())
+                    .and_then(|at| reveal(first, at, w, h));
+                vp.set(on_sel.unwrap_or(first));
                 fitted.set_value(true);
             }
         }
@@ -211,6 +235,13 @@ pub fn GraphCanvas(
                 aria-selected=move || if selected.get() == Some(i) { "true" } else { "false" }
                 transform=format!("translate({x},{y})") tabindex="0" role="button" aria-label=label
                 on:click=move |_| on_select.run(i)
+                on:focus=move |_| {
+                    let (w, h) = size.get_untracked();
+                    if let Some(next) = reveal(vp.get_untracked(), (x, y), w, h) {
+                        vp.set(next);
+                        on_viewport.run(next);
+                    }
+                }
                 on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); on_select.run(i) }>
                 <title>{tooltip}</title>
                 <rect width=NODE_W height=NODE_H rx="6"/>

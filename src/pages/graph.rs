@@ -111,8 +111,10 @@ pub fn GraphPage() -> impl IntoView {
                     let verdict = state.data.with(|x| x.as_ref().map(|x| fluxlens_core::verdict::graph(x.summary.total, x.summary.missing_refs, x.summary.not_visible_refs, x.graph.cycles.len())));
                     view! {
                         {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v/> })}
-                        {d.0.0.overview.then(|| view! {
-                            <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p>
+                        {d.0.0.overview.then(|| if query.with(|q| q.filter.focus.is_some()) {
+                            view! { <p class="fl-lead" data-overview="">"A large focus: the object and its upstream chain as themselves, its downstream one box per namespace. Activate a namespace to lay out its objects."</p> }
+                        } else {
+                            view! { <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p> }
                         })}
                         <p class="fl-graph-summary" role="status">
                             <span data-count="nodes">{d.0.0.nodes.len()}</span>" nodes shown · "

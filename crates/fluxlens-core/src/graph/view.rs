@@ -104,29 +104,43 @@ fn severity(s: Status) -> u8 {
     }
 }
 
+/// Everything reachable from `start` along edges (`forward`) or against them, `start` included.
+fn reach(g: &Graph, start: u32, forward: bool) -> HashSet<u32> {
+    // Adjacency once, so a focus costs O(V + E) rather than a scan of every edge per node.
+    let mut next: Vec<Vec<u32>> = vec![Vec::new(); g.nodes.len()];
+    for e in &g.edges {
+        let (from, to) = if forward {
+            (e.from, e.to)
+        } else {
+            (e.to, e.from)
+        };
+        next[from as usize].push(to);
+    }
+    let mut seen = HashSet::from([start]);
+    let mut stack = vec![start];
+    while let Some(cur) = stack.pop() {
+        for &to in &next[cur as usize] {
+            if seen.insert(to) {
+                stack.push(to);
+            }
+        }
+    }
+    seen
+}
+
+/// The upstream chain of `key`: itself and everything it reads from, transitively (sources,
+/// dependsOn targets, owners, the FluxInstance). `None` when the key is not in the graph.
+pub fn upstream_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
+    Some(reach(g, g.find(key)?, false))
+}
+
 /// The nodes of `key`'s focus: itself, everything upstream of it and everything downstream,
 /// following edges transitively (they point the way artifacts and readiness flow). `None`
 /// when the key is not in the graph.
 pub fn focus_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
     let start = g.find(key)?;
-    let mut set = HashSet::from([start]);
-    for forward in [true, false] {
-        let mut stack = vec![start];
-        let mut seen = HashSet::from([start]);
-        while let Some(cur) = stack.pop() {
-            for e in &g.edges {
-                let (from, to) = if forward {
-                    (e.from, e.to)
-                } else {
-                    (e.to, e.from)
-                };
-                if from == cur && seen.insert(to) {
-                    stack.push(to);
-                    set.insert(to);
-                }
-            }
-        }
-    }
+    let mut set = reach(g, start, true);
+    set.extend(reach(g, start, false));
     Some(set)
 }
 
@@ -180,10 +194,15 @@ pub fn view_grouped(
             }
         }
     }
-    // Overview first: a large cluster with no filter, focus or explicit grouping is drawn as one
-    // node per namespace; the user expands the ones to look into.
+    // Overview first: a large cluster (or a large focus: the root source's downstream is the
+    // whole cluster) with no filter or explicit grouping is drawn as one node per namespace;
+    // the user expands the ones to look into. A focus keeps its object and upstream chain whole.
+    let keep: HashSet<u32> = f
+        .focus
+        .as_ref()
+        .and_then(|k| upstream_set(g, k))
+        .unwrap_or_default();
     let overview = !f.flat
-        && f.focus.is_none()
         && !f.narrows()
         && f.collapsed_namespaces.is_empty()
         && include.iter().filter(|&&x| x).count() > OVERVIEW_ABOVE;
@@ -193,7 +212,11 @@ pub fn view_grouped(
         let id = &g.nodes[i].id;
         let group = group(i);
         let expanded = f.expanded.iter().any(|e| *e == group.to_string());
-        if include[i] && !expanded && (overview || f.collapsed_namespaces.contains(&id.namespace)) {
+        if include[i]
+            && !expanded
+            && !keep.contains(&(i as u32))
+            && (overview || f.collapsed_namespaces.contains(&id.namespace))
+        {
             group_of[i] = Some(group);
         }
     }
@@ -509,5 +532,25 @@ mod tests {
             ..GraphFilter::default()
         };
         assert!(!view(&g, &flat, &HashSet::new()).overview);
+    }
+
+    #[test]
+    fn a_large_focus_groups_its_downstream_and_keeps_its_chain_whole() {
+        let g = demo(80);
+        let src = ObjectKey::new(Kind::GitRepository, "flux-system", "repo");
+        let f = GraphFilter {
+            focus: Some(src.clone()),
+            ..GraphFilter::default()
+        };
+        let v = view(&g, &f, &HashSet::new());
+        let mut ids: Vec<String> = v.nodes.iter().map(|n| n.id.to_string()).collect();
+        ids.sort();
+        assert_eq!(ids, [src.to_string(), namespace_group("team").to_string()]);
+        // A small focus is never grouped.
+        let app = GraphFilter {
+            focus: Some(ObjectKey::new(Kind::Kustomization, "team", "app-1")),
+            ..GraphFilter::default()
+        };
+        assert!(!view(&g, &app, &HashSet::new()).overview);
     }
 }
