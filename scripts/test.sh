@@ -7,6 +7,15 @@ scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+step "architecture (one HTTP door; core free of leptos/web-sys/gloo)"
+# Only src/api/ may talk HTTP; views reach it through the loader's state.
+if grep -rnE "gloo_net|gloo::net|fetch_with_|XmlHttpRequest|crate::api::" src --include=*.rs | grep -v "^src/api/" \
+  | grep -vE "crate::api::(loader::(start|POLL_SECONDS)|object_events::serve)\b"; then
+  echo "HTTP outside src/api/ (above)"; exit 1
+fi
+if grep -nE "^(leptos|web-sys|gloo|wasm-bindgen|js-sys)" crates/fluxlens-core/Cargo.toml; then
+  echo "fluxlens-core must stay pure Rust (above)"; exit 1
+fi
 step "format"
 cargo fmt --all --check
 step "clippy (host)"

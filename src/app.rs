@@ -23,6 +23,7 @@ pub fn App() -> impl IntoView {
         }
         None => crate::api::loader::start(state, poll),
     }
+    crate::api::object_events::serve(state);
     crate::components::embed::report_height();
     let _ = theme;
     crate::router::Location::provide();

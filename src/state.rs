@@ -25,6 +25,11 @@ pub struct Loaded {
     pub signatures: SignatureSummary,
     /// Git → OCI, storage, distribution: stages, checks, blockers.
     pub migrations: Vec<Migration>,
+    /// The compliance scorecard under the default profile (the overview's card; the
+    /// compliance view recomputes it for the profile the user picks).
+    pub controls: Vec<fluxlens_core::compliance::Control>,
+    /// The image variant the whole cluster runs, `None` when mixed.
+    pub variant: Option<fluxlens_core::compliance::Variant>,
 }
 
 impl Loaded {
@@ -37,6 +42,15 @@ impl Loaded {
         let postures = signatures::postures(&cluster, &graph);
         let signatures = signatures::summary(&postures);
         let migrations = migration::all(&cluster, &per_object);
+        let ent: Vec<Finding> = findings
+            .iter()
+            .filter(|f| f.rule.starts_with("ENT-"))
+            .cloned()
+            .collect();
+        let controls = fluxlens_core::compliance::scorecard(&cluster, &ent);
+        let variant = fluxlens_core::compliance::cluster_variant(
+            &fluxlens_core::compliance::components(&cluster),
+        );
         Loaded {
             cluster,
             findings,
@@ -46,6 +60,8 @@ impl Loaded {
             postures,
             signatures,
             migrations,
+            controls,
+            variant,
         }
     }
 }
@@ -66,7 +82,15 @@ pub struct AppState {
     pub snapshot: RwSignal<Option<SnapshotInfo>>,
     /// Why a snapshot link or file could not be opened.
     pub snapshot_error: RwSignal<Option<String>>,
+    /// The object whose recent events a view wants (the side panel's): set by views, read
+    /// by `api::object_events`, which alone asks the API.
+    pub events_wanted: RwSignal<Option<fluxlens_core::ObjectKey>>,
+    /// The answer for `events_wanted`, tagged with the object it is about.
+    pub object_events: RwSignal<Option<(fluxlens_core::ObjectKey, ObjectEvents)>>,
 }
+
+/// One object's recent events, or why they could not be read.
+pub type ObjectEvents = Result<Vec<fluxlens_core::api::events::Event>, ApiError>;
 
 /// What the snapshot banner says.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +109,8 @@ impl AppState {
             stale_since: RwSignal::new(None),
             snapshot: RwSignal::new(None),
             snapshot_error: RwSignal::new(None),
+            events_wanted: RwSignal::new(None),
+            object_events: RwSignal::new(None),
         }
     }
 

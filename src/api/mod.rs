@@ -4,8 +4,8 @@
 
 mod endpoints;
 pub mod loader;
+pub mod object_events;
 
-pub use endpoints::*;
 pub use fluxlens_core::error::ApiError;
 
 use gloo_net::http::{Request, RequestBuilder};

@@ -41,29 +41,17 @@ pub fn NodePanel(
         .filter(|o| o.refs.iter().any(|r| r.target == id))
         .map(|o| o.key.to_string())
         .collect();
+    // The panel names the object; `api::object_events` fetches (the one HTTP door) and
+    // answers in the state, tagged with the object so a stale answer is never shown.
+    let state = crate::state::AppState::expect();
+    state.events_wanted.set(Some(id.clone()));
     let events = {
-        let (kind, name, ns) = (id.kind.to_string(), id.name.clone(), id.namespace.clone());
-        // A snapshot never contacts the API: events are not part of it.
-        let exists = obj.is_some()
-            && crate::state::AppState::expect()
-                .snapshot
-                .get_untracked()
-                .is_none();
-        // A plain signal filled by one task: Suspense/LocalResource would link Leptos's async
-        // machinery (≈ 20 KB of wasm) for this one request.
-        let events = RwSignal::new(None);
-        leptos::task::spawn_local(async move {
-            let result = if exists {
-                crate::api::events(&kind, &name, &ns)
-                    .await
-                    .map(|e| e.events)
-            } else {
-                Ok(vec![])
-            };
-            // The panel may be closed by now; its signal is then gone and this is a no-op.
-            let _ = events.try_set(Some(result));
-        });
-        events
+        let id = id.clone();
+        Memo::new(move |_| {
+            state
+                .object_events
+                .with(|a| a.as_ref().filter(|(k, _)| *k == id).map(|(_, r)| r.clone()))
+        })
     };
     let body = match obj {
         None => {

@@ -40,15 +40,13 @@ pub fn OverviewPage() -> impl IntoView {
                             <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
                         </article>
                         {
-                            let comps = fluxlens_core::compliance::components(&d.cluster);
-                            let ent: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("ENT-")).cloned().collect();
-                            let controls = fluxlens_core::compliance::scorecard(&d.cluster, &ent);
+                            let controls = &d.controls;
                             let passed = controls.iter().filter(|c| c.pass == Some(true)).count();
-                            let worst = ent.iter().filter(|f| f.severity > fluxlens_core::findings::Severity::Info).map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message)).next().unwrap_or_else(|| "none".into());
+                            let worst = d.findings.iter().filter(|f| f.rule.starts_with("ENT-")).filter(|f| f.severity > fluxlens_core::findings::Severity::Info).map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message)).next().unwrap_or_else(|| "none".into());
                             view! {
                                 <article class="fl-card" data-card="compliance">
                                     <h2>"Compliance"</h2>
-                                    <p><strong data-variant="">{fluxlens_core::compliance::cluster_variant(&comps).map(|v| v.as_str()).unwrap_or("mixed")}</strong></p>
+                                    <p><strong data-variant="">{d.variant.map(|v| v.as_str()).unwrap_or("mixed")}</strong></p>
                                     <p>{format!("{passed} of {} controls passed", controls.len())}</p>
                                     <p>"Worst: "{worst}</p>
                                     <p><a href=crate::base::href("/compliance")>"Open compliance"</a></p>
