@@ -2,6 +2,7 @@
 //! longest-path layering, barycenter crossing reduction, then y coordinates that pull each
 //! node towards its upstream neighbours without overlaps. Deterministic: ties break by index.
 
+use super::build::{EdgeKind, NodeKind};
 use super::view::ViewGraph;
 
 /// Node box width in layout units (SVG px).
@@ -48,7 +49,16 @@ pub fn layout(v: &ViewGraph) -> Layout {
         return Layout::default();
     }
     let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut column_succ: Vec<Vec<u32>> = vec![Vec::new(); n];
     for e in &v.edges {
+        // In the namespace overview, dependsOn between namespaces does not make columns: a
+        // chain of them (each namespace waiting for the previous) would be a row many screens
+        // wide. They share a column and the edge runs down it.
+        let grouped = |i: u32| matches!(v.nodes[i as usize].kind, NodeKind::Group { .. });
+        if v.overview && e.kind == EdgeKind::DependsOn && grouped(e.from) && grouped(e.to) {
+            column_succ[e.from as usize].push(e.to);
+            continue;
+        }
         succ[e.from as usize].push(e.to);
     }
     // 1. Cycle breaking: edges into a node on the DFS stack are ignored for layering.
@@ -113,6 +123,27 @@ pub fn layout(v: &ViewGraph) -> Layout {
         for l in (0..layers_n.saturating_sub(1)).rev() {
             sort_by_barycenter(&mut layers[l], &succ, &order);
             renumber(&layers, &mut order);
+        }
+    }
+    // Down a shared column, a namespace comes after those it waits for (dependsOn depth), so
+    // the chain reads top to bottom; the barycenter order breaks ties (the sort is stable).
+    if column_succ.iter().any(|s| !s.is_empty()) {
+        let mut depth = vec![0u32; n];
+        let chain = acyclic_edges(n, &column_succ);
+        for _ in 0..n {
+            let mut changed = false;
+            for &(a, b) in &chain {
+                if depth[b as usize] < depth[a as usize] + 1 {
+                    depth[b as usize] = depth[a as usize] + 1;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for l in layers.iter_mut() {
+            crate::sort::by(l, |a, b| depth[*a as usize].cmp(&depth[*b as usize]));
         }
     }
     // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of
@@ -276,6 +307,22 @@ impl Layout {
         let (a, b) = (self.rect(from), self.rect(to));
         let (x1, y1) = (a.x + a.w, a.y + a.h / 2.0);
         let (x2, y2) = (b.x, b.y + b.h / 2.0);
+        if (a.x - b.x).abs() < 1.0 {
+            // Same column: from the facing edges of the two boxes (bottom of the upper, top of
+            // the lower), bowed out to the right so edges passing other boxes stay readable.
+            let down = a.y <= b.y;
+            let (x1, y1) = (a.x + a.w * 0.75, if down { a.y + a.h } else { a.y });
+            let (x2, y2) = (b.x + b.w * 0.75, if down { b.y } else { b.y + b.h });
+            let bow = ((y2 - y1).abs() / 3.0).min(120.0);
+            let dy = if down { bow } else { -bow };
+            return format!(
+                "M{x1:.0},{y1:.0} C{:.0},{:.0} {:.0},{:.0} {x2:.0},{y2:.0}",
+                x1 + bow,
+                y1 + dy,
+                x2 + bow,
+                y2 - dy
+            );
+        }
         if x2 > x1 {
             let c = (x2 - x1) / 2.0;
             format!(
@@ -487,5 +534,52 @@ mod tests {
         let (crossings, length) = l.quality(&v);
         assert_eq!(crossings, 0, "a fan from one source does not cross itself");
         assert!(length > 20.0 * GAP_X as f64);
+    }
+
+    #[test]
+    fn an_overview_dependson_chain_runs_down_one_column_in_order() {
+        use crate::graph::{Edge, EdgeKind, NodeKind, ViewNode};
+        use crate::status::Status;
+        // flux-system feeds four namespaces that wait for each other: d → c → b → a.
+        let names = ["flux-system", "a", "b", "c", "d"];
+        let nodes = names
+            .iter()
+            .map(|ns| ViewNode {
+                id: crate::graph::namespace_group(ns),
+                status: Status::Ready,
+                kind: NodeKind::Group { count: 3 },
+                members: vec![],
+                context: false,
+                in_cycle: false,
+                problems: 0,
+            })
+            .collect();
+        let mut edges: Vec<Edge> = (1..5)
+            .map(|to| Edge {
+                from: 0,
+                to,
+                kind: EdgeKind::Source,
+            })
+            .collect();
+        for (from, to) in [(4, 3), (3, 2), (2, 1)] {
+            edges.push(Edge {
+                from,
+                to,
+                kind: EdgeKind::DependsOn,
+            });
+        }
+        let v = ViewGraph {
+            nodes,
+            edge_counts: vec![1; edges.len()],
+            edges,
+            overview: true,
+        };
+        let l = layout(&v);
+        // One column after flux-system, not a row five boxes wide.
+        assert!((1..5).all(|i| l.layer[i] == 1), "{:?}", l.layer);
+        // d first, a last: the chain reads top to bottom.
+        let y = |i: usize| l.pos[i].1;
+        assert!(y(4) < y(3) && y(3) < y(2) && y(2) < y(1));
+        assert_eq!(l.quality(&v).0, 0);
     }
 }
