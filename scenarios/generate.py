@@ -147,6 +147,11 @@ def write(name, rep, objects, crd_list=(), events=None, external=()):
             f.write("\n")
     print(f"{name}: {len(objects)} objects")
 
+def component_status(comps):
+    """The FluxInstance's status.components for `comps` (repository, tag, digest of each image)."""
+    return [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
+             "digest": c["image"].split("@")[1]} for c in comps]
+
 def git_root(managed_by="FluxInstance/flux-system/flux", verify=None):
     spec = {"url": "https://github.com/example-org/fleet.git", "ref": {"name": "refs/heads/main"}, "interval": "1m", "secretRef": {"name": "flux-system"}}
     if verify: spec["verify"] = verify
@@ -212,8 +217,7 @@ def demo():
     """Mid-way through the staged Git -> signed-OCI root migration (stage M3: consumers flipping)."""
     reg = "ghcr.io/controlplaneio-fluxcd/distroless"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     objs = [instance("GitRepository", reg, "enterprise-distroless", comps_status=comp_status,
                      patches=[{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign", "target": {"kind": "OCIRepository"}}]),
             git_root(),
@@ -361,8 +365,7 @@ def enterprise_fips():
     """Flux Enterprise, distroless FIPS variant, fully migrated to a signed OCI root owned by the instance."""
     reg = "ghcr.io/controlplaneio-fluxcd/distroless-fips"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     patches = [{"patch": "- op: add\n  path: /spec/verify\n  value:\n    provider: cosign\n    matchOIDCIdentity:\n    - issuer: " + ID_ISSUER + "\n      subject: " + ID_SUBJECT,
                 "target": {"kind": "OCIRepository", "name": "flux-system"}}]
     objs = [instance("OCIRepository", reg, "enterprise-distroless-fips", version="2.7.x", comps_status=comp_status, patches=patches),
@@ -423,8 +426,7 @@ def operator_mock():
     kinds). Not migrating: every card must stay calm and nothing may be drawn as missing."""
     reg = "ghcr.io/fluxcd"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     objs = [instance("GitRepository", reg, comps_status=comp_status),
             git_root(),
             obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/homelab", "prune": True,
@@ -474,8 +476,7 @@ def staged():
     the Git root Kustomization without a prune opt-out (MIG-GO-05 must fire)."""
     reg = "ghcr.io/fluxcd"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     objs = [instance("GitRepository", reg, comps_status=comp_status),
             git_root(),
             obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/staging", "prune": True,
@@ -514,8 +515,7 @@ def homelab():
     every reference resolving: the findings must stay calm (no critical, no high, <= 20)."""
     reg = "ghcr.io/fluxcd"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     inst = instance("GitRepository", reg, version="2.7.x", comps_status=comp_status)
     inst["spec"]["distribution"]["artifact"] = "oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"
     inst["_owner"] = "HelmRelease/flux-system/flux-instance"
@@ -571,8 +571,7 @@ def multitenant():
     templates (generated HelmCharts). Healthy: calm findings."""
     reg = "ghcr.io/fluxcd"
     comps = components(reg)
-    comp_status = [{"name": c["name"], "repository": c["image"].split(":")[0], "tag": c["image"].split(":")[1].split("@")[0],
-                    "digest": c["image"].split("@")[1]} for c in comps]
+    comp_status = component_status(comps)
     inst = instance("GitRepository", reg, version="2.7.x", comps_status=comp_status)
     inst["spec"]["distribution"]["artifact"] = "oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"
     root_sha = f"refs/heads/main@sha1:{GIT_SHA}"

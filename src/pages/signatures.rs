@@ -24,8 +24,8 @@ pub fn SignaturesPage() -> impl IntoView {
                 order::sort(&mut rows, &q.sort);
                 let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect();
                 let root = match s.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" };
-                let header = move |col: &'static str, label: &'static str| {
-                    let sort = query.with_untracked(|q| q.sort.clone());
+                let sort = q.sort.clone();
+                let header = |col: &'static str, label: &'static str| {
                     let (cur, desc) = order::parse(&sort);
                     let aria = if cur == col { if desc { "descending" } else { "ascending" } } else { "none" };
                     let click = move |_| {

@@ -286,14 +286,7 @@ impl Store {
             let mut rows: Vec<&Entry> = rows.collect();
             rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
             rows.truncate(CACHED_CAP);
-            let out: Vec<Value> = rows
-                .iter()
-                .map(|e| {
-                    let mut s = summary(e, true);
-                    s["name"] = json!(e.obj.key.name.to_lowercase());
-                    s
-                })
-                .collect();
+            let out: Vec<Value> = rows.iter().map(|e| index_row(e, true)).collect();
             return json!({ "resources": out });
         }
         let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
@@ -327,14 +320,7 @@ impl Store {
             .collect();
         rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
         rows.truncate(SEARCH_CAP);
-        let out: Vec<Value> = rows
-            .iter()
-            .map(|e| {
-                let mut s = summary(e, false);
-                s["name"] = json!(e.obj.key.name.to_lowercase());
-                s
-            })
-            .collect();
+        let out: Vec<Value> = rows.iter().map(|e| index_row(e, false)).collect();
         json!({ "resources": out })
     }
 
@@ -593,6 +579,13 @@ fn kstatus(o: &Value) -> String {
 
 fn event_time(e: &Value) -> &str {
     e["lastTimestamp"].as_str().unwrap_or("")
+}
+
+/// A row as the search index keeps it: like [`summary`], with the name lowercased.
+fn index_row(e: &Entry, with_message: bool) -> Value {
+    let mut row = summary(e, with_message);
+    row["name"] = json!(e.obj.key.name.to_lowercase());
+    row
 }
 
 fn summary(e: &Entry, with_message: bool) -> Value {

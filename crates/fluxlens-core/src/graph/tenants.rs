@@ -17,21 +17,15 @@ pub fn tenant_groups(c: &Cluster, g: &Graph) -> Vec<ObjectKey> {
     g.nodes
         .iter()
         .map(|node| {
-            // The owner chain up to its top (the cluster sync, or a loose applier), stopping
-            // below the FluxInstance; bounded, as a corrupted chain must not loop.
-            let mut chain = vec![node.id.clone()];
-            while chain.len() < 64 {
-                let Some(owner) = c
-                    .get(chain.last().unwrap())
-                    .and_then(|o| o.managed_by.clone())
-                else {
-                    break;
-                };
-                if owner.kind == Kind::FluxInstance || chain.contains(&owner) {
-                    break;
-                }
-                chain.push(owner);
-            }
+            // The object and its owners up to the top (the cluster sync, or a loose applier),
+            // stopping below the FluxInstance.
+            let chain: Vec<ObjectKey> = std::iter::once(node.id.clone())
+                .chain(
+                    c.owner_chain(&node.id)
+                        .into_iter()
+                        .take_while(|k| k.kind != Kind::FluxInstance),
+                )
+                .collect();
             // The tenant is the applier just below the top; the top stands for itself.
             let top = if chain.len() >= 2 {
                 &chain[chain.len() - 2]
@@ -88,5 +82,18 @@ mod tests {
             "Kustomization/flux-system/apps"
         );
         assert_eq!(of("Kustomization/team/loose"), "Kustomization/team/loose");
+    }
+
+    #[test]
+    fn an_owner_cycle_ends_the_chain_instead_of_looping() {
+        // Two inventories list each other (a corrupted or conflicting state).
+        let objs = vec![ks("x", "a", &[("x", "b")]), ks("x", "b", &[("x", "a")])];
+        let objs: Vec<crate::api::ApiObject> =
+            serde_json::from_value(serde_json::Value::Array(objs)).unwrap();
+        let c = Cluster::new(Default::default(), objs, CrdAccess::Unknown);
+        let a = ObjectKey::new(Kind::Kustomization, "x", "a");
+        let b = ObjectKey::new(Kind::Kustomization, "x", "b");
+        assert_eq!(c.owner_chain(&a), vec![b.clone()]);
+        assert_eq!(c.owner_chain(&b), vec![a]);
     }
 }

@@ -128,20 +128,13 @@ fn reach(g: &Graph, start: u32, forward: bool) -> HashSet<u32> {
     seen
 }
 
-/// The upstream chain of `key`: itself and everything it reads from, transitively (sources,
-/// dependsOn targets, owners, the FluxInstance). `None` when the key is not in the graph.
-pub fn upstream_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
-    Some(reach(g, g.find(key)?, false))
-}
-
-/// The nodes of `key`'s focus: itself, everything upstream of it and everything downstream,
-/// following edges transitively (they point the way artifacts and readiness flow). `None`
-/// when the key is not in the graph.
-pub fn focus_set(g: &Graph, key: &ObjectKey) -> Option<HashSet<u32>> {
+/// The focus on `key`: its upstream chain (itself and everything it reads from, transitively:
+/// sources, dependsOn targets, owners, the FluxInstance) and its downstream (itself and
+/// everything that reads from it), following edges the way artifacts and readiness flow.
+/// `None` when the key is not in the graph.
+fn focus_chains(g: &Graph, key: &ObjectKey) -> Option<(HashSet<u32>, HashSet<u32>)> {
     let start = g.find(key)?;
-    let mut set = reach(g, start, true);
-    set.extend(reach(g, start, false));
-    Some(set)
+    Some((reach(g, start, false), reach(g, start, true)))
 }
 
 /// Applies a filter and grouping; `problems` are subjects of findings.
@@ -178,10 +171,12 @@ pub fn view_grouped(
         })
         .collect();
     let mut include = matched.clone();
-    if let Some(set) = f.focus.as_ref().and_then(|k| focus_set(g, k)) {
+    let focus = f.focus.as_ref().and_then(|k| focus_chains(g, k));
+    if let Some((up, down)) = &focus {
         // The chain is the view: filters still narrow it, no neighbours are added as context.
         for (i, inc) in include.iter_mut().enumerate() {
-            *inc = *inc && set.contains(&(i as u32));
+            let i = i as u32;
+            *inc = *inc && (up.contains(&i) || down.contains(&i));
         }
     } else if f.narrows() {
         for e in &g.edges {
@@ -197,11 +192,7 @@ pub fn view_grouped(
     // Overview first: a large cluster (or a large focus: the root source's downstream is the
     // whole cluster) with no filter or explicit grouping is drawn as one node per namespace;
     // the user expands the ones to look into. A focus keeps its object and upstream chain whole.
-    let keep: HashSet<u32> = f
-        .focus
-        .as_ref()
-        .and_then(|k| upstream_set(g, k))
-        .unwrap_or_default();
+    let keep: HashSet<u32> = focus.map(|(up, _)| up).unwrap_or_default();
     let overview = !f.flat
         && !f.narrows()
         && f.collapsed_namespaces.is_empty()

@@ -178,17 +178,19 @@ impl Cluster {
             .map(|r| r.target.clone())
     }
 
-    /// Objects whose `managedBy` chain leads to `ancestor` (inclusive of direct children).
-    pub fn is_managed_under(&self, key: &ObjectKey, ancestor: &ObjectKey) -> bool {
+    /// The owners of `key` upwards along `managedBy`: its applier, that one's applier, and so
+    /// on to the top. Bounded (64) and stopping at a repeat, as a corrupted chain must not loop.
+    pub fn owner_chain(&self, key: &ObjectKey) -> Vec<ObjectKey> {
+        let mut chain: Vec<ObjectKey> = Vec::new();
         let mut cur = self.get(key).and_then(|o| o.managed_by.clone());
-        for _ in 0..64 {
-            match cur {
-                Some(ref k) if k == ancestor => return true,
-                Some(ref k) => cur = self.get(k).and_then(|o| o.managed_by.clone()),
-                None => return false,
+        while let Some(k) = cur {
+            if chain.len() >= 64 || chain.contains(&k) || &k == key {
+                break;
             }
+            cur = self.get(&k).and_then(|o| o.managed_by.clone());
+            chain.push(k);
         }
-        false
+        chain
     }
 
     /// The namespaces that hold objects, sorted and unique.
