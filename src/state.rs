@@ -39,7 +39,7 @@ impl Loaded {
         let findings = findings::aggregate(&per_object);
         let summary = ClusterSummary::compute(&cluster, &findings);
         let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
-        let postures = signatures::postures(&cluster, &graph);
+        let postures = signatures::postures(&cluster, &graph, &per_object);
         let signatures = signatures::summary(&postures);
         let migrations = migration::all(&cluster, &per_object);
         let ent: Vec<Finding> = findings

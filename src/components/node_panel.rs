@@ -95,11 +95,11 @@ pub fn NodePanel(
             {posture.map(|p| view! {
                 <h3>"Signature"</h3>
                 <dl class="fl-facts" data-posture="">
-                    <dt>"Verification"</dt><dd data-verified=p.verdict.as_ref().map(|v| v.status.clone()).unwrap_or_else(|| "none".into())>
+                    <dt>"Verification"</dt><dd data-verified=p.verdict.as_ref().map(|v| v.status.clone()).unwrap_or_else(|| "none".into()) data-verification=p.verification.as_str()>
                         {match (&p.provider, &p.verdict) {
-                            (None, _) => "not configured".to_string(),
-                            (Some(pr), Some(v)) => format!("{pr}: SourceVerified={}", v.status),
-                            (Some(pr), None) => format!("{pr}: no verdict yet"),
+                            (None, _) => p.verification.label(),
+                            (Some(pr), Some(v)) => format!("{} — {pr}: SourceVerified={}", p.verification.label(), v.status),
+                            (Some(pr), None) => format!("{} — {pr}", p.verification.label()),
                         }}
                     </dd>
                     <dt>"Verified revision"</dt><dd><crate::components::digest::Digest value=p.verified_revision.clone().unwrap_or_else(|| "—".into())/></dd>

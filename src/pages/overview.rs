@@ -36,7 +36,7 @@ pub fn OverviewPage() -> impl IntoView {
                             <h2>"Signatures"</h2>
                             <p class="fl-big"><span data-count="verified">{d.signatures.verified}</span>" / "<span data-count="verifiable">{d.signatures.verifiable}</span></p>
                             <p>"verifiable sources verified; root source verified: "
-                                <strong data-root-verified="">{match d.signatures.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" }}</strong></p>
+                                <strong data-root-verified="">{d.signatures.root_label()}</strong></p>
                             <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
                         </article>
                         {

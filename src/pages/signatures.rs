@@ -17,13 +17,14 @@ pub fn SignaturesPage() -> impl IntoView {
             {with_data(move |d| {
                 let s = d.signatures;
                 let q = query.get();
-                let verdict = fluxlens_core::verdict::signatures(&s, &d.findings);
+                let root_posture = d.postures.iter().find(|p| p.is_root).map(|p| &p.verification);
+                let verdict = fluxlens_core::verdict::signatures(&s, root_posture, &d.findings);
                 let mut rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
                     (q.kinds.is_empty() || q.kinds.iter().any(|k| k == p.key.kind.as_str())) && (q.namespaces.is_empty() || q.namespaces.contains(&p.key.namespace))
                 }).cloned().collect();
                 order::sort(&mut rows, &q.sort);
                 let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect();
-                let root = match s.root_verified { Some(true) => "yes", Some(false) => "no", None => "unknown" };
+                let root = s.root_label();
                 let sort = q.sort.clone();
                 let header = |col: &'static str, label: &'static str| {
                     let (cur, desc) = order::parse(&sort);
@@ -77,7 +78,9 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
         Some(false) => " (keyless)",
         None => "",
     };
-    let verdict = p
+    // Revision 3: the verdict cell says whether the source is verified, all things
+    // considered, then what the controller wrote.
+    let condition = p
         .verdict
         .as_ref()
         .map(|c| {
@@ -89,6 +92,7 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
             )
         })
         .unwrap_or_else(|| "—".into());
+    let verification = p.verification.clone();
     let sel = selected.as_ref() == Some(&p.key);
     view! {
         <tr data-node-id=p.key.to_string() data-root=p.is_root.to_string() class:fl-row--selected=sel>
@@ -100,7 +104,7 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
             <td>{if p.identities.is_empty() { view! { <span>"—"</span> }.into_any() } else { view! {
                 <ul class="fl-identities">{p.identities.iter().map(|i| view! { <li>"issuer "<code>{i.issuer.clone()}</code><br/>"subject "<code>{i.subject.clone()}</code></li> }).collect_view()}</ul>
             }.into_any() }}</td>
-            <td>{verdict}</td>
+            <td data-verification=verification.as_str()><strong>{verification.label()}</strong><br/>{condition}</td>
             <td>{revision(p.verified_revision.clone())}<br/>{revision(p.artifact_revision.clone())}</td>
             <td data-consumers=p.consumers.to_string()>{p.consumers}</td>
             <td data-blast=p.blast_radius.to_string()>{p.blast_radius}</td>

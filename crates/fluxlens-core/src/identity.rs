@@ -107,6 +107,90 @@ pub fn pins_workflow_and_ref(subject: &str) -> bool {
         && (path.contains("/.github/workflows/") || path.contains(".gitlab-ci"))
 }
 
+/// How much of GitHub a keyless subject admits (revision 3, SIG-06/07).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubjectScope {
+    /// Not a GitHub workflow identity (GitLab, e-mail, service accounts): judged by
+    /// [`pins_workflow_and_ref`] alone.
+    Other,
+    /// The owner is a pattern: anyone on GitHub can sign.
+    AnyOwner,
+    /// Any repository of this owner can sign.
+    AnyRepositoryOf(String),
+    /// One repository, but any of its workflows (or no `@refs/` restriction).
+    AnyWorkflow,
+    /// A pinned workflow, any branch after `@refs/heads/` (S003's unguarded workflow_dispatch).
+    AnyBranch,
+    /// Literal owner, repository, workflow and branch (or a tag pattern).
+    Pinned,
+}
+
+/// Whether a pattern segment is literal text: escapes and single-character classes allowed,
+/// no quantifier, group or alternation (a bare `.` is SIG-08's business, not breadth).
+fn is_literal(seg: &str) -> bool {
+    let c: Vec<char> = seg.chars().collect();
+    let mut i = 0;
+    while i < c.len() {
+        match c[i] {
+            '\\' => i += 1,
+            '[' => {
+                let close = c[i..].iter().position(|&x| x == ']').map(|p| p + i);
+                match close {
+                    Some(j) if j == i + 2 && c[i + 1] != '^' => i = j,
+                    _ => return false,
+                }
+            }
+            '*' | '+' | '?' | '(' | ')' | '|' | '{' | '}' => return false,
+            _ => {}
+        }
+        i += 1;
+    }
+    !seg.is_empty()
+}
+
+/// The scope of a GitHub Actions subject pattern
+/// (`https://github.com/<owner>/<repo>/.github/workflows/<file>@refs/heads/<branch>`).
+pub fn subject_scope(subject: &str) -> SubjectScope {
+    let t = subject.trim().trim_start_matches('^').trim_end_matches('$');
+    let Some(host) = t.find("github") else {
+        return SubjectScope::Other;
+    };
+    let Some(slash) = t[host..].find('/') else {
+        return SubjectScope::Other;
+    };
+    let rest = &t[host + slash + 1..];
+    let (path, reference) = match rest.split_once("@refs/") {
+        Some((p, r)) => (p, Some(r)),
+        None => (rest, None),
+    };
+    let mut segs = path.split('/');
+    let owner = segs.next().unwrap_or("");
+    if !is_literal(owner) {
+        return SubjectScope::AnyOwner;
+    }
+    let repo = segs.next().unwrap_or("");
+    if !is_literal(repo) {
+        // `repo.*` running to the end names the repository by its prefix (the catalog's
+        // "any workflow" example); `.*` or nothing after the owner is every repository.
+        let prefix = repo.trim_end_matches(".*").trim_end_matches(".+");
+        let tail_only = prefix.len() < repo.len() && is_literal(prefix) && segs.next().is_none();
+        return if tail_only && reference.is_none() {
+            SubjectScope::AnyWorkflow
+        } else {
+            SubjectScope::AnyRepositoryOf(literal(owner))
+        };
+    }
+    if !pins_workflow_and_ref(subject) {
+        return SubjectScope::AnyWorkflow;
+    }
+    match reference {
+        Some(r) if r.starts_with("heads/") && !is_literal(&r["heads/".len()..]) => {
+            SubjectScope::AnyBranch
+        }
+        _ => SubjectScope::Pinned,
+    }
+}
+
 /// Result of matching an anchored kustomize target regex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetMatch {

@@ -4,7 +4,7 @@
 use crate::compliance::Control;
 use crate::findings::{Finding, Severity};
 use crate::migration::{Migration, StageState};
-use crate::signatures::SignatureSummary;
+use crate::signatures::{SignatureSummary, Verification};
 
 /// How the verdict reads at a glance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,41 +78,49 @@ pub fn overview(findings: &[Finding]) -> Verdict {
     }
 }
 
-/// The signatures view's verdict: the root first, then the rest.
-pub fn signatures(summary: &SignatureSummary, findings: &[Finding]) -> Verdict {
-    let sig: Vec<Finding> = findings
+/// The signatures view's verdict: the root first, then the rest. "Root source verified" is
+/// said only when its posture is [`Verification::Verified`] (revision 3).
+pub fn signatures(
+    summary: &SignatureSummary,
+    root: Option<&Verification>,
+    findings: &[Finding],
+) -> Verdict {
+    let sig: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.rule.starts_with("SIG-"))
-        .cloned()
         .collect();
     let worst = sig.iter().map(|f| f.severity).max();
-    let root_line = |sev: Option<Severity>| {
-        sig.iter()
-            .find(|f| f.rule == "SIG-01")
-            .map(|f| format!("Root source unverified — {}", f.severity.as_str()))
-            .or_else(|| sev.map(|s| format!("Root source verified; worst finding {}", s.as_str())))
-            .unwrap_or_else(|| "Root source verified".into())
-    };
     let detail = format!(
         "{} of {} verifiable sources verified",
         summary.verified, summary.verifiable
     );
-    match summary.root_verified {
-        None => Verdict {
+    let Some(root) = root else {
+        return Verdict {
             tone: Tone::Neutral,
             text: "No root source known".into(),
             detail,
+        };
+    };
+    let text = match (root, sig.iter().find(|f| f.rule == "SIG-01")) {
+        (Verification::Verified, _) => match worst {
+            Some(s) if s >= Severity::Medium => {
+                format!("Root source verified; worst finding {}", s.as_str())
+            }
+            _ => "Root source verified".into(),
         },
-        Some(_) => Verdict {
-            tone: match worst {
-                Some(Severity::Critical | Severity::High) => Tone::Bad,
-                Some(Severity::Medium) => Tone::Warn,
-                _ => Tone::Ok,
-            },
-            text: root_line(worst),
-            detail,
-        },
-    }
+        (_, Some(f)) => format!("Root source unverified — {}", f.severity.as_str()),
+        (other, None) => {
+            let sev = worst.map(|s| format!(" — worst finding {}", s.as_str()));
+            format!("Root source {}{}", other.label(), sev.unwrap_or_default())
+        }
+    };
+    let tone = match worst {
+        Some(Severity::Critical | Severity::High) => Tone::Bad,
+        Some(Severity::Medium) => Tone::Warn,
+        _ if *root != Verification::Verified => Tone::Warn,
+        _ => Tone::Ok,
+    };
+    Verdict { tone, text, detail }
 }
 
 /// The migrations view's verdict: the first started migration that is not done.
@@ -241,9 +249,31 @@ mod tests {
             verified: 1,
             root_verified: Some(false),
         };
+        let unverified = Verification::Unverified;
         assert_eq!(
-            signatures(&s, &[f("SIG-01", Severity::Medium)]).text,
+            signatures(&s, Some(&unverified), &[f("SIG-01", Severity::Medium)]).text,
             "Root source unverified — medium"
+        );
+        // Regression (#29): a failing OCI root read "Root source verified" under a critical
+        // SIG-03, because only SIG-01 was consulted.
+        let failing = Verification::NotVerified("verification failing".into());
+        let v = signatures(&s, Some(&failing), &[f("SIG-03", Severity::Critical)]);
+        assert_eq!(
+            v.text,
+            "Root source not verified (verification failing) — worst finding critical"
+        );
+        assert_eq!(v.tone, Tone::Bad);
+        let v = signatures(&s, Some(&Verification::StaleCondition), &[]);
+        assert_eq!(v.text, "Root source not verified (stale condition)");
+        assert_eq!(v.tone, Tone::Warn);
+        let ok = signatures(
+            &s,
+            Some(&Verification::Verified),
+            &[f("SIG-08", Severity::Low)],
+        );
+        assert_eq!(
+            (ok.text.as_str(), ok.tone),
+            ("Root source verified", Tone::Ok)
         );
         assert_eq!(graph(10, 0, 0, 0).tone, Tone::Ok);
         assert_eq!(

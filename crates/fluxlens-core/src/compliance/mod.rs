@@ -96,6 +96,18 @@ pub struct ComponentImage {
     pub instance_digest: Option<String>,
     /// Catalog digest for (version, variant, component), if the catalog has it.
     pub catalog_digest: Option<String>,
+    /// The variant whose catalog lists this exact digest, whatever the registry path
+    /// (revision 3: the AWS Marketplace registry serves FIPS builds too).
+    pub catalog_variant: Option<Variant>,
+}
+
+impl ComponentImage {
+    /// Whether this is a FIPS build: from the distroless-fips path, or a digest the bundled
+    /// catalog lists as enterprise-distroless-fips.
+    pub fn is_fips(&self) -> bool {
+        self.variant == Variant::EnterpriseDistrolessFips
+            || self.catalog_variant == Some(Variant::EnterpriseDistrolessFips)
+    }
 }
 
 impl ComponentImage {
@@ -182,6 +194,13 @@ pub fn components(c: &Cluster) -> Vec<ComponentImage> {
                         && e.tag == tag
                 })
                 .map(|e| e.digest.clone());
+            let catalog_variant = digest.as_deref().and_then(|d| {
+                catalog::digests()
+                    .entries
+                    .iter()
+                    .find(|e| e.digest == d && e.component == component)
+                    .map(|e| Variant::parse(&e.variant))
+            });
             ComponentImage {
                 name: comp.name.clone(),
                 image,
@@ -193,6 +212,7 @@ pub fn components(c: &Cluster) -> Vec<ComponentImage> {
                 ready: comp.ready,
                 instance_digest,
                 catalog_digest,
+                catalog_variant,
             }
         })
         .collect()

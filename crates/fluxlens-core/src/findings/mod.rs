@@ -145,15 +145,35 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
     for r in registry() {
         r.evaluate(cluster, &mut out);
     }
-    for f in out.iter_mut().filter(|f| f.reason.is_empty()) {
-        f.reason = policy::fixed_reason(f.severity).to_string();
-    }
+    let mut out = one_cause_one_finding(out);
     crate::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))
             .then_with(|| a.subject.cmp(&b.subject))
     });
+    out
+}
+
+/// Revision 3: a verify patch that missed is one finding. SIG-10 on the root carries SIG-09
+/// (the instance's patch), SIG-01 and SIG-11 about the same root as evidence instead of
+/// standing beside them.
+fn one_cause_one_finding(mut out: Vec<Finding>) -> Vec<Finding> {
+    let Some(cause) = out.iter().position(|f| f.rule == "SIG-10") else {
+        return out;
+    };
+    let root = out[cause].subject.clone();
+    let absorbed = |f: &Finding| {
+        (matches!(f.rule.as_str(), "SIG-01" | "SIG-11") && f.subject == root)
+            || (f.rule == "SIG-09" && f.subject.kind == crate::kind::Kind::FluxInstance)
+    };
+    let evidence: Vec<String> = out
+        .iter()
+        .filter(|f| absorbed(f))
+        .map(|f| format!("also {} ({}): {}", f.rule, f.severity.as_str(), f.message))
+        .collect();
+    out[cause].evidence.extend(evidence);
+    out.retain(|f| !absorbed(f));
     out
 }
 

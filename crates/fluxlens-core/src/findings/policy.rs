@@ -1,8 +1,9 @@
-//! The severity policy (rule catalog §0.3, revision 2), in one place: a finding's severity
-//! is a function of what kind of evidence the rule found and what part its subject plays.
-//! Rules say *what* they found ([`Class`]); this module says how loud that is for a root
-//! source, the FluxInstance's delivery chain, a platform source or an ordinary one, and
-//! gives the one-line reason shown next to the severity.
+//! The severity policy (rule catalog §0.3, revisions 2 and 3), in one place: a finding's
+//! severity is a function of what kind of evidence the rule found and what part its subject
+//! plays. Rules say *what* they found ([`Class`]); this module says how loud that is for a
+//! root source, the FluxInstance's delivery chain, a platform source or an ordinary one, and
+//! gives the one-line reason shown next to the severity. No rule names a severity itself
+//! (revision 3; a test reads the rule sources to keep it so).
 
 use super::{Finding, Severity};
 use crate::kind::Kind;
@@ -13,7 +14,8 @@ use crate::model::{Cluster, ObjectKey};
 pub enum Role {
     /// The cluster-sync source, its Kustomization, or the FluxInstance.
     Root,
-    /// An applier the FluxInstance is delivered through (derived owners, §0.2).
+    /// An applier the FluxInstance is delivered through (derived owners, §0.2), or a source
+    /// such an applier reads (revision 3: the `flux-instance` HelmRelease's chart source).
     DeliveryChain,
     /// Flux, the operator and cluster infrastructure: the operator namespace, or Flux's and
     /// the operator's own artifacts.
@@ -44,6 +46,11 @@ pub enum Class {
     FailOpen,
     /// A control the cluster configured is failing or ineffective.
     ControlFailing,
+    /// One step from an outage: unhealthy controllers, an installation not taken over, a
+    /// storage version the next upgrade will trip on.
+    Unhealthy,
+    /// Predicted to break at the next step (the handover drops verify or credentials).
+    Predicted,
     /// Content that whoever can push to its registry or repository could change, unverified.
     Exposed,
     /// The same, pulled anonymously from a mutable reference: for the root, an integrity break.
@@ -64,6 +71,8 @@ impl Class {
             Class::Broken => "broken now or on the next reconcile",
             Class::FailOpen => "configured verification admits anything",
             Class::ControlFailing => "configured control failing",
+            Class::Unhealthy => "one step from an outage",
+            Class::Predicted => "breaks at the next step (predicted)",
             Class::Exposed => "unverified content anyone with registry write access could change",
             Class::ExposedAnonymous => {
                 "unverified, anonymously pulled content on a mutable reference"
@@ -76,19 +85,47 @@ impl Class {
     }
 }
 
+impl Class {
+    /// Whether the subject's role changes the severity of this class.
+    pub fn depends_on_role(self) -> bool {
+        Role::ALL
+            .iter()
+            .any(|r| grade(self, *r) != grade(self, Role::Ordinary))
+    }
+}
+
+impl Role {
+    const ALL: [Role; 4] = [
+        Role::Root,
+        Role::DeliveryChain,
+        Role::Platform,
+        Role::Ordinary,
+    ];
+}
+
 /// The severity of `class` for a subject playing `role` (§0.3 1–5).
 pub fn grade(class: Class, role: Role) -> Severity {
     use Role::*;
     match (class, role) {
         (Class::Broken | Class::FailOpen, Root | DeliveryChain) => Severity::Critical,
         (Class::ExposedAnonymous, Root) => Severity::Critical,
-        (Class::ExposedAnonymous, DeliveryChain) => Severity::High,
+        // A source the delivery chain reads (revision 3: the flux-instance chart) is graded
+        // like a platform source for posture: a gap to schedule, as ENT-12 says of the same
+        // chart. What breaks it (Broken, FailOpen) is critical like the root's.
+        (Class::ExposedAnonymous, DeliveryChain) => Severity::Medium,
         (Class::ExposedAnonymous, Platform) => Severity::Medium,
         (Class::ExposedAnonymous, Ordinary) => Severity::Low,
-        (Class::Broken | Class::FailOpen | Class::ControlFailing, _) => Severity::High,
-        (Class::Exposed, Root | DeliveryChain) => Severity::High,
-        (Class::Exposed | Class::PostureGap, Platform) => Severity::Medium,
-        (Class::PostureGap, Root | DeliveryChain) => Severity::Medium,
+        (
+            Class::Broken
+            | Class::FailOpen
+            | Class::ControlFailing
+            | Class::Unhealthy
+            | Class::Predicted,
+            _,
+        ) => Severity::High,
+        (Class::Exposed, Root) => Severity::High,
+        (Class::Exposed | Class::PostureGap, Platform | DeliveryChain) => Severity::Medium,
+        (Class::PostureGap, Root) => Severity::Medium,
         (Class::Exposed | Class::PostureGap, Ordinary) => Severity::Low,
         (Class::Degraded, _) => Severity::Medium,
         (Class::Hygiene, _) => Severity::Low,
@@ -99,21 +136,8 @@ pub fn grade(class: Class, role: Role) -> Severity {
 /// The reason line: the role (when it decided) and the class.
 pub fn reason(class: Class, role: Role) -> String {
     match class {
-        Class::Degraded | Class::Hygiene | Class::Context | Class::ControlFailing => {
-            class.as_str().to_string()
-        }
+        _ if !class.depends_on_role() => class.as_str().to_string(),
         _ => format!("{} · {}", role.as_str(), class.as_str()),
-    }
-}
-
-/// The reason for a finding whose severity the catalog fixes for every subject.
-pub fn fixed_reason(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Critical => "delivery or integrity breaks now or on the next reconcile",
-        Severity::High => "a configured control is failing, or one step from an outage",
-        Severity::Medium => "degraded assurance to schedule this cycle",
-        Severity::Low => "hygiene",
-        Severity::Info => "context",
     }
 }
 
@@ -126,7 +150,8 @@ pub fn role_of(c: &Cluster, key: &ObjectKey) -> Role {
     {
         return Role::Root;
     }
-    if delivery_chain(c).contains(key) {
+    let chain = delivery_chain(c);
+    if chain.contains(key) || read_by(c, &chain, key) {
         return Role::DeliveryChain;
     }
     if is_platform(c, key) {
@@ -156,6 +181,30 @@ fn is_platform(c: &Cluster, key: &ObjectKey) -> bool {
     flux_url(o) || via_source || by_instance
 }
 
+/// Whether an applier of `chain` reads `key` as its source or chart (directly, or through the
+/// HelmChart it builds from): the delivery chain stops when that source stops.
+fn read_by(c: &Cluster, chain: &[ObjectKey], key: &ObjectKey) -> bool {
+    use crate::model::RefKind;
+    let is_source = |k: RefKind| {
+        matches!(
+            k,
+            RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+        )
+    };
+    chain.iter().filter_map(|k| c.get(k)).any(|applier| {
+        applier.refs.iter().filter(|r| is_source(r.kind)).any(|r| {
+            &r.target == key
+                || c.get(&r.target).is_some_and(|chart| {
+                    chart.key.kind == Kind::HelmChart
+                        && chart
+                            .refs
+                            .iter()
+                            .any(|cr| is_source(cr.kind) && &cr.target == key)
+                })
+        })
+    })
+}
+
 /// The appliers the FluxInstance is delivered through: its derived owner chain upward.
 pub fn delivery_chain(c: &Cluster) -> Vec<ObjectKey> {
     let mut chain = Vec::new();
@@ -181,6 +230,20 @@ pub fn graded(
     remediation: String,
 ) -> Finding {
     let role = role_of(c, &subject);
+    graded_as(role, rule, class, subject, message, evidence, remediation)
+}
+
+/// A finding graded for a role the rule establishes itself (the previous root, the Flux
+/// installation behind a CRD): severity and reason from `class` and `role`.
+pub fn graded_as(
+    role: Role,
+    rule: &str,
+    class: Class,
+    subject: ObjectKey,
+    message: String,
+    evidence: Vec<String>,
+    remediation: String,
+) -> Finding {
     Finding {
         rule: rule.into(),
         severity: grade(class, role),
@@ -191,6 +254,28 @@ pub fn graded(
         remediation,
         members: vec![],
     }
+}
+
+/// A finding of a class graded the same whatever the subject's role (context, hygiene,
+/// degraded assurance, a failing control, one step from an outage, predicted breakage).
+pub fn fixed(
+    rule: &str,
+    class: Class,
+    subject: ObjectKey,
+    message: String,
+    evidence: Vec<String>,
+    remediation: String,
+) -> Finding {
+    debug_assert!(!class.depends_on_role(), "{class:?} depends on the role");
+    graded_as(
+        Role::Ordinary,
+        rule,
+        class,
+        subject,
+        message,
+        evidence,
+        remediation,
+    )
 }
 
 #[cfg(test)]

@@ -19,6 +19,28 @@ fn verified(c: &Cluster, k: &ObjectKey) -> bool {
     })
 }
 
+/// What to add so verify survives the handover, when no instance patch reaches the
+/// generated OCIRepository; empty when one does or nothing is to be carried.
+fn handover_patch_hint(
+    c: &Cluster,
+    handover: Option<&crate::signatures::instance::Handover>,
+) -> String {
+    let Some(h) = handover.filter(|h| !h.patched()) else {
+        return String::new();
+    };
+    let target = h.verified_target(c).or_else(|| c.get(&h.generated.key()));
+    match target {
+        Some(t) => format!(
+            "add to the FluxInstance spec.kustomize.patches {}",
+            crate::signatures::instance::verify_patch_yaml(&h.generated, t)
+        ),
+        None => format!(
+            "add a FluxInstance verify patch targeting {{kind: {}, name: {}}}",
+            h.generated.kind, h.generated.name
+        ),
+    }
+}
+
 /// The Git → OCI migration of the root source.
 pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let (git, oci) = root_pair(c);
@@ -197,6 +219,11 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .get(&root_ks)
         .is_some_and(|k| k.refs.iter().any(|r| r.target == oci))
         && ready(c, &root_ks);
+    let owned_by_instance = oci_obj
+        .and_then(|o| o.managed_by.as_ref())
+        .is_some_and(|m| Some(m) == inst.map(|i| &i.key));
+    let handover = crate::signatures::instance::handover_verify(c);
+    let handover_detail = handover_patch_hint(c, handover.as_ref());
     let m4 = Stage::new(
         "M4",
         "Root handover to the FluxInstance",
@@ -208,16 +235,23 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             ),
             Check::new(
                 format!("{oci} is managed by the FluxInstance"),
-                Some(
-                    oci_obj
-                        .and_then(|o| o.managed_by.as_ref())
-                        .is_some_and(|m| Some(m) == inst.map(|i| &i.key)),
-                ),
+                Some(owned_by_instance),
                 "",
             ),
+            // Revision 3: verify survives the handover only through an instance patch that
+            // reaches the generated source; the Git-delivered copy's verify does not count.
             Check::new(
-                "live spec.verify and SourceVerified=True (SIG-10 clean)",
-                Some(verified(c, &oci) && !findings.iter().any(|f| f.rule == "SIG-10")),
+                "a FluxInstance verify patch targets the generated OCIRepository",
+                Some(handover.as_ref().is_some_and(|h| h.patched())),
+                handover_detail.clone(),
+            ),
+            Check::new(
+                "live spec.verify and SourceVerified=True on the operator's source (SIG-10 clean)",
+                Some(
+                    owned_by_instance
+                        && verified(c, &oci)
+                        && !findings.iter().any(|f| f.rule == "SIG-10"),
+                ),
                 "",
             ),
             Check::new(
@@ -311,8 +345,12 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let blockers: Vec<Finding> = findings
         .iter()
         .filter(|f| {
-            matches!(f.rule.as_str(), "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10")
-                || (f.rule == "MIG-GO-02" && about_root(f))
+            matches!(
+                f.rule.as_str(),
+                "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10" | "MIG-GO-12" | "MIG-GO-14" | "SIG-10"
+            ) || (f.rule == "MIG-GO-02" && about_root(f))
+                // Revision 3: a step predicted to fail open is not "in progress".
+                || (f.rule == "SIG-09" && f.severity >= crate::findings::Severity::High)
         })
         .cloned()
         .collect();
@@ -356,6 +394,12 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             ),
             format!("flux get kustomizations -A | grep -v {r}"),
         ],
+        Some("M4") if !handover_detail.is_empty() => vec![
+            format!("# before switching spec.sync.kind: {handover_detail}"),
+            format!(
+                "kubectl -n {ns} patch fluxinstance flux --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"oci://<registry>/<repo>\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand"
+            ),
+        ],
         Some("M4") => vec![format!(
             "kubectl -n {ns} patch fluxinstance flux --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"oci://<registry>/<repo>\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand"
         )],
@@ -364,19 +408,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         )],
         _ => vec![],
     };
-    // Signs of intent: the parallel OCI source, a verify patch staged on the instance, a
-    // consumer already on an OCI root, or the sync already moved.
-    let staged_patch = c.instance().is_some_and(|i| {
-        i.raw.spec.kustomize.as_ref().is_some_and(|k| {
-            k.patches
-                .iter()
-                .any(|p| crate::signatures::instance::is_verify_patch(&p.patch))
-        })
-    });
-    let started = c.contains(&oci_r)
-        || staged_patch
-        || consumers_of(c, &oci_r).next().is_some()
-        || synced_oci;
+    let started = util::git_oci_intent(c);
     Migration {
         id: "git-oci",
         title: "Git → signed OCI root".into(),
@@ -400,6 +432,12 @@ mod tests {
     fn inst(kind: &str) -> String {
         format!(
             r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"{kind}","name":"flux-system"}}}},"status":{{"conditions":[{T}]}}}}"#
+        )
+    }
+    /// The instance with a verify patch for the OCIRepository it will generate.
+    fn inst_verify(kind: &str) -> String {
+        format!(
+            r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"{kind}","name":"flux-system","pullSecret":"ghcr"}},"kustomize":{{"patches":[{{"target":{{"kind":"OCIRepository"}},"patch":"- op: add\n  path: /spec/verify\n  value:\n    provider: cosign"}}]}}}},"status":{{"conditions":[{T}]}}}}"#
         )
     }
     fn git(extra: &str) -> String {
@@ -467,7 +505,7 @@ mod tests {
         ]);
         assert_eq!(id, "M2", "OCI exists but is not verified");
         let (id, st, m) = stage_of(&[
-            inst("GitRepository"),
+            inst_verify("GitRepository"),
             git(""),
             root("GitRepository"),
             oci("Kustomization/flux-system/flux-system", true, "Disabled"),
@@ -482,16 +520,16 @@ mod tests {
             Some((2, 3)),
             "2 of 3 consumers on OCI"
         );
-        let (id, _, _) = stage_of(&[
-            inst("GitRepository"),
+        let (id, st, _) = stage_of(&[
+            inst_verify("GitRepository"),
             git(""),
             root("GitRepository"),
             oci("Kustomization/flux-system/flux-system", true, "Disabled"),
             app("b", "OCIRepository"),
         ]);
-        assert_eq!(id, "M4");
+        assert_eq!((id.as_str(), st), ("M4", StageState::InProgress));
         let (id, _, _) = stage_of(&[
-            inst("OCIRepository"),
+            inst_verify("OCIRepository"),
             git(""),
             root("OCIRepository"),
             oci("FluxInstance/flux-system/flux", true, ""),
@@ -499,7 +537,7 @@ mod tests {
         ]);
         assert_eq!(id, "M5", "handover done, Git root still active");
         let (_, st, _) = stage_of(&[
-            inst("OCIRepository"),
+            inst_verify("OCIRepository"),
             git(r#""suspend":true"#),
             root("OCIRepository"),
             oci("FluxInstance/flux-system/flux", true, ""),
@@ -518,7 +556,16 @@ mod tests {
             app("a", "OCIRepository"),
         ]);
         assert_eq!(st, StageState::Blocked);
-        assert!(m.blockers.iter().any(|f| f.rule == "MIG-GO-04"));
+        // Revision 3: off the delivery chain the flip is MIG-GO-02's evidence.
+        let dangling = m.blockers.iter().find(|f| f.rule == "MIG-GO-02").unwrap();
+        assert!(
+            dangling
+                .evidence
+                .iter()
+                .any(|e| e.contains("MIG-GO-04 premature flip")),
+            "{:?}",
+            dangling.evidence
+        );
         // Git root collected under consumers after the switch.
         let (_, st, m) = stage_of(&[
             inst("OCIRepository"),
@@ -542,6 +589,59 @@ mod tests {
                 .iter()
                 .any(|c| c.label.contains("prune-safe") && c.pass == Some(false))
         );
+    }
+
+    #[test]
+    fn the_card_and_the_findings_agree_on_the_handover() {
+        // Regression (#29): the seed's repository mid-migration. The OCIRepository that will
+        // become the root carries verify delivered by Git; the FluxInstance has patches, none
+        // for verify. M4's verify check passed on the Git-delivered copy and no finding said
+        // that the handover drops it.
+        let other_patches = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"GitRepository","name":"flux-system"},"kustomize":{"patches":[{"target":{"kind":"Deployment"},"patch":"- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --concurrent=10"},{"target":{"kind":"Kustomization"},"patch":"- op: add\n  path: /spec/decryption\n  value: {provider: sops}"}]}},"status":{"conditions":[{"type":"Ready","status":"True"}]}}"#;
+        let objs = [
+            other_patches.to_string(),
+            git(""),
+            root("GitRepository"),
+            oci("Kustomization/flux-system/flux-system", true, "Disabled"),
+            app("b", "OCIRepository"),
+        ];
+        let c = cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>());
+        let f = evaluate_all(&c);
+        let sig09 = f
+            .iter()
+            .find(|f| f.rule == "SIG-09")
+            .expect("SIG-09 predicts the drop");
+        assert_eq!(sig09.severity, crate::findings::Severity::High);
+        assert!(
+            sig09.message.contains("dropped at the handover"),
+            "{}",
+            sig09.message
+        );
+        assert!(
+            sig09.remediation.contains("/spec/verify"),
+            "names the patch to add"
+        );
+        let m = git_to_oci(&c, &f);
+        let cur = m.current().unwrap();
+        assert_eq!((cur.id.as_str(), cur.state), ("M4", StageState::Blocked));
+        assert!(m.blockers.iter().any(|b| b.rule == "SIG-09"));
+        let m4 = m.stages.iter().find(|s| s.id == "M4").unwrap();
+        for check in m4.checks.iter().filter(|c| c.label.contains("verify")) {
+            assert_eq!(check.pass, Some(false), "{}", check.label);
+        }
+        assert!(
+            m.next_commands[0].contains("/spec/verify"),
+            "{:?}",
+            m.next_commands
+        );
+        // With the verify patch in place the prediction is clean and the step is in progress.
+        let mut fixed = objs.to_vec();
+        fixed[0] = inst_verify("GitRepository");
+        let c = cluster(&fixed.iter().map(String::as_str).collect::<Vec<_>>());
+        let f = evaluate_all(&c);
+        assert!(f.iter().all(|f| f.rule != "SIG-09"), "{f:?}");
+        let m = git_to_oci(&c, &f);
+        assert_eq!(m.current().unwrap().state, StageState::InProgress);
     }
 
     #[test]

@@ -89,6 +89,11 @@ pub fn installer(c: &Cluster) -> Installer {
         .managed_by
         .as_deref()
         .unwrap_or("");
+    // Revision 3: managedBy first. flux-aio's `flux` component beside an operator-managed
+    // installation is MIG-DIST-10 (controllers twice), not an install by flux-aio.
+    if managed == "flux-operator" {
+        return Installer::Operator;
+    }
     if c.report.spec.components.iter().any(|x| x.name == "flux")
         || managed.eq_ignore_ascii_case("timoni")
     {
@@ -100,6 +105,22 @@ pub fn installer(c: &Cluster) -> Installer {
         m if m.eq_ignore_ascii_case("helm") => Installer::Helm,
         _ => Installer::Unknown,
     }
+}
+
+/// Whether the cluster shows intent of a Git → OCI root migration (§0.3-7): the parallel
+/// `OCIRepository/R`, a verify patch staged on the instance, a consumer already on the OCI
+/// root, or the sync already moved.
+pub fn git_oci_intent(c: &Cluster) -> bool {
+    let (_, oci) = root_pair(c);
+    let staged_patch = c.instance().is_some_and(|i| {
+        crate::signatures::instance::patches(i)
+            .iter()
+            .any(|p| crate::signatures::instance::is_verify_patch(&p.patch))
+    });
+    c.contains(&oci)
+        || staged_patch
+        || consumers_of(c, &oci).next().is_some()
+        || sync_kind(c).as_deref() == Some("OCIRepository")
 }
 
 /// The 40-hex SHA-1 in a Git revision (`main@sha1:<sha>`, legacy `main/<sha>`, `sha1:<sha>`).

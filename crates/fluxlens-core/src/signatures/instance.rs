@@ -16,6 +16,14 @@ pub struct Generated {
 }
 
 impl Generated {
+    /// `{group: …, version: …, kind: …, name: …, namespace: …}` for evidence.
+    pub fn describe(&self) -> String {
+        format!(
+            "{{group: {}, version: {}, kind: {}, name: {}, namespace: {}}}",
+            self.group, self.version, self.kind, self.name, self.namespace
+        )
+    }
+
     /// The object key of the generated source.
     pub fn key(&self) -> ObjectKey {
         ObjectKey::new(
@@ -34,9 +42,37 @@ pub enum PatchVerdict {
     /// A verify patch targets the generated source (patch index).
     Reaches(usize),
     /// Verify patches exist and none targets the generated source.
-    Misses(Vec<String>),
+    Misses(Vec<Miss>),
     /// A verify patch uses a selector or syntax that cannot be evaluated here.
     Indeterminate(String),
+}
+
+/// A verify patch that does not reach the generated source, and how that shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Miss {
+    pub index: usize,
+    /// The target, or for a strategic-merge patch without one, what its body names.
+    pub target: String,
+    /// A strategic-merge patch without `target`: kustomize resolves it by the body's id and
+    /// fails the build when nothing matches (revision 3: loud, not silent).
+    pub targetless: bool,
+}
+
+impl Miss {
+    /// How the miss reads in evidence.
+    pub fn describe(&self) -> String {
+        if self.targetless {
+            format!(
+                "patch {} (strategic merge, no target) names {}: kustomize finds no such object and fails the FluxInstance build",
+                self.index, self.target
+            )
+        } else {
+            format!(
+                "patch {} target {} selects nothing: kustomize skips it without error",
+                self.index, self.target
+            )
+        }
+    }
 }
 
 /// Parses `major.minor` from `v2.8.3@sha256:…`, `2.8.x`, `v2.8.3`.
@@ -52,6 +88,14 @@ pub fn minor_version(s: &str) -> Option<(u32, u32)> {
 pub fn generated_source(inst: &FluxObject, cluster: &Cluster) -> Option<Generated> {
     let sync = inst.raw.spec.sync.as_ref()?;
     let kind = sync.kind.clone().filter(|k| !k.is_empty())?;
+    generated_as(inst, cluster, &kind)
+}
+
+/// The source the FluxInstance would generate with `spec.sync.kind: kind` (revision 3: the
+/// OCIRepository a Git → OCI handover will create).
+pub fn generated_as(inst: &FluxObject, cluster: &Cluster, kind: &str) -> Option<Generated> {
+    let sync = inst.raw.spec.sync.as_ref()?;
+    let kind = kind.to_string();
     let name = sync
         .name
         .clone()
@@ -84,6 +128,65 @@ pub fn generated_source(inst: &FluxObject, cluster: &Cluster) -> Option<Generate
         name,
         namespace: inst.key.namespace.clone(),
     })
+}
+
+/// The FluxInstance's `spec.kustomize.patches`.
+pub fn patches(inst: &FluxObject) -> &[KustomizePatch] {
+    inst.raw
+        .spec
+        .kustomize
+        .as_ref()
+        .map(|k| k.patches.as_slice())
+        .unwrap_or(&[])
+}
+
+/// Whether verify survives a Git → OCI handover: the OCIRepository the instance will
+/// generate, and what its patches do to it (revision 3, SIG-09's predictive case and M4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handover {
+    pub generated: Generated,
+    pub verdict: PatchVerdict,
+}
+
+impl Handover {
+    /// The OCIRepository that will become the root, when it exists today with `spec.verify`
+    /// that someone else than the instance delivers (a Kustomization from Git): the verify
+    /// the handover would drop.
+    pub fn verified_target<'c>(&self, c: &'c Cluster) -> Option<&'c FluxObject> {
+        let inst = c.instance()?;
+        c.get(&self.generated.key())
+            .filter(|o| o.raw.spec.verify.is_some() && o.managed_by.as_ref() != Some(&inst.key))
+    }
+
+    /// Whether an instance patch will put verify on the generated OCIRepository.
+    pub fn patched(&self) -> bool {
+        matches!(self.verdict, PatchVerdict::Reaches(_))
+    }
+}
+
+/// The handover prediction of the cluster's FluxInstance (whatever its sync kind today).
+pub fn handover_verify(c: &Cluster) -> Option<Handover> {
+    let inst = c.instance()?;
+    let generated = generated_as(inst, c, "OCIRepository")?;
+    let verdict = evaluate(patches(inst), &generated);
+    Some(Handover { generated, verdict })
+}
+
+/// The patch to add to the FluxInstance so the generated source keeps `target`'s verify, as
+/// one YAML flow line (a JSON6902 patch with an exact target).
+pub fn verify_patch_yaml(g: &Generated, target: &FluxObject) -> String {
+    use crate::json::ToJson;
+    let value = target
+        .raw
+        .spec
+        .verify
+        .as_ref()
+        .map(|v| v.to_json().to_string())
+        .unwrap_or_else(|| r#"{"provider":"cosign","matchOIDCIdentity":[{"issuer":"<issuer>","subject":"<subject>"}]}"#.into());
+    format!(
+        r#"{{target: {{kind: {}, name: {}}}, patch: '[{{"op":"add","path":"/spec/verify","value":{value}}}]'}}"#,
+        g.kind, g.name
+    )
 }
 
 /// Whether a patch body sets `spec.verify` (JSON6902 path, or strategic merge under `spec:`).
@@ -202,7 +305,11 @@ pub fn evaluate(patches: &[KustomizePatch], g: &Generated) -> PatchVerdict {
         let target = p.target.clone().unwrap_or_else(|| body_target(&p.patch));
         match evaluate_target(&target, g) {
             Ok(true) => return PatchVerdict::Reaches(i),
-            Ok(false) => misses.push(format!("patch {i} target {}", describe(&target))),
+            Ok(false) => misses.push(Miss {
+                index: i,
+                target: describe(&target),
+                targetless: p.target.is_none(),
+            }),
             Err(why) => return PatchVerdict::Indeterminate(format!("patch {i}: {why}")),
         }
     }

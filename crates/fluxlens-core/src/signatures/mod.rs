@@ -20,6 +20,86 @@ pub enum Verifiability {
     ProducerDefined,
 }
 
+/// Whether a source is verified (revision 3: "verified" means verified).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verification {
+    /// Live `spec.verify`, `SourceVerified=True` at the current spec, and no SIG-03/04/05/06/10.
+    Verified,
+    /// `spec.verify` is set but the verdict does not vouch for what is served: why.
+    NotVerified(String),
+    /// A `SourceVerified=True` lingers on a source without `spec.verify`.
+    StaleCondition,
+    /// Could verify, does not (no `spec.verify`).
+    Unverified,
+    /// Cannot carry a signature check (Bucket, HTTP charts, …) or up to a producer.
+    NotApplicable,
+}
+
+impl Verification {
+    /// The label views show.
+    pub fn label(&self) -> String {
+        match self {
+            Verification::Verified => "verified".into(),
+            Verification::NotVerified(why) => format!("not verified ({why})"),
+            Verification::StaleCondition => "not verified (stale condition)".into(),
+            Verification::Unverified => "unverified".into(),
+            Verification::NotApplicable => "not verifiable".into(),
+        }
+    }
+
+    /// For `data-verification`: `verified`, `not-verified`, `stale`, `unverified`, `n/a`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Verification::Verified => "verified",
+            Verification::NotVerified(_) => "not-verified",
+            Verification::StaleCondition => "stale",
+            Verification::Unverified => "unverified",
+            Verification::NotApplicable => "n/a",
+        }
+    }
+}
+
+/// The rules whose firing on a source means its verdict does not vouch for it.
+const UNDERMINING: [&str; 5] = ["SIG-03", "SIG-04", "SIG-05", "SIG-06", "SIG-10"];
+
+/// Whether `o` is verified, from its spec, its `SourceVerified` condition and the findings.
+pub fn verification(
+    o: &FluxObject,
+    verifiable: &Verifiability,
+    findings: &[crate::findings::Finding],
+) -> Verification {
+    let cond = o.condition("SourceVerified");
+    let Some(_) = o.raw.spec.verify.as_ref() else {
+        return match (cond, verifiable) {
+            (Some(c), _) if c.status == "True" => Verification::StaleCondition,
+            (_, Verifiability::Yes) => Verification::Unverified,
+            _ => Verification::NotApplicable,
+        };
+    };
+    let Some(cond) = cond else {
+        return Verification::NotVerified("no SourceVerified verdict yet".into());
+    };
+    if cond.status != "True" {
+        return Verification::NotVerified("verification failing".into());
+    }
+    // §0.1: the verdict is about the current spec when its observedGeneration is the
+    // status's. Git is judged by revision only (SIG-04: its no-op path moves the generation).
+    if o.key.kind != Kind::GitRepository
+        && o.raw.status.observed_generation.is_some()
+        && cond.observed_generation != o.raw.status.observed_generation
+    {
+        return Verification::NotVerified("verdict from an older generation".into());
+    }
+    let undermined: Vec<&str> = crate::findings::for_subject(findings, &o.key)
+        .filter(|f| UNDERMINING.contains(&f.rule.as_str()))
+        .map(|f| f.rule.as_str())
+        .collect();
+    if !undermined.is_empty() {
+        return Verification::NotVerified(undermined.join(", "));
+    }
+    Verification::Verified
+}
+
 /// One source's verification posture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourcePosture {
@@ -27,6 +107,8 @@ pub struct SourcePosture {
     pub status: Status,
     pub is_root: bool,
     pub verifiable: Verifiability,
+    /// Whether it is verified, all things considered (revision 3).
+    pub verification: Verification,
     /// `cosign`, `notation`, `pgp`/`ssh` (Git), when `spec.verify` is set.
     pub provider: Option<String>,
     /// `Some(true)` keyed (secretRef), `Some(false)` keyless, `None` no verify.
@@ -60,6 +142,18 @@ pub fn verified_revision(message: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The SHA-1 of the commit a Git verdict names: source-controller writes
+/// `verified signature of\n\t- commit '<sha>' with key '<id>'` (and `- tag '<name>' …` lines).
+pub fn verified_commit(message: &str) -> Option<String> {
+    let rest = &message[message.find("commit ")? + "commit ".len()..];
+    let token: String = rest
+        .trim_start_matches(['\'', '"', '`'])
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, '\'' | '"' | '`'))
+        .collect();
+    crate::migration::util::sha1_of(&token).map(str::to_string)
 }
 
 /// Whether a HelmChart's source is an OCI HelmRepository (the only case where verify works).
@@ -98,7 +192,13 @@ fn verifiability(o: &FluxObject, cluster: &Cluster) -> Verifiability {
 }
 
 /// Posture of every source, the root first, then by key.
-pub fn postures(cluster: &Cluster, graph: &Graph) -> Vec<SourcePosture> {
+/// `findings` are the per-object findings: a SIG-03/04/05/06/10 on a source means it is not
+/// verified, whatever its condition says.
+pub fn postures(
+    cluster: &Cluster,
+    graph: &Graph,
+    findings: &[crate::findings::Finding],
+) -> Vec<SourcePosture> {
     let root = cluster.root_source();
     let n = graph.nodes.len();
     let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -169,11 +269,13 @@ pub fn postures(cluster: &Cluster, graph: &Graph) -> Vec<SourcePosture> {
                 }
                 None => (0, 0),
             };
+            let verifiable = verifiability(o, cluster);
             SourcePosture {
                 key: o.key.clone(),
                 status: o.status,
                 is_root: root.as_ref() == Some(&o.key),
-                verifiable: verifiability(o, cluster),
+                verification: verification(o, &verifiable, findings),
+                verifiable,
                 provider,
                 keyed,
                 identities: verify
@@ -202,9 +304,20 @@ pub struct SignatureSummary {
     pub root_verified: Option<bool>,
 }
 
+impl SignatureSummary {
+    /// "yes", "no" or "unknown" for the root, as views print it.
+    pub fn root_label(&self) -> &'static str {
+        match self.root_verified {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "unknown",
+        }
+    }
+}
+
 /// Summarizes postures.
 pub fn summary(postures: &[SourcePosture]) -> SignatureSummary {
-    let is_verified = |p: &SourcePosture| p.verdict.as_ref().is_some_and(|c| c.status == "True");
+    let is_verified = |p: &SourcePosture| p.verification == Verification::Verified;
     SignatureSummary {
         verifiable: postures
             .iter()
@@ -260,6 +373,13 @@ mod tests {
             Some("v1@sha256:ab")
         );
         assert_eq!(verified_revision("no matching signatures"), None);
+        let git = "verified signature of\n\t- commit 'main@sha1:0123456789abcdef0123456789abcdef01234567' with key '5982D0279C227FFD'";
+        assert_eq!(
+            verified_commit(git).as_deref(),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        );
+        let bare = "verified signature of\n\t- commit '0123456789abcdef0123456789abcdef01234567' with key 'SHA256:x'";
+        assert!(verified_commit(bare).is_some());
     }
 }
 
@@ -284,7 +404,7 @@ mod blast_tests {
             CrdAccess::Unknown,
         );
         let g = Graph::build(&c, GraphOptions::default());
-        let p = postures(&c, &g);
+        let p = postures(&c, &g, &[]);
         let root = p.iter().find(|p| p.key.name == "root").unwrap();
         assert_eq!(root.consumers, 1);
         assert_eq!(

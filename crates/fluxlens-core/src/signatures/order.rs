@@ -58,6 +58,7 @@ mod tests {
             status: Status::Ready,
             is_root: false,
             verifiable: Verifiability::Yes,
+            verification: crate::signatures::Verification::Unverified,
             provider: None,
             keyed: None,
             identities: vec![],

@@ -1,6 +1,7 @@
 //! MIG-GO-02 — dangling source or dependency reference (the S003 bootstrap deadlock).
 
-use crate::findings::{Finding, Rule, Severity};
+use crate::findings::policy::{Class, Role, delivery_chain, fixed, graded_as};
+use crate::findings::{Finding, Rule};
 use crate::model::{Answer, Cluster, ObjectKey, Presence, RefKind, Reference};
 
 /// A consumer references a source (or dependency) that does not exist.
@@ -38,11 +39,8 @@ impl Rule for DanglingReference {
                     }
                 }
                 let on_chain = root.as_ref() == Some(&obj.key) || chain.contains(&obj.key);
-                let severity = if on_chain {
-                    Severity::Critical
-                } else {
-                    Severity::High
-                };
+                // Broken delivery: critical for the root and its delivery chain.
+                let role = if on_chain { Role::Root } else { Role::Ordinary };
                 let mut evidence = vec![format!(
                     "{} → {} ({}), {}",
                     obj.key,
@@ -60,6 +58,9 @@ impl Rule for DanglingReference {
                         c.reason.as_deref().unwrap_or(""),
                         c.message.as_deref().unwrap_or("")
                     ));
+                }
+                if let Some(why) = premature_flip(cluster, &r.target) {
+                    evidence.push(why);
                 }
                 if on_chain {
                     evidence.push(format!(
@@ -84,16 +85,15 @@ impl Rule for DanglingReference {
                         format!("Create {} or remove it from {}.", r.target, r.field),
                     )
                 };
-                out.push(Finding {
-                    reason: String::new(),
-                    members: vec![],
-                    rule: self.id().into(),
-                    severity,
-                    subject: obj.key.clone(),
+                out.push(graded_as(
+                    role,
+                    self.id(),
+                    Class::Broken,
+                    obj.key.clone(),
                     message,
                     evidence,
                     remediation,
-                });
+                ));
             }
         }
     }
@@ -101,36 +101,29 @@ impl Rule for DanglingReference {
 
 /// The info finding for a reference fluxlens cannot resolve.
 fn not_visible(rule: &str, subject: ObjectKey, r: &Reference, p: &Presence) -> Finding {
-    Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: rule.into(),
-        severity: Severity::Info,
-        subject: subject.clone(),
-        message: format!("{subject} → {} is {}", r.target, p.describe()),
-        evidence: vec![format!("{} ({})", r.target, r.field)],
-        remediation: "Nothing to do unless you expected to see it: fluxlens does not call an object missing when it cannot see it.".into(),
-    }
+    fixed(
+        rule,
+        Class::Context,
+        subject.clone(),
+        format!("{subject} → {} is {}", r.target, p.describe()),
+        vec![format!("{} ({})", r.target, r.field)],
+        "Nothing to do unless you expected to see it: fluxlens does not call an object missing when it cannot see it.".into(),
+    )
 }
 
-/// The objects that deliver the FluxInstance: its `managedBy` chain upward.
-fn delivery_chain(cluster: &Cluster) -> Vec<ObjectKey> {
-    let mut chain = Vec::new();
-    let mut cur = cluster.instance().and_then(|i| i.managed_by.clone());
-    while let Some(k) = cur {
-        if chain.contains(&k) {
-            break;
-        }
-        cur = cluster.get(&k).and_then(|o| o.managed_by.clone());
-        chain.push(k);
-    }
-    chain
+/// MIG-GO-04 off the delivery chain is this finding's evidence (revision 3): the missing
+/// source is the OCI root the FluxInstance does not generate yet.
+fn premature_flip(c: &Cluster, target: &ObjectKey) -> Option<String> {
+    let (_, oci) = crate::migration::util::root_pair(c);
+    (target == &oci && crate::migration::util::sync_kind(c).as_deref() == Some("GitRepository"))
+        .then(|| format!("MIG-GO-04 premature flip: {oci} is created only when the FluxInstance switches spec.sync to OCIRepository; flip consumers after stage M2"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::api::FluxReport;
+    use crate::findings::Severity;
     use crate::model::CrdAccess;
 
     fn cluster(objs: &[&str]) -> Cluster {

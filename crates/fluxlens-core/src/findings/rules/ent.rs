@@ -5,7 +5,8 @@
 use crate::compliance::{
     self, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
 };
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
 use crate::migration::util::{Installer, installer};
 use crate::model::{Cluster, ObjectKey};
@@ -39,21 +40,65 @@ fn push(
     out: &mut Vec<Finding>,
     c: &Cluster,
     rule: &str,
-    severity: Severity,
+    class: Class,
     message: String,
     evidence: Vec<String>,
     remediation: &str,
 ) {
-    out.push(Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: rule.into(),
-        severity,
-        subject: subject(c),
+    // A compliance control is about the installation: its severity never depends on a role.
+    out.push(fixed(
+        rule,
+        class,
+        subject(c),
         message,
         evidence,
-        remediation: remediation.into(),
-    });
+        remediation.into(),
+    ));
+}
+
+/// With flux-aio: "1 of N controllers visible" (the report's `flux` component is only the
+/// first container of the one Deployment running them all).
+fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
+    let aio = comps.iter().any(|x| x.name == "flux")
+        && crate::migration::util::installer(c) == Installer::FluxAio;
+    aio.then(|| {
+        let n = crate::migration::util::requested_controllers(c)
+            .map(|v| v.len())
+            .unwrap_or(crate::migration::util::DEFAULT_CONTROLLERS.len());
+        format!("1 of {n} controllers visible")
+    })
+}
+
+/// Where the registry path, the FluxInstance's `spec.distribution.variant` and the digest
+/// catalog disagree about a component's variant.
+fn contradictions(c: &Cluster, comps: &[ComponentImage]) -> Vec<String> {
+    let declared = compliance::instance_variant(c).filter(|v| *v != Variant::Unknown);
+    let mut out = Vec::new();
+    for x in comps {
+        let by_path = compliance::classify_registry(&x.registry);
+        if let (Some(path), Some(decl)) = (by_path, declared)
+            && path != decl
+        {
+            out.push(format!(
+                "contradiction: {} comes from a {} registry path while spec.distribution.variant says {}",
+                x.name,
+                path.as_str(),
+                decl.as_str()
+            ));
+        }
+        if let Some(cat) = x.catalog_variant
+            && cat != x.variant
+            && x.variant != Variant::Unknown
+        {
+            out.push(format!(
+                "{}: the bundled catalog lists its digest as {} (classified {} by its path)",
+                x.name,
+                cat.as_str(),
+                x.variant.as_str()
+            ));
+        }
+    }
+    out
 }
 
 /// `(major, minor, patch)` from `v2.8.3`.
@@ -83,20 +128,47 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
         )
     };
 
-    // ENT-01
-    let variant_name = cluster_variant.map(|v| v.as_str()).unwrap_or("mixed");
+    // ENT-01. Revision 3: flux-aio shows one controller's image of several, so a variant
+    // judged from it is unknown; a registry path and a variant that disagree are said.
+    let aio_hidden = aio_visibility(c, &comps);
+    let variant_name = match (&aio_hidden, cluster_variant) {
+        (Some(seen), _) => format!("unknown ({seen})"),
+        (None, Some(v)) => v.as_str().to_string(),
+        (None, None) => "mixed".into(),
+    };
+    let mut ev: Vec<String> = comps.iter().map(describe).collect();
+    ev.extend(contradictions(c, &comps));
     push(
         out,
         c,
         "ENT-01",
-        Severity::Info,
+        Class::Context,
         format!("Cluster variant: {variant_name}"),
-        comps.iter().map(describe).collect(),
+        ev,
         "Informational.",
+    );
+    if let Some(seen) = &aio_hidden
+        && (p.require_enterprise || p.require_fips)
+    {
+        for rule in ["ENT-02", "ENT-03"] {
+            push(
+                out,
+                c,
+                rule,
+                Class::Context,
+                format!("The variant cannot be judged: {seen}"),
+                vec!["flux-aio runs every controller in one Deployment; the report shows only the first container's image".into()],
+                "Check the flux-aio bundle's registry for every controller, or move to the Flux Operator.",
+            );
+        }
+    }
+    let (p_enterprise, p_fips) = (
+        p.require_enterprise && aio_hidden.is_none(),
+        p.require_fips && aio_hidden.is_none(),
     );
 
     // ENT-02
-    if p.require_enterprise && !cluster_variant.is_some_and(Variant::is_enterprise) {
+    if p_enterprise && !cluster_variant.is_some_and(Variant::is_enterprise) {
         let not: Vec<String> = comps
             .iter()
             .filter(|x| !x.variant.is_enterprise())
@@ -106,7 +178,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             out,
             c,
             "ENT-02",
-            Severity::High,
+            Class::ControlFailing,
             "Flux Enterprise is required, but not every controller is an enterprise build".into(),
             not,
             "Switch spec.distribution.registry to ghcr.io/controlplaneio-fluxcd/<variant> with imagePullSecret.",
@@ -114,10 +186,11 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
     }
 
     // ENT-03
-    if p.require_fips {
+    if p_fips {
+        // Revision 3: a digest the FIPS catalog lists passes whatever the registry path.
         let mut ev: Vec<String> = comps
             .iter()
-            .filter(|x| x.variant != Variant::EnterpriseDistrolessFips)
+            .filter(|x| !x.is_fips())
             .map(describe)
             .collect();
         let platform = c
@@ -137,7 +210,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-03",
-                Severity::High,
+                Class::ControlFailing,
                 "FIPS is required, but not everything runs the distroless-fips build".into(),
                 ev,
                 "Use registry ghcr.io/controlplaneio-fluxcd/distroless-fips (variant enterprise-distroless-fips).",
@@ -185,9 +258,9 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             c,
             "ENT-04",
             if strict {
-                Severity::High
+                Class::ControlFailing
             } else {
-                Severity::Low
+                Class::Hygiene
             },
             "Controller images are not pinned by digest".into(),
             unpinned,
@@ -210,9 +283,9 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 c,
                 "ENT-05",
                 if upstream {
-                    Severity::High
+                    Class::ControlFailing
                 } else {
-                    Severity::Info
+                    Class::Context
                 },
                 format!("{} runs digest {d:.19}…, {from} says {e:.19}…", x.name),
                 vec![
@@ -231,7 +304,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-05",
-                Severity::Info,
+                Class::Context,
                 format!("{}: provenance of {} cannot be checked", x.name, x.tag),
                 vec![format!(
                     "no FluxInstance digest, and {} {} is not in the bundled catalog ({}, {})",
@@ -268,7 +341,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                     out,
                     c,
                     "ENT-06",
-                    Severity::Medium,
+                    Class::Degraded,
                     "CVE-patched digests will not arrive until the next operator upgrade".into(),
                     ev,
                     "Set spec.distribution.artifact: oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests (or set variant on an air-gapped mirror).",
@@ -279,7 +352,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             out,
             c,
             "ENT-06",
-            Severity::Info,
+            Class::Context,
             "Not managed by the Flux Operator: patching is manual".into(),
             vec![],
             "Patch controllers by hand, or adopt the Flux Operator.",
@@ -301,7 +374,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-07",
-                Severity::High,
+                Class::ControlFailing,
                 format!(
                     "Flux {ma}.{mi} is out of support (supported: {lma}.{}–{lma}.{lmi})",
                     lmi - 2
@@ -321,7 +394,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                     out,
                     c,
                     "ENT-08",
-                    Severity::Medium,
+                    Class::Degraded,
                     format!(
                         "Flux {ma}.{mi}.{pa} is behind the latest patch {}",
                         info.latest_patch
@@ -338,7 +411,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-08",
-                Severity::Info,
+                Class::Context,
                 format!("The FluxInstance pins {v} exactly: patches need a manual bump"),
                 vec![],
                 "Use a patch range such as 2.9.x.",
@@ -373,7 +446,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                     out,
                     c,
                     "ENT-09",
-                    Severity::Medium,
+                    Class::Degraded,
                     format!(
                         "Kubernetes {}.{} is outside the support range {}.{}–{}.{} of Flux {ma}.{mi}",
                         k.0, k.1, lo.0, lo.1, hi.0, hi.1
@@ -403,13 +476,13 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             out,
             c,
             "ENT-10",
-            Severity::Medium,
+            Class::Degraded,
             format!("AWS Marketplace images with entitlement {entitlement:?}"),
             vec!["metering must be active: expected \"Issued by controlplane-aws\"".into()],
             "Check the operator's IAM role for AWS Marketplace metering.",
         );
     } else {
-        push(out, c, "ENT-10", Severity::Info, format!("Entitlement: {entitlement}"), vec!["\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription".into()], "Keep the subscription evidence outside the cluster.");
+        push(out, c, "ENT-10", Class::Context, format!("Entitlement: {entitlement}"), vec!["\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription".into()], "Keep the subscription evidence outside the cluster.");
     }
 
     // ENT-11
@@ -426,7 +499,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-11",
-                Severity::High,
+                Class::ControlFailing,
                 "Private ControlPlane images without spec.distribution.imagePullSecret".into(),
                 vec!["controller pods will fail to pull on the next rollout".into()],
                 "Create the flux-enterprise-auth dockerconfigjson Secret and set imagePullSecret.",
@@ -461,13 +534,13 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
         .map(|o| o.key.to_string())
         .collect();
     if chart_unverified.is_empty() {
-        push(out, c, "ENT-12", Severity::Info, "Expected image signing identities (issuer https://token.actions.githubusercontent.com)".into(), owners, "Nothing in-cluster verifies controller images: verify at mirror time (flux-operator distro mirror --verify) or admission.");
+        push(out, c, "ENT-12", Class::Context, "Expected image signing identities (issuer https://token.actions.githubusercontent.com)".into(), owners, "Nothing in-cluster verifies controller images: verify at mirror time (flux-operator distro mirror --verify) or admission.");
     } else {
         push(
             out,
             c,
             "ENT-12",
-            Severity::Medium,
+            Class::Degraded,
             "The operator or instance chart is pulled without signature verification".into(),
             chart_unverified,
             r"Add spec.verify (cosign keyless, subject ^https://github\.com/controlplaneio-fluxcd/.*$).",
@@ -502,7 +575,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-13",
-                Severity::Low,
+                Class::Hygiene,
                 "A distroless feature limit may break these Kustomizations".into(),
                 hits,
                 "Distroless images have no git/gpg: avoid kustomize remote bases and SOPS with PGP (use age or KMS).",
@@ -525,7 +598,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 out,
                 c,
                 "ENT-14",
-                Severity::Info,
+                Class::Context,
                 format!(
                     "Flux Operator {have} is older than the required {}",
                     p.min_operator_version.clone().unwrap_or_default()
@@ -546,7 +619,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             out,
             c,
             "ENT-14",
-            Severity::Info,
+            Class::Context,
             "The Flux Operator reports a newer Flux version than the one installed".into(),
             vec![format!(
                 "{} event on {}: {}",
@@ -602,6 +675,7 @@ ent_rule!(Ent14, "ENT-14", "operator currency");
 mod tests {
     use super::*;
     use crate::api::FluxReport;
+    use crate::findings::Severity;
     use crate::model::CrdAccess;
 
     fn c(report: &str, objs: &[&str]) -> Cluster {

@@ -1,7 +1,8 @@
 //! MIG-API-01 … 07: storage versions and the minor upgrade path.
 
 use super::rule;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
 use crate::migration::api_table;
 use crate::migration::util::{Installer, installer};
@@ -124,16 +125,22 @@ fn unmigrated(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 .iter()
                 .any(|v| api_table::served(&kind, t, v) == Some(false))
         });
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: if removed_by_target { Severity::Critical } else { Severity::High },
-            subject: ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", crd.metadata.name.clone()),
-            message: format!("{} still has objects stored at {:?}", crd.metadata.name, stale),
-            evidence: vec![format!("status.storedVersions: {stored:?}; storage version {storage}"), if removed_by_target { format!("the FluxInstance range allows 2.{}, which removes one of them", target.unwrap_or(0)) } else { String::new() }].into_iter().filter(|s| !s.is_empty()).collect(),
-            remediation: "Run `flux migrate` (or let the Flux Operator migrate: spec.migrateResources true) before the next minor upgrade.".into(),
-        });
+        // The Flux installation is the subject's role: a CRD the next upgrade cannot
+        // replace breaks the FluxInstance.
+        let class = if removed_by_target {
+            Class::Broken
+        } else {
+            Class::Unhealthy
+        };
+        out.push(graded_as(
+            Role::Root,
+            id,
+            class,
+            ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", crd.metadata.name.clone()),
+            format!("{} still has objects stored at {:?}", crd.metadata.name, stale),
+            vec![format!("status.storedVersions: {stored:?}; storage version {storage}"), if removed_by_target { format!("the FluxInstance range allows 2.{}, which removes one of them", target.unwrap_or(0)) } else { String::new() }].into_iter().filter(|s| !s.is_empty()).collect(),
+            "Run `flux migrate` (or let the Flux Operator migrate: spec.migrateResources true) before the next minor upgrade.".into(),
+        ));
     }
 }
 
@@ -155,13 +162,44 @@ fn upgrade_blocked(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             continue;
         };
         let m = r.message.clone().unwrap_or_default();
-        if m.contains("storedVersions")
+        if !(m.contains("storedVersions")
             && (m.contains("missing from spec.versions")
-                || m.contains("must appear in spec.versions"))
+                || m.contains("must appear in spec.versions")))
         {
-            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Critical, subject: o.key.clone(), message: format!("{} cannot upgrade a CRD: objects are still stored at a version the new CRD drops", o.key), evidence: vec![m], remediation: "Run `flux migrate` against the cluster (with the old CRDs still installed), then retry the upgrade.".into() });
+            continue;
         }
+        // Revision 3: only Flux's own CRDs are `flux migrate`'s business; another chart's CRD
+        // (cert-manager's) is that chart's failure, graded as the release's own.
+        let Some(crd) = flux_crd_named(&m) else {
+            continue;
+        };
+        out.push(graded_as(
+            Role::Root,
+            id,
+            Class::Broken,
+            o.key.clone(),
+            format!(
+                "{} cannot upgrade the Flux CRD {crd}: objects are still stored at a version the new CRD drops",
+                o.key
+            ),
+            vec![m],
+            "Run `flux migrate` against the cluster (with the old CRDs still installed), then retry the upgrade.".into(),
+        ));
     }
+}
+
+/// The Flux CRD (`*.fluxcd.io`, `*.controlplane.io`) a storedVersions error names.
+fn flux_crd_named(message: &str) -> Option<String> {
+    message
+        .split(['"', '\'', '`', ' '])
+        .map(|t| t.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '-'))
+        .find(|t| {
+            t.split_once('.').is_some_and(|(plural, group)| {
+                !plural.is_empty()
+                    && (group.ends_with("fluxcd.io") || group.ends_with("controlplane.io"))
+            })
+        })
+        .map(str::to_string)
 }
 
 fn removed_in_git(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -186,7 +224,7 @@ fn removed_in_git(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 })
         });
         if let Some(kind) = hit {
-            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: o.key.clone(), message: format!("{} applies {kind} at an API version Flux 2.{minor} removed", o.key), evidence: vec![m], remediation: format!("Run `flux migrate -f . --version 2.{minor}` in the repository and commit the result.") });
+            out.push(fixed(id, Class::Unhealthy, o.key.clone(), format!("{} applies {kind} at an API version Flux 2.{minor} removed", o.key), vec![m], format!("Run `flux migrate -f . --version 2.{minor}` in the repository and commit the result.")));
         }
     }
 }
@@ -198,23 +236,20 @@ fn auto_migration_disabled(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .instance_distribution()
             .and_then(|d| d.version.clone())
             .unwrap_or_default();
-        let sev = if unbounded(&range) {
-            Severity::High
+        let class = if unbounded(&range) {
+            Class::Unhealthy
         } else {
-            Severity::Medium
+            Class::Degraded
         };
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: sev,
-            subject: i.key.clone(),
-            message: format!("{} has spec.migrateResources: false", i.key),
-            evidence: vec![format!("spec.distribution.version: {range}")],
-            remediation:
-                "Remove migrateResources: false, or run `flux migrate` before each minor upgrade."
-                    .into(),
-        });
+        out.push(fixed(
+            id,
+            class,
+            i.key.clone(),
+            format!("{} has spec.migrateResources: false", i.key),
+            vec![format!("spec.distribution.version: {range}")],
+            "Remove migrateResources: false, or run `flux migrate` before each minor upgrade."
+                .into(),
+        ));
     }
 }
 
@@ -224,21 +259,17 @@ fn unbounded_range(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     };
     if unbounded(&v) {
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::Medium,
-            subject: i.key.clone(),
-            message: format!(
+        out.push(fixed(
+            id,
+            Class::Degraded,
+            i.key.clone(),
+            format!(
                 "{} follows version {v}: minor upgrades happen unattended",
                 i.key
             ),
-            evidence: vec![format!("spec.distribution.version: {v}")],
-            remediation:
-                "Pin a minor, e.g. 2.9.x, and raise it deliberately after `flux migrate -f .`."
-                    .into(),
-        });
+            vec![format!("spec.distribution.version: {v}")],
+            "Pin a minor, e.g. 2.9.x, and raise it deliberately after `flux migrate -f .`.".into(),
+        ));
     }
 }
 
@@ -252,7 +283,27 @@ fn crds_behind(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         };
         let got = r.api_version.rsplit('/').next().unwrap_or("");
         if !got.is_empty() && got != expected {
-            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Medium, subject: ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", Kind::parse(&r.kind).crd_name().unwrap_or_else(|| r.kind.clone())), message: format!("{} CRD reports {} but Flux 2.{minor} stores {expected}", r.kind, r.api_version), evidence: vec![format!("FluxReport reconcilers: {} {}", r.kind, r.api_version)], remediation: "Upgrade the CRDs together with the controllers (bootstrap did not upgrade them).".into() });
+            out.push(fixed(
+                id,
+                Class::Degraded,
+                ObjectKey::new(
+                    Kind::Other("CustomResourceDefinition".into()),
+                    "",
+                    Kind::parse(&r.kind)
+                        .crd_name()
+                        .unwrap_or_else(|| r.kind.clone()),
+                ),
+                format!(
+                    "{} CRD reports {} but Flux 2.{minor} stores {expected}",
+                    r.kind, r.api_version
+                ),
+                vec![format!(
+                    "FluxReport reconcilers: {} {}",
+                    r.kind, r.api_version
+                )],
+                "Upgrade the CRDs together with the controllers (bootstrap did not upgrade them)."
+                    .into(),
+            ));
         }
     }
 }
@@ -274,13 +325,11 @@ fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let subject = c
         .root_kustomization()
         .unwrap_or_else(|| ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux"));
-    out.push(Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: id.into(),
-        severity: Severity::Info,
+    out.push(fixed(
+        id,
+        Class::Context,
         subject,
-        message: format!(
+        format!(
             "Installed by {}: run `flux migrate` before each minor upgrade",
             c.report
                 .spec
@@ -290,7 +339,7 @@ fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(|| "a non-operator installer".into())
         ),
-        evidence: if removed.is_empty() {
+        if removed.is_empty() {
             vec![]
         } else {
             vec![format!(
@@ -299,11 +348,11 @@ fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 removed.join(", ")
             )]
         },
-        remediation: format!(
+        format!(
             "flux migrate && flux migrate -f . --version 2.{}",
             minor + 1
         ),
-    });
+    ));
 }
 
 #[cfg(test)]

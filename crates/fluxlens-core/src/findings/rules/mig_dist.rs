@@ -1,7 +1,8 @@
-//! MIG-DIST-01 … 09: switching installers and distributions.
+//! MIG-DIST-01 … 10: switching installers and distributions.
 
 use super::rule;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
 use crate::migration::util::{self, Installer, installer};
 use crate::model::{Cluster, ObjectKey};
@@ -43,6 +44,10 @@ rule!(
     /// MIG-DIST-09: the install gives fluxlens less to see (info).
     LimitedVisibility, "MIG-DIST-09", "limited visibility install", limited_visibility
 );
+rule!(
+    /// MIG-DIST-10: flux-aio's controllers run beside the operator's (revision 3).
+    ControllersTwice, "MIG-DIST-10", "controllers twice", controllers_twice
+);
 
 fn report_subject(c: &Cluster) -> ObjectKey {
     ObjectKey::new(Kind::FluxReport, c.operator_namespace(), "flux")
@@ -58,16 +63,14 @@ pub fn registry_prefix(image: &str) -> &str {
 
 fn installer_class(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let who = installer(c);
-    out.push(Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: id.into(),
-        severity: Severity::Info,
-        subject: report_subject(c),
-        message: format!("Flux was installed by {}", who.as_str()),
-        evidence: vec![managed_by_evidence(c)],
-        remediation: "Informational.".into(),
-    });
+    out.push(fixed(
+        id,
+        Class::Context,
+        report_subject(c),
+        format!("Flux was installed by {}", who.as_str()),
+        vec![managed_by_evidence(c)],
+        "Informational.".into(),
+    ));
 }
 
 /// The report's `distribution.managedBy`, quoted, as evidence.
@@ -97,7 +100,7 @@ fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if !applied {
             ev.push("the FluxInstance has never applied (no lastAppliedRevision)".into());
         }
-        out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: i.key.clone(), message: format!("{} exists but the operator has not taken over the installation", i.key), evidence: ev, remediation: "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into() });
+        out.push(fixed(id, Class::Unhealthy, i.key.clone(), format!("{} exists but the operator has not taken over the installation", i.key), ev, "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into()));
     }
 }
 
@@ -113,22 +116,18 @@ fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let stuck = differ && ready_false.is_some();
     let upgrading = differ && !stuck && !stalled;
     if upgrading {
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::Info,
-            subject: i.key.clone(),
-            message: format!("{} is applying a new revision", i.key),
-            evidence: vec![format!(
+        out.push(fixed(
+            id,
+            Class::Context,
+            i.key.clone(),
+            format!("{} is applying a new revision", i.key),
+            vec![format!(
                 "lastAttemptedRevision {} ≠ lastAppliedRevision {}, Ready is not False",
                 s.last_attempted_revision.clone().unwrap_or_default(),
                 s.last_applied_revision.clone().unwrap_or_default()
             )],
-            remediation:
-                "Nothing to do while it reconciles; it becomes a finding if Ready turns False."
-                    .into(),
-        });
+            "Nothing to do while it reconciles; it becomes a finding if Ready turns False.".into(),
+        ));
         return;
     }
     if stalled || ready_false.is_some() {
@@ -147,20 +146,20 @@ fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 s.last_applied_revision.clone().unwrap_or_default()
             ));
         }
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: if stalled {
-                Severity::Critical
-            } else {
-                Severity::High
-            },
-            subject: i.key.clone(),
-            message: format!("{} is not healthy", i.key),
-            evidence: ev,
-            remediation: "Read the message: it names the objects the operator waits for.".into(),
-        });
+        let class = if stalled {
+            Class::Broken
+        } else {
+            Class::Unhealthy
+        };
+        out.push(graded_as(
+            Role::Root,
+            id,
+            class,
+            i.key.clone(),
+            format!("{} is not healthy", i.key),
+            ev,
+            "Read the message: it names the objects the operator waits for.".into(),
+        ));
     }
 }
 
@@ -186,22 +185,13 @@ fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         // Not missing yet: flux-aio's one `flux` Deployment still runs them (its report image
         // is only the first container's).
         if !absent.is_empty() {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::Info,
-                subject: report_subject(c),
-                message: format!(
+            out.push(fixed(id, Class::Context, report_subject(c), format!(
                     "{} of the FluxInstance's controllers still run inside flux-aio's flux Deployment",
                     absent.len()
-                ),
-                evidence: absent
+                ), absent
                     .iter()
                     .map(|w| format!("{w}: inside flux-aio's pod, not yet a Deployment of the operator"))
-                    .collect(),
-                remediation: "Expected until the operator takes over (MIG-DIST-02); after that each must run as its own Deployment.".into(),
-            });
+                    .collect(), "Expected until the operator takes over (MIG-DIST-02); after that each must run as its own Deployment.".into()));
         }
     } else {
         ev.extend(
@@ -211,7 +201,7 @@ fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         );
     }
     if !ev.is_empty() {
-        out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::High, subject: report_subject(c), message: "Flux controllers are not ready or missing".into(), evidence: ev, remediation: "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into() });
+        out.push(fixed(id, Class::Unhealthy, report_subject(c), "Flux controllers are not ready or missing".into(), ev, "Check image pulls (a registry switch needs imagePullSecret) and the controller Deployments.".into()));
     }
 }
 
@@ -234,21 +224,18 @@ fn mixed_origins(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .iter()
             .map(|x| format!("{}: {}", x.name, x.image.clone().unwrap_or_default()))
             .collect();
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::High,
-            subject: report_subject(c),
-            message: format!(
+        out.push(fixed(
+            id,
+            Class::Unhealthy,
+            report_subject(c),
+            format!(
                 "Controller images come from {} registries: {}",
                 prefixes.len(),
                 prefixes.join(", ")
             ),
-            evidence: ev,
-            remediation:
-                "Finish the registry switch: every component from one registry and variant.".into(),
-        });
+            ev,
+            "Finish the registry switch: every component from one registry and variant.".into(),
+        ));
     }
 }
 
@@ -275,7 +262,7 @@ fn instance_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             want = format!("{want}@{d}");
         }
         if live != want {
-            out.push(Finding { reason: String::new(), members: vec![], rule: id.into(), severity: Severity::Medium, subject: i.key.clone(), message: format!("{name} runs another image than the FluxInstance selected"), evidence: vec![format!("instance: {want}"), format!("live: {live}")], remediation: "Someone edited the Deployment by hand or another installer fights the operator; reconcile the FluxInstance.".into() });
+            out.push(fixed(id, Class::Degraded, i.key.clone(), format!("{name} runs another image than the FluxInstance selected"), vec![format!("instance: {want}"), format!("live: {live}")], "Someone edited the Deployment by hand or another installer fights the operator; reconcile the FluxInstance.".into()));
         }
     }
 }
@@ -299,20 +286,14 @@ fn leftovers(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .map(|e| format!("{} {}/{}", e.kind, e.namespace, e.name))
         .collect();
     if !flux.is_empty() {
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::Low,
-            subject: root,
-            message:
-                "The root Kustomization still applies the bootstrap manifests (gotk-components)"
-                    .into(),
-            evidence: flux.into_iter().take(10).collect(),
-            remediation:
-                "Delete the flux-system folder from Git: harmless (ssa: Ignore) but confusing."
-                    .into(),
-        });
+        out.push(fixed(
+            id,
+            Class::Hygiene,
+            root,
+            "The root Kustomization still applies the bootstrap manifests (gotk-components)".into(),
+            flux.into_iter().take(10).collect(),
+            "Delete the flux-system folder from Git: harmless (ssa: Ignore) but confusing.".into(),
+        ));
     }
 }
 
@@ -327,22 +308,20 @@ fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if let (Some(want), Some(have)) = (minor_version(&spec), minor_version(&applied))
         && want < have
     {
-        out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::High,
-            subject: i.key.clone(),
-            message: format!(
+        out.push(fixed(
+            id,
+            Class::Unhealthy,
+            i.key.clone(),
+            format!(
                 "{} asks for {spec} while {applied} is applied: minor downgrades are refused",
                 i.key
             ),
-            evidence: vec![
+            vec![
                 format!("spec.distribution.version {spec}"),
                 format!("lastAppliedRevision {applied}"),
             ],
-            remediation: "Restore the version range; a downgrade needs a reinstall.".into(),
-        });
+            "Restore the version range; a downgrade needs a reinstall.".into(),
+        ));
     }
 }
 
@@ -357,16 +336,58 @@ fn limited_visibility(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if who == Installer::FluxAio {
         ev.push("flux-aio runs every controller in one Deployment: only the first container's image is visible".into());
     }
-    out.push(Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: id.into(),
-        severity: Severity::Info,
-        subject: report_subject(c),
-        message: format!("Installed by {}: some checks cannot be made", who.as_str()),
-        evidence: ev,
-        remediation: "Consider the Flux Operator for automatic migration and patching.".into(),
-    });
+    out.push(fixed(
+        id,
+        Class::Context,
+        report_subject(c),
+        format!("Installed by {}: some checks cannot be made", who.as_str()),
+        ev,
+        "Consider the Flux Operator for automatic migration and patching.".into(),
+    ));
+}
+
+/// Revision 3: flux-aio's `flux` Deployment (leader election off) beside controllers the
+/// operator installed: two controller sets reconcile the same objects.
+fn controllers_twice(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let d = &c.report.spec.distribution;
+    let operator = d.managed_by.as_deref() == Some("flux-operator");
+    let Some(aio) = c.report.spec.components.iter().find(|x| x.name == "flux") else {
+        return;
+    };
+    if !operator {
+        return;
+    }
+    let others: Vec<String> = c
+        .report
+        .spec
+        .components
+        .iter()
+        .filter(|x| x.name != "flux")
+        .map(|x| x.name.clone())
+        .collect();
+    let mut evidence = vec![
+        managed_by_evidence(c),
+        format!(
+            "component flux (flux-aio) still runs: {}",
+            aio.image.clone().unwrap_or_default()
+        ),
+        "flux-aio runs its controllers with leader election off, so they do not yield to the operator's".into(),
+    ];
+    if !others.is_empty() {
+        evidence.push(format!(
+            "operator-installed controllers: {}",
+            others.join(", ")
+        ));
+    }
+    out.push(graded_as(
+        Role::Root,
+        id,
+        Class::Unhealthy,
+        report_subject(c),
+        "Two sets of Flux controllers run: flux-aio's flux Deployment beside the operator's".into(),
+        evidence,
+        "Remove the flux-aio bundle (timoni bundle delete, or delete its flux Deployment) now that the operator manages the installation.".into(),
+    ));
 }
 
 #[cfg(test)]

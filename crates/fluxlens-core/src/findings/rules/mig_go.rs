@@ -1,7 +1,8 @@
 //! MIG-GO-01, 03, 04, 06 … 11: the Git → OCI root migration.
 
 use super::rule;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, Role, graded_as};
 use crate::kind::Kind;
 use crate::migration::util::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::model::{Cluster, ObjectKey};
@@ -51,26 +52,38 @@ rule!(
     /// MIG-GO-13: HelmReleases whose chart is stored in the Git root cannot simply flip.
     ChartInGitRoot, "MIG-GO-13", "chart stored in the Git root", chart_in_git_root
 );
+rule!(
+    /// MIG-GO-14: the root source, of any kind, cannot fetch (revision 3).
+    RootCannotFetch, "MIG-GO-14", "root source cannot fetch", root_cannot_fetch
+);
 
+/// A finding of `class` about a subject playing `role` in the migration (the root pair is
+/// the root whatever the report says of it today).
 fn f(
     id: &str,
-    sev: Severity,
+    (class, role): (Class, Role),
     subject: ObjectKey,
     message: String,
     evidence: Vec<String>,
     remediation: &str,
 ) -> Finding {
-    Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: id.into(),
-        severity: sev,
+    graded_as(
+        role,
+        id,
+        class,
         subject,
         message,
         evidence,
-        remediation: remediation.into(),
-    }
+        remediation.into(),
+    )
 }
+
+/// Context, hygiene, degraded assurance: graded the same for every subject.
+const CONTEXT: (Class, Role) = (Class::Context, Role::Ordinary);
+const HYGIENE: (Class, Role) = (Class::Hygiene, Role::Ordinary);
+const DEGRADED: (Class, Role) = (Class::Degraded, Role::Ordinary);
+/// Delivery of the root breaks.
+const ROOT_BROKEN: (Class, Role) = (Class::Broken, Role::Root);
 
 fn consumer_census(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(subject) = c.root_kustomization() else {
@@ -82,7 +95,7 @@ fn consumer_census(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
     out.push(f(
         id,
-        Severity::Info,
+        CONTEXT,
         subject,
         format!(
             "Consumers by source: git {}, oci {}, bucket {}, external {}",
@@ -126,11 +139,11 @@ fn git_root_collected(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         } else {
             "which the operator garbage-collects"
         };
-        out.push(f(id, Severity::Critical, git.clone(), format!("FluxInstance syncs from {kind} now, and {n} consumers still read {git}, {state}"),
+        out.push(f(id, ROOT_BROKEN, git.clone(), format!("FluxInstance syncs from {kind} now, and {n} consumers still read {git}, {state}"),
             on_git.into_iter().take(20).collect(), "Flip the remaining consumers to the OCI root, or annotate the GitRepository fluxcd.controlplane.io/prune: disabled."));
     } else if !kept {
         let owner = obj.map(|g| g.owner_label()).unwrap_or_default();
-        out.push(f(id, Severity::Medium, git.clone(), format!("{n} consumers are still on {git} after the handover to {kind}"),
+        out.push(f(id, DEGRADED, git.clone(), format!("{n} consumers are still on {git} after the handover to {kind}"),
             std::iter::once(format!("{git} is not in the FluxInstance inventory (owner: {owner}); the operator will not delete it")).chain(on_git.into_iter().take(20)).collect(),
             "Flip the remaining consumers to the OCI root; then remove or suspend the Git root (break-glass)."));
     }
@@ -147,15 +160,35 @@ fn premature_flip(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if ok {
         return;
     }
-    let flipped: Vec<String> = consumers_of(c, &oci).map(|o| o.key.to_string()).collect();
-    if !flipped.is_empty() {
-        let state = if c.contains(&oci) {
-            "is not Ready"
-        } else {
-            "does not exist"
-        };
-        out.push(f(id, Severity::Critical, oci.clone(), format!("{} consumers read {oci}, which {state}, while the FluxInstance still syncs Git", flipped.len()),
-            flipped.into_iter().take(20).collect(), "Revert the flip until the parallel OCI source exists, is Ready and verified (stage M2)."));
+    let flipped: Vec<ObjectKey> = consumers_of(c, &oci).map(|o| o.key.clone()).collect();
+    if flipped.is_empty() {
+        return;
+    }
+    // Revision 3: critical only on the delivery chain (the S003 deadlock); elsewhere a missing
+    // source is MIG-GO-02's finding, which carries the flip as evidence (dangling.rs).
+    let chain = crate::findings::policy::delivery_chain(c);
+    let root_ks = c.root_kustomization();
+    let on_chain: Vec<&ObjectKey> = flipped
+        .iter()
+        .filter(|k| chain.contains(k) || root_ks.as_ref() == Some(*k))
+        .collect();
+    let exists = c.contains(&oci);
+    let state = if exists {
+        "is not Ready"
+    } else {
+        "does not exist"
+    };
+    let evidence: Vec<String> = flipped.iter().take(20).map(|k| k.to_string()).collect();
+    let remediation =
+        "Revert the flip until the parallel OCI source exists, is Ready and verified (stage M2).";
+    if !on_chain.is_empty() {
+        out.push(f(id, ROOT_BROKEN, oci.clone(),
+            format!("{} consumers read {oci}, which {state}, while the FluxInstance still syncs Git — {} of them on the delivery chain (bootstrap deadlock)", flipped.len(), on_chain.len()),
+            evidence, remediation));
+    } else if exists {
+        out.push(f(id, (Class::Unhealthy, Role::Ordinary), oci.clone(),
+            format!("{} consumers read {oci}, which is not Ready, while the FluxInstance still syncs Git", flipped.len()),
+            evidence, remediation));
     }
 }
 
@@ -195,11 +228,7 @@ fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .and_then(|o| o.raw.spec.interval.as_deref())
         .and_then(crate::time::parse_duration_ms);
     let fresh = matches!((git_time, oci_time, interval), (Some(gt), Some(ot), Some(i)) if gt >= ot && gt - ot < i);
-    let sev = if fresh {
-        Severity::Info
-    } else {
-        Severity::Medium
-    };
+    let sev = if fresh { CONTEXT } else { DEGRADED };
     out.push(f(
         id,
         sev,
@@ -266,7 +295,7 @@ fn commit_status(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             .map(|k| k.key.to_string())
             .collect();
         if !bad.is_empty() {
-            out.push(f(id, Severity::Medium, alert.key.clone(), format!("{} posts {ptype} commit statuses for {} OCI-sourced Kustomizations that have no SHA-1 origin revision", alert.key, bad.len()),
+            out.push(f(id, DEGRADED, alert.key.clone(), format!("{} posts {ptype} commit statuses for {} OCI-sourced Kustomizations that have no SHA-1 origin revision", alert.key, bad.len()),
                 bad.into_iter().take(20).collect(), "Push artifacts with --revision <branch>@sha1:<sha> so kustomize-controller forwards originRevision (Flux ≥ 2.5)."));
         }
     }
@@ -286,7 +315,7 @@ fn stale_alert_sources(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if !missing.is_empty() {
             out.push(f(
                 id,
-                Severity::Low,
+                HYGIENE,
                 alert.key.clone(),
                 format!("{} lists sources that do not exist", alert.key),
                 missing,
@@ -341,7 +370,7 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             }
             out.push(f(
                 id,
-                Severity::Medium,
+                DEGRADED,
                 rc.key.clone(),
                 format!("{} will not trigger what CI expects", rc.key),
                 evidence,
@@ -372,9 +401,53 @@ fn root_auth(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     }
     if reason == "AuthenticationFailed" || util::auth_failure_text(&msg) {
-        out.push(f(id, Severity::Critical, root, "The root OCI source cannot pull: the whole cluster stops updating".into(),
+        out.push(f(id, ROOT_BROKEN, root, "The root OCI source cannot pull: the whole cluster stops updating".into(),
             vec![format!("{} {reason}: {msg}", fetch.type_)], "New GHCR packages are private by default: make it public and verified, or set the FluxInstance sync pullSecret."));
     }
+}
+
+/// Revision 3: the root source (Git, OCI or Bucket) is not Ready, stalled, or its last fetch
+/// failed: delivery of the whole cluster stops at the next change. A verification failure is
+/// SIG-03's; an OCI auth failure is also MIG-GO-10, carried here as evidence.
+fn root_cannot_fetch(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    let Some(root) = c.root_source() else { return };
+    let Some(o) = c.get(&root) else { return };
+    let failed = |t: &str| o.condition(t).filter(|x| x.status == "True");
+    let ready_false = o.condition("Ready").filter(|r| r.status == "False");
+    let cause = failed("FetchFailed").or(failed("Stalled")).or(ready_false);
+    let Some(cause) = cause else { return };
+    let verification = o
+        .condition("SourceVerified")
+        .is_some_and(|v| v.status == "False")
+        || cause.reason.as_deref() == Some("VerificationError");
+    if verification {
+        return;
+    }
+    let mut evidence = vec![format!(
+        "{} {}={} {}: {}",
+        root,
+        cause.type_,
+        cause.status,
+        cause.reason.clone().unwrap_or_default(),
+        cause.message.clone().unwrap_or_default()
+    )];
+    if let Some(artifact) = o.artifact_revision() {
+        evidence.push(format!(
+            "the cluster keeps applying the last artifact {artifact}; no change reaches it until the fetch works"
+        ));
+    }
+    let msg = cause.message.clone().unwrap_or_default();
+    if root.kind == Kind::OciRepository
+        && (cause.reason.as_deref() == Some("AuthenticationFailed")
+            || util::auth_failure_text(&msg))
+    {
+        evidence
+            .push("MIG-GO-10: an authentication failure of the OCI root (see that finding)".into());
+    }
+    out.push(f(id, ROOT_BROKEN, root.clone(),
+        format!("The root source {root} cannot fetch: delivery of the whole cluster stops at the next change"),
+        evidence,
+        "Fix what the condition names (credentials, deploy key, host key, TLS, URL or ref), then `flux reconcile source` the root; until then nothing new reaches the cluster."));
 }
 
 fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -397,7 +470,7 @@ fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if mutable && !spare {
         out.push(f(
             id,
-            Severity::Info,
+            CONTEXT,
             root,
             "No break-glass source: the root is a mutable tag and no suspended alternative exists"
                 .into(),
@@ -459,7 +532,7 @@ fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         ));
     }
     if !dropped.is_empty() {
-        out.push(f(id, Severity::High, oci.clone(),
+        out.push(f(id, (Class::Predicted, Role::Root), oci.clone(),
             format!("At handover the operator regenerates {oci} from spec.sync and drops its credentials: the pull will fail"),
             dropped,
             "Before switching spec.sync.kind, set spec.sync.pullSecret (and provider) to what the OCIRepository uses today, or make the package public and verified."));
@@ -469,9 +542,13 @@ fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 /// HelmReleases whose chart lives in `GitRepository/R`: a chart template cannot point at an
 /// OCIRepository and a whole-repository artifact is not a chart.
 fn chart_in_git_root(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+    // Revision 3: only a migration that shows intent makes a chart in Git a to-do.
+    if !util::git_oci_intent(c) {
+        return;
+    }
     let (git, _) = root_pair(c);
     for hr in charts_in_git_root(c, &git) {
-        out.push(f(id, Severity::Medium, hr.key.clone(),
+        out.push(f(id, DEGRADED, hr.key.clone(),
             format!("{} builds its chart from {git}: it cannot simply flip to the OCI root", hr.key),
             vec![format!("chart from {git} (spec.chart.spec.sourceRef, or a chartRef to a HelmChart built from it)")],
             "Publish the chart as its own OCI artifact and use spec.chartRef to an OCIRepository of it, or produce it with an ArtifactGenerator; then flip."));
@@ -558,15 +635,26 @@ mod tests {
 
     #[test]
     fn mig_go_04_premature_flip() {
+        // Revision 3: off the delivery chain it is MIG-GO-02's evidence, not its own row.
         let objs = [inst("GitRepository"), GIT.into(), ks("a", "OCIRepository")];
-        assert_eq!(
-            run(
-                &cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>()),
-                "MIG-GO-04"
-            )
-            .len(),
-            1
+        let c = cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(run(&c, "MIG-GO-04").is_empty());
+        let dangling = run(&c, "MIG-GO-02");
+        assert!(
+            dangling[0].evidence.iter().any(|e| e.contains("MIG-GO-04")),
+            "{dangling:?}"
         );
+        // The root Kustomization flipped: the S003 deadlock, critical.
+        let root_flip = [
+            inst("GitRepository"),
+            GIT.into(),
+            super::super::testkit::root_ks("OCIRepository"),
+        ];
+        let f = run(
+            &cluster(&root_flip.iter().map(String::as_str).collect::<Vec<_>>()),
+            "MIG-GO-04",
+        );
+        assert_eq!((f.len(), f[0].severity), (1, Severity::Critical));
         let after_m2 = [
             inst("GitRepository"),
             GIT.into(),
@@ -709,12 +797,17 @@ mod tests {
     #[test]
     fn mig_go_13_chart_in_git_root() {
         let hr = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chart":{"spec":{"chart":"./charts/app","sourceRef":{"kind":"GitRepository","name":"flux-system","namespace":"flux-system"}}}}}"#;
-        let f = run(&cluster(&[&inst("GitRepository"), GIT, hr]), "MIG-GO-13");
+        // Revision 3: no intent of a Git → OCI migration, nothing to say.
+        assert!(run(&cluster(&[&inst("GitRepository"), GIT, hr]), "MIG-GO-13").is_empty());
+        let f = run(
+            &cluster(&[&inst("GitRepository"), GIT, OCI_READY, hr]),
+            "MIG-GO-13",
+        );
         assert_eq!((f.len(), f[0].severity), (1, Severity::Medium));
         let chart_ref = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chartRef":{"kind":"OCIRepository","name":"app-chart"}}}"#;
         assert!(
             run(
-                &cluster(&[&inst("GitRepository"), GIT, chart_ref]),
+                &cluster(&[&inst("GitRepository"), GIT, OCI_READY, chart_ref]),
                 "MIG-GO-13"
             )
             .is_empty()

@@ -1,7 +1,8 @@
 //! MIG-GO-05: the parallel OCI root source must survive its Kustomization's pruning.
 
 use super::rule;
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
 use crate::migration::util::prune_disabled;
 use crate::model::{Cluster, ObjectKey};
@@ -42,19 +43,10 @@ fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if prune_disabled(value) {
         return;
     }
-    out.push(Finding {
-        reason: String::new(),
-        members: vec![],
-        rule: id.into(),
-        severity: Severity::High,
-        subject: oci.key.clone(),
-        message: format!("{} is delivered by {} without a prune opt-out: removing it from Git deletes the future root source", oci.key, oci.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_default()),
-        evidence: vec![match value {
+    out.push(fixed(id, Class::Predicted, oci.key.clone(), format!("{} is delivered by {} without a prune opt-out: removing it from Git deletes the future root source", oci.key, oci.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_default()), vec![match value {
             Some(v) => format!("kustomize.toolkit.fluxcd.io/prune: \"{v}\" (only \"disabled\", any case, is honoured)"),
             None => "annotation kustomize.toolkit.fluxcd.io/prune is absent".into(),
-        }],
-        remediation: "Annotate it kustomize.toolkit.fluxcd.io/prune: disabled (Disabled is fine) before the handover.".into(),
-    });
+        }], "Annotate it kustomize.toolkit.fluxcd.io/prune: disabled (Disabled is fine) before the handover.".into()));
 }
 
 #[cfg(test)]

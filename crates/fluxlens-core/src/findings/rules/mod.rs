@@ -1,6 +1,8 @@
 //! One file per rule family. `rule!` declares a catalog rule: id, title, and the function
 //! that evaluates it.
 
+#[cfg(test)]
+mod coverage;
 mod dangling;
 pub(crate) mod ent;
 mod mig_api;
@@ -62,6 +64,7 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_go::NoBreakGlass,
     &mig_go::CredentialsDropped,
     &mig_go::ChartInGitRoot,
+    &mig_go::RootCannotFetch,
     &mig_api::UnmigratedStorage,
     &mig_api::CrdUpgradeBlocked,
     &mig_api::RemovedApiInGit,
@@ -78,6 +81,7 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_dist::BootstrapLeftovers,
     &mig_dist::DowngradeRequested,
     &mig_dist::LimitedVisibility,
+    &mig_dist::ControllersTwice,
     &ent::Ent01,
     &ent::Ent02,
     &ent::Ent03,

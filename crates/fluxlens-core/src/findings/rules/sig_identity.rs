@@ -4,6 +4,7 @@ use super::rule;
 use crate::api::object::OidcIdentity;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, graded};
+use crate::identity::SubjectScope;
 use crate::identity::{self, analyse};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject};
@@ -78,13 +79,21 @@ fn matchers(c: &Cluster) -> impl Iterator<Item = (&FluxObject, usize, &OidcIdent
 fn over_broad(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     for (o, i, m) in matchers(c) {
         let mut evidence = Vec::new();
+        // Revision 3: a matcher that admits anyone is fail-open (critical on the root, like
+        // SIG-05); a missing anchor is a control that admits more than meant.
+        let mut anyone = false;
         for (field, p) in [("issuer", &m.issuer), ("subject", &m.subject)] {
             let a = analyse(p);
             if a.matches_anything {
+                anyone = true;
                 evidence.push(format!(
                     "matchOIDCIdentity[{i}].{field} `{p}` matches any {field}"
                 ));
                 continue;
+            }
+            if field == "subject" && identity::subject_scope(p) == SubjectScope::AnyOwner {
+                anyone = true;
+                evidence.push(format!("matchOIDCIdentity[{i}].subject `{p}` leaves the owner open: any GitHub account's workflow can sign"));
             }
             let lit = identity::literal(p);
             if a.missing_start_anchor {
@@ -100,7 +109,12 @@ fn over_broad(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             }
         }
         if !evidence.is_empty() {
-            out.push(graded(c, id, Class::ControlFailing, o.key.clone(),
+            let class = if anyone {
+                Class::FailOpen
+            } else {
+                Class::ControlFailing
+            };
+            out.push(graded(c, id, class, o.key.clone(),
                 format!("An identity matcher of {} accepts signers it should not", o.key),
                 evidence,
                 r"Anchor both patterns: issuer ^https://token\.actions\.githubusercontent\.com$, subject ^https://github\.com/<owner>/<repo>/\.github/workflows/<file>@refs/heads/<branch>$.".into()));
@@ -114,15 +128,49 @@ fn not_pinned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if a.matches_anything
             || a.missing_start_anchor
             || !identity::is_workflow_subject(&m.subject)
-            || identity::pins_workflow_and_ref(&m.subject)
         {
             continue; // SIG-06 covers the worse cases; non-workflow identities are out of scope
         }
-        out.push(graded(c, id, Class::PostureGap, o.key.clone(),
-            format!("The subject of {} does not pin a workflow and ref: any workflow or branch of the repository can sign", o.key),
-            vec![format!("matchOIDCIdentity[{i}].subject `{}`", m.subject), "an unguarded workflow_dispatch can then publish signed non-main artifacts (S003)".into()],
-            "End the subject with /.github/workflows/<file>@refs/heads/<branch>$ (or @refs/tags/<pattern>$ for tag releases).".into()));
+        let quoted = format!("matchOIDCIdentity[{i}].subject `{}`", m.subject);
+        let (class, message, evidence) = match identity::subject_scope(&m.subject) {
+            SubjectScope::AnyOwner | SubjectScope::Pinned => continue,
+            SubjectScope::Other if identity::pins_workflow_and_ref(&m.subject) => continue,
+            // Revision 3: the vendor's own documented identity for its artifacts is
+            // owner-wide (fluxcd, controlplaneio-fluxcd); anyone else's is high.
+            SubjectScope::AnyRepositoryOf(owner) if vendor_identity(o, &owner) => (
+                Class::Degraded,
+                format!("The subject of {} admits any repository of {owner}: the vendor's documented signing identity", o.key),
+                vec![quoted, format!("{owner} publishes this artifact and documents ^https://github\\.com/{owner}/.*$ as its identity")],
+            ),
+            SubjectScope::AnyRepositoryOf(owner) => (
+                Class::ControlFailing,
+                format!("Any repository of {owner} can sign for {}: the subject names no repository", o.key),
+                vec![quoted, format!("a workflow in any repository under github.com/{owner} (a fork-owned test repository, an intern's sandbox) produces a certificate this matcher accepts")],
+            ),
+            SubjectScope::AnyBranch => (
+                Class::Degraded,
+                format!("The subject of {} pins the workflow but not the branch: any branch of the repository can sign", o.key),
+                vec![quoted, "an unguarded workflow_dispatch on any branch can then publish signed artifacts (S003)".into()],
+            ),
+            SubjectScope::AnyWorkflow | SubjectScope::Other => (
+                Class::Degraded,
+                format!("The subject of {} does not pin a workflow and ref: any workflow or branch of the repository can sign", o.key),
+                vec![quoted, "an unguarded workflow_dispatch can then publish signed non-main artifacts (S003)".into()],
+            ),
+        };
+        out.push(graded(c, id, class, o.key.clone(), message, evidence,
+            "Name the owner and repository literally and end the subject with /.github/workflows/<file>@refs/heads/<branch>$ (or @refs/tags/<pattern>$ for tag releases).".into()));
     }
+}
+
+/// Whether `owner` is the vendor of the artifact `o` pulls (its URL is under that owner).
+fn vendor_identity(o: &FluxObject, owner: &str) -> bool {
+    matches!(owner, "fluxcd" | "controlplaneio-fluxcd")
+        && o.raw
+            .spec
+            .url
+            .as_deref()
+            .is_some_and(|u| u.contains(&format!("/{owner}/")))
 }
 
 fn unescaped_dots(id: &str, c: &Cluster, out: &mut Vec<Finding>) {

@@ -2,8 +2,8 @@
 
 use super::rule;
 use crate::api::object::KustomizePatch;
-use crate::findings::policy::{Class, graded};
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, Role, fixed, graded, graded_as};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject};
 use crate::signatures::instance::{self, PatchVerdict};
@@ -77,47 +77,173 @@ fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 fn instance_sync(c: &Cluster) -> Option<(&FluxObject, instance::Generated, &[KustomizePatch])> {
     let inst = c.instance()?;
     let generated = instance::generated_source(inst, c)?;
-    let patches = inst
-        .raw
-        .spec
-        .kustomize
-        .as_ref()
-        .map(|k| k.patches.as_slice())
-        .unwrap_or(&[]);
-    Some((inst, generated, patches))
+    Some((inst, generated, instance::patches(inst)))
 }
 
 fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some((inst, generated, patches)) = instance_sync(c) else {
         return;
     };
-    let g = format!(
-        "{{group: {}, version: {}, kind: {}, name: {}, namespace: {}}}",
-        generated.group, generated.version, generated.kind, generated.name, generated.namespace
-    );
+    // Revision 3: before the handover the prediction is about the OCIRepository the
+    // instance will generate; a verify patch prepared for it is right, not a miss.
+    let handover = (generated.kind == "GitRepository")
+        .then(|| instance::handover_verify(c))
+        .flatten();
+    if let Some(h) = &handover {
+        predict_handover(id, c, inst, h, out);
+    }
+    let future = handover.as_ref().map(|h| &h.generated);
     match instance::evaluate(patches, &generated) {
-        PatchVerdict::Misses(misses) => out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::High,
-            subject: inst.key.clone(),
-            message: format!("No verify patch of {} targets the generated source {}: verification will be silently off", inst.key, generated.key()),
-            evidence: std::iter::once(format!("generated source: {g}")).chain(misses).chain(std::iter::once("kustomize skips a patch whose target matches nothing, without error".into())).collect(),
-            remediation: format!("Target the generated object exactly, e.g. target: {{kind: {}, name: {}}}; then confirm spec.verify on the live object (SIG-10).", generated.kind, generated.name),
-        }),
-        PatchVerdict::Indeterminate(why) => out.push(Finding {
-            reason: String::new(),
-            members: vec![],
-            rule: id.into(),
-            severity: Severity::Info,
-            subject: inst.key.clone(),
-            message: format!("Whether the verify patch of {} reaches {} cannot be predicted", inst.key, generated.key()),
-            evidence: vec![format!("generated source: {g}"), why],
-            remediation: "Confirm spec.verify and SourceVerified on the live generated source (SIG-10 checks it).".into(),
-        }),
+        PatchVerdict::Misses(misses) => {
+            // A targeted patch aimed at the future OCI source selects nothing today, as
+            // intended; a target-less one fails today's build whatever it is aimed at.
+            let misses: Vec<_> = misses
+                .into_iter()
+                .filter(|m| m.targetless || !future.is_some_and(|f| reaches(&patches[m.index], f)))
+                .collect();
+            if !misses.is_empty() {
+                out.push(missed(id, inst, &generated, &misses));
+            }
+        }
+        PatchVerdict::Indeterminate(why) => out.push(fixed(
+            id,
+            Class::Context,
+            inst.key.clone(),
+            format!(
+                "Whether the verify patch of {} reaches {} cannot be predicted",
+                inst.key,
+                generated.key()
+            ),
+            vec![format!("generated source: {}", generated.describe()), why],
+            "Confirm spec.verify and SourceVerified on the live generated source (SIG-10 checks it).".into(),
+        )),
         PatchVerdict::Reaches(_) | PatchVerdict::NotConfigured => {}
     }
+}
+
+fn reaches(p: &KustomizePatch, g: &instance::Generated) -> bool {
+    matches!(
+        instance::evaluate(std::slice::from_ref(p), g),
+        PatchVerdict::Reaches(_)
+    )
+}
+
+/// The finding for verify patches that miss the generated source: silently skipped when
+/// targeted, a failed build when target-less (revision 3 tells them apart).
+fn missed(
+    id: &str,
+    inst: &FluxObject,
+    g: &instance::Generated,
+    misses: &[instance::Miss],
+) -> Finding {
+    let mut evidence = vec![format!("generated source: {}", g.describe())];
+    evidence.extend(misses.iter().map(instance::Miss::describe));
+    let remediation = format!(
+        "Give the patch a target that selects the generated object exactly, e.g. target: {{kind: {}, name: {}}}; then confirm spec.verify on the live object (SIG-10).",
+        g.kind, g.name
+    );
+    if misses.iter().any(|m| m.targetless) {
+        let failing = inst.condition("Ready").is_some_and(|r| r.status == "False");
+        let (class, state) = if failing {
+            (Class::Broken, "fails")
+        } else {
+            (Class::Predicted, "will fail at its next reconcile")
+        };
+        return graded_as(
+            Role::Root,
+            id,
+            class,
+            inst.key.clone(),
+            format!(
+                "A target-less verify patch of {} names no generated object: the FluxInstance build {state}",
+                inst.key
+            ),
+            evidence,
+            remediation,
+        );
+    }
+    fixed(
+        id,
+        Class::Predicted,
+        inst.key.clone(),
+        format!(
+            "No verify patch of {} targets the generated source {}: verification will be silently off",
+            inst.key,
+            g.key()
+        ),
+        evidence,
+        remediation,
+    )
+}
+
+/// Before the handover: the OCIRepository the instance will generate carries `spec.verify`
+/// delivered from Git, and no instance patch will put it back (revision 3, SIG-09 high).
+fn predict_handover(
+    id: &str,
+    c: &Cluster,
+    inst: &FluxObject,
+    h: &instance::Handover,
+    out: &mut Vec<Finding>,
+) {
+    let Some(target) = h.verified_target(c) else {
+        return;
+    };
+    let (lost, why) = match &h.verdict {
+        PatchVerdict::Reaches(_) => return,
+        PatchVerdict::Indeterminate(why) => (false, why.clone()),
+        PatchVerdict::NotConfigured => (
+            true,
+            format!("{} has no kustomize patch that sets spec.verify", inst.key),
+        ),
+        PatchVerdict::Misses(m) => (
+            true,
+            m.iter()
+                .map(instance::Miss::describe)
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    };
+    let evidence = vec![
+        format!(
+            "{} has spec.verify today, delivered by {}",
+            target.key,
+            target.owner_label()
+        ),
+        format!(
+            "at handover the operator generates {} without verify and takes the field over",
+            h.generated.describe()
+        ),
+        why,
+    ];
+    if !lost {
+        out.push(fixed(
+            id,
+            Class::Context,
+            inst.key.clone(),
+            format!(
+                "Whether spec.verify of {} survives the handover cannot be predicted",
+                target.key
+            ),
+            evidence,
+            "Confirm spec.verify on the live object right after the handover (SIG-10).".into(),
+        ));
+        return;
+    }
+    out.push(fixed(
+        id,
+        Class::Predicted,
+        inst.key.clone(),
+        format!(
+            "spec.verify of {} will be dropped at the handover: no FluxInstance patch puts it back",
+            target.key
+        ),
+        evidence,
+        format!(
+            "Before switching spec.sync.kind, add to {} spec.kustomize.patches: {}",
+            inst.key,
+            instance::verify_patch_yaml(&h.generated, target)
+        ),
+    ));
 }
 
 fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -156,19 +282,21 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             live.key
         )
     };
-    out.push(Finding {
-        reason: crate::findings::policy::reason(Class::FailOpen, crate::findings::policy::Role::Root),
-        members: vec![],
-        rule: id.into(),
-        severity: Severity::Critical,
-        subject: live.key.clone(),
-        message: format!("{} asks for signature verification, but the live {} has no spec.verify: verification is off (fail-open)", inst.key, live.key),
-        evidence: vec![
+    out.push(graded_as(
+        Role::Root,
+        id,
+        Class::FailOpen,
+        live.key.clone(),
+        format!("{} asks for signature verification, but the live {} has no spec.verify: verification is off (fail-open)", inst.key, live.key),
+        vec![
             first_line,
             format!("live {} (managedBy {}) has no spec.verify; status {}", live.key, live.managed_by.as_ref().map(|k| k.to_string()).unwrap_or_else(|| "—".into()), live.status.as_str()),
         ],
-        remediation: "Fix the patch target (see SIG-09) and reconcile the FluxInstance; confirm SourceVerified=True on the live object.".into(),
-    });
+        format!(
+            "Add (or fix) the FluxInstance verify patch: {}; reconcile the FluxInstance and confirm SourceVerified=True on the live object.",
+            instance::verify_patch_yaml(&generated, live)
+        ),
+    ));
 }
 
 #[cfg(test)]
@@ -240,13 +368,24 @@ mod tests {
             &oci_root(true),
         ]);
         assert!(run(&ok, "SIG-09").is_empty());
-        let wrong_name = cluster(&[
+        let wrong_name = cluster(&[&inst(
+            "OCIRepository",
+            r#"{"kind":"OCIRepository","name":"flux"}"#,
+        )]);
+        assert_eq!(run(&wrong_name, "SIG-09")[0].severity, Severity::High);
+        // With the live root lacking verify, SIG-10 carries it (one cause, one finding).
+        let landed_wrong = cluster(&[
             &inst("OCIRepository", r#"{"kind":"OCIRepository","name":"flux"}"#),
             &oci_root(false),
         ]);
-        assert_eq!(run(&wrong_name, "SIG-09")[0].severity, Severity::High);
-        let wrong_kind = cluster(&[&inst("GitRepository", r#"{"kind":"OCIRepository"}"#)]);
-        assert_eq!(run(&wrong_kind, "SIG-09").len(), 1);
+        assert!(run(&landed_wrong, "SIG-09").is_empty());
+        assert_eq!(run(&landed_wrong, "SIG-10").len(), 1);
+        // Revision 3: sync still Git, the patch prepared for the OCIRepository the handover
+        // generates: right, not a miss.
+        let prepared = cluster(&[&inst("GitRepository", r#"{"kind":"OCIRepository"}"#)]);
+        assert!(run(&prepared, "SIG-09").is_empty());
+        let wrong_kind = cluster(&[&inst("GitRepository", r#"{"kind":"Bucket"}"#)]);
+        assert_eq!(run(&wrong_kind, "SIG-09")[0].severity, Severity::High);
         let old_version = cluster(&[&inst(
             "OCIRepository",
             r#"{"version":"v1beta2","kind":"OCIRepository"}"#,
@@ -272,7 +411,60 @@ mod tests {
             git_root,
         ]);
         assert!(run(&c, "SIG-10").is_empty());
-        assert_eq!(run(&c, "SIG-09").len(), 1);
+        assert!(run(&c, "SIG-09").is_empty(), "prepared for the handover");
+    }
+
+    #[test]
+    fn sig_09_targetless_and_targeted_misses_are_told_apart() {
+        let sm = |kind: &str, name: &str| {
+            format!(
+                r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"sync":{{"kind":"OCIRepository"}},"kustomize":{{"patches":[{{"patch":"apiVersion: source.toolkit.fluxcd.io/v1\nkind: {kind}\nmetadata:\n  name: {name}\nspec:\n  verify:\n    provider: cosign"}}]}}}},"status":{{"lastAppliedRevision":"v2.8.3@sha256:ab"}}}}"#
+            )
+        };
+        let loud = run(&cluster(&[&sm("OCIRepository", "flux")]), "SIG-09");
+        assert!(loud[0].message.contains("build"), "{}", loud[0].message);
+        assert!(
+            loud[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("fails the FluxInstance build"))
+        );
+        let silent = run(
+            &cluster(&[&inst(
+                "OCIRepository",
+                r#"{"kind":"OCIRepository","name":"flux"}"#,
+            )]),
+            "SIG-09",
+        );
+        assert!(
+            silent[0].message.contains("silently off"),
+            "{}",
+            silent[0].message
+        );
+        assert!(
+            silent[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("without error"))
+        );
+    }
+
+    #[test]
+    fn sig_10_carries_the_findings_of_the_same_cause() {
+        // One cause, one finding (revision 3): the patch missed, the live root has no verify.
+        let missed = cluster(&[
+            &inst("OCIRepository", r#"{"kind":"OCIRepository","name":"flux"}"#),
+            &root_ks("OCIRepository"),
+            &oci_root(false),
+        ]);
+        let all = crate::findings::evaluate_all(&missed);
+        let sig10 = all.iter().find(|f| f.rule == "SIG-10").unwrap();
+        assert!(
+            all.iter()
+                .all(|f| !matches!(f.rule.as_str(), "SIG-01" | "SIG-09"))
+        );
+        assert!(sig10.evidence.iter().any(|e| e.starts_with("also SIG-01")));
+        assert!(sig10.evidence.iter().any(|e| e.starts_with("also SIG-09")));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! SIG-02, SIG-03, SIG-04, SIG-12, SIG-13: what the controller says about verification.
 
 use super::rule;
-use crate::findings::policy::{Class, graded};
-use crate::findings::{Finding, Severity};
+use crate::findings::Finding;
+use crate::findings::policy::{Class, fixed, graded};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject, RefKind};
 use crate::signatures::{self, Verifiability};
@@ -58,19 +58,10 @@ fn no_verdict(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         let seen = o.raw.status.artifact.is_some()
             && matches!((ready_gen, o.raw.status.observed_generation), (Some(a), Some(b)) if a == b);
         if seen {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::High,
-                subject: o.key.clone(),
-                message: format!("{} has spec.verify but no SourceVerified condition", o.key),
-                evidence: vec![
+            out.push(fixed(id, Class::ControlFailing, o.key.clone(), format!("{} has spec.verify but no SourceVerified condition", o.key), vec![
                     format!("spec.verify.provider: {}", o.raw.spec.verify.as_ref().and_then(|v| v.provider.clone()).unwrap_or_else(|| "(default)".into())),
                     format!("Ready observedGeneration {:?} = status.observedGeneration {:?}", ready_gen, o.raw.status.observed_generation),
-                ],
-                remediation: "Check that the source-controller version supports this verification and that the object reconciled after verify was added (flux reconcile source …).".into(),
-            });
+                ], "Check that the source-controller version supports this verification and that the object reconciled after verify was added (flux reconcile source …).".into()));
         }
     }
 }
@@ -134,6 +125,22 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             continue;
         };
         let mut evidence = Vec::new();
+        // Revision 3: a Git verdict names the commit (`verified signature of\n\t- commit
+        // '<sha>' …`): compare its SHA-1 with the artifact's.
+        if o.key.kind == Kind::GitRepository
+            && let (Some(verified), Some(current)) = (
+                cond.message
+                    .as_deref()
+                    .and_then(signatures::verified_commit),
+                o.artifact_revision()
+                    .and_then(crate::migration::util::sha1_of),
+            )
+            && verified != current
+        {
+            evidence.push(format!(
+                "verified commit {verified:.12} ≠ artifact commit {current:.12}"
+            ));
+        }
         if matches!(o.key.kind, Kind::OciRepository | Kind::HelmChart)
             && let (Some(verified), Some(current)) = (
                 cond.message
@@ -159,21 +166,18 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             ));
         }
         if !evidence.is_empty() {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::Medium,
-                subject: o.key.clone(),
-                message: format!(
+            out.push(fixed(
+                id,
+                Class::Degraded,
+                o.key.clone(),
+                format!(
                     "The SourceVerified verdict of {} is not about what is served now",
                     o.key
                 ),
                 evidence,
-                remediation:
-                    "Reconcile the source and confirm SourceVerified names the current revision."
-                        .into(),
-            });
+                "Reconcile the source and confirm SourceVerified names the current revision."
+                    .into(),
+            ));
         }
     }
 }
@@ -187,16 +191,7 @@ fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             continue;
         };
         if matches!(src.target.kind, Kind::GitRepository | Kind::Bucket) {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::High,
-                subject: o.key.clone(),
-                message: format!("{} sets spec.verify but is built from {}: verification is silently skipped", o.key, src.target),
-                evidence: vec![format!("spec.sourceRef.kind: {}", src.target.kind), "the local chart builder has no verify path; SourceVerified never appears".into()],
-                remediation: "Publish the chart to an OCI registry and reference it through an OCI HelmRepository or a chartRef to an OCIRepository with verify.".into(),
-            });
+            out.push(fixed(id, Class::ControlFailing, o.key.clone(), format!("{} sets spec.verify but is built from {}: verification is silently skipped", o.key, src.target), vec![format!("spec.sourceRef.kind: {}", src.target.kind), "the local chart builder has no verify path; SourceVerified never appears".into()], "Publish the chart to an OCI registry and reference it through an OCI HelmRepository or a chartRef to an OCIRepository with verify.".into()));
         }
     }
     for (hr, _, _, kind) in signatures::template_verifications(c) {
@@ -204,16 +199,7 @@ fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             continue; // reported once, on the generated HelmChart
         }
         if let Some(k @ (Kind::GitRepository | Kind::Bucket)) = kind {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::High,
-                subject: hr.key.clone(),
-                message: format!("{} sets spec.chart.spec.verify on a chart from a {k}: verification is silently skipped", hr.key),
-                evidence: vec![format!("spec.chart.spec.sourceRef.kind: {k}")],
-                remediation: "Move the chart to an OCIRepository (spec.chartRef) with spec.verify.".into(),
-            });
+            out.push(fixed(id, Class::ControlFailing, hr.key.clone(), format!("{} sets spec.chart.spec.verify on a chart from a {k}: verification is silently skipped", hr.key), vec![format!("spec.chart.spec.sourceRef.kind: {k}")], "Move the chart to an OCIRepository (spec.chartRef) with spec.verify.".into()));
         }
     }
 }
@@ -237,24 +223,20 @@ fn git_mode(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             _ => false,
         };
         if !has_tag {
-            out.push(Finding {
-                reason: String::new(),
-                members: vec![],
-                rule: id.into(),
-                severity: Severity::Medium,
-                subject: o.key.clone(),
-                message: format!(
+            out.push(fixed(
+                id,
+                Class::Degraded,
+                o.key.clone(),
+                format!(
                     "{} verifies mode {mode} but its ref names no tag: the source stalls",
                     o.key
                 ),
-                evidence: vec![
+                vec![
                     format!("spec.verify.mode: {mode}"),
                     "spec.ref has no tag, semver or refs/tags/ name".into(),
                 ],
-                remediation:
-                    "Use mode: HEAD for branches, or point spec.ref at a tag or semver range."
-                        .into(),
-            });
+                "Use mode: HEAD for branches, or point spec.ref at a tag or semver range.".into(),
+            ));
         }
     }
 }

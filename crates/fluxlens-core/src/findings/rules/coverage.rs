@@ -1,0 +1,281 @@
+//! Tests over the whole rule set: no rule grades itself (revision 3, §0.3 roles), every rule
+//! has a test that makes it fire, and the field reports' failure modes behind revision 3 are
+//! caught on real-shaped data.
+
+use super::testkit::{root_ks, run};
+use crate::api::FluxReport;
+use crate::findings::{Severity, evaluate_all, registry};
+use crate::model::{Cluster, CrdAccess};
+
+/// Every rule family's source, with its name.
+const SOURCES: [(&str, &str); 12] = [
+    ("dangling.rs", include_str!("dangling.rs")),
+    ("ent.rs", include_str!("ent.rs")),
+    ("mig_api.rs", include_str!("mig_api.rs")),
+    ("mig_dist.rs", include_str!("mig_dist.rs")),
+    ("mig_go.rs", include_str!("mig_go.rs")),
+    ("mig_prune.rs", include_str!("mig_prune.rs")),
+    ("sig_anonymous.rs", include_str!("sig_anonymous.rs")),
+    ("sig_identity.rs", include_str!("sig_identity.rs")),
+    ("sig_instance.rs", include_str!("sig_instance.rs")),
+    ("sig_verdict.rs", include_str!("sig_verdict.rs")),
+    ("mod.rs", include_str!("mod.rs")),
+    ("coverage.rs", include_str!("coverage.rs")),
+];
+
+fn split(src: &str) -> (&str, &str) {
+    let at = src.find("#[cfg(test)]").unwrap_or(src.len());
+    src.split_at(at)
+}
+
+#[test]
+fn no_rule_names_a_severity_outside_the_policy() {
+    for (name, src) in SOURCES {
+        let (code, _) = split(src);
+        assert!(
+            !code.contains("Severity::") && !code.contains("severity:"),
+            "{name} grades a finding itself; say its Class and let the policy grade it"
+        );
+    }
+}
+
+#[test]
+fn every_rule_has_a_test_that_runs_it() {
+    let untested: Vec<&str> = registry()
+        .iter()
+        .map(|r| r.id())
+        .filter(|id| {
+            let quoted = format!("\"{id}\"");
+            !SOURCES
+                .iter()
+                .any(|(_, src)| split(src).1.contains(&quoted))
+        })
+        .collect();
+    assert!(untested.is_empty(), "no test runs {untested:?}");
+}
+
+fn with_report(report: &str, objs: &[&str]) -> Cluster {
+    let report: FluxReport = serde_json::from_str(report).unwrap();
+    Cluster::new(
+        report,
+        objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+        CrdAccess::Unknown,
+    )
+}
+
+const REPORT: &str = r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3","managedBy":"flux-operator"},"sync":{"id":"kustomization/flux-system"},"components":[{"name":"source-controller","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.8.0@sha256:aa"}]}}"#;
+const INSTANCE_OCI: &str = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"OCIRepository"}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab"}}"#;
+const GIT_ROOT: &str = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"True"}],"artifact":{"revision":"main@sha1:1111111111111111111111111111111111111111"}}}"#;
+
+/// The rules that had no test firing them (#29), and the new ones of revision 3.
+#[test]
+fn rules_fire_on_their_fail_examples() {
+    let cases: Vec<(&str, Cluster)> = vec![
+        (
+            "MIG-GO-01",
+            with_report(REPORT, &[&root_ks("GitRepository"), GIT_ROOT]),
+        ),
+        (
+            "MIG-GO-08",
+            with_report(
+                REPORT,
+                &[r#"{"kind":"Alert","metadata":{"name":"a","namespace":"flux-system"},"spec":{"providerRef":{"name":"slack"},"eventSources":[{"kind":"GitRepository","name":"gone"}]}}"#],
+            ),
+        ),
+        (
+            "MIG-GO-11",
+            with_report(
+                REPORT,
+                &[
+                    INSTANCE_OCI,
+                    &root_ks("OCIRepository"),
+                    r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"ref":{"tag":"latest"}}}"#,
+                ],
+            ),
+        ),
+        (
+            "MIG-API-02",
+            with_report(
+                REPORT,
+                &[r#"{"kind":"Kustomization","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"ReconciliationFailed","message":"CustomResourceDefinition.apiextensions.k8s.io \"helmreleases.helm.toolkit.fluxcd.io\" is invalid: status.storedVersions[0]: Invalid value: \"v2beta1\": missing from spec.versions; v2beta1 must remain in spec.versions until a storage migration ensures no data remains persisted in v2beta1"}]}}"#],
+            ),
+        ),
+        (
+            "MIG-DIST-07",
+            with_report(
+                REPORT,
+                &[
+                    INSTANCE_OCI,
+                    r#"{"kind":"Kustomization","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"inventory":{"entries":[{"id":"flux-system_source-controller_apps_Deployment","v":"v1"}]}}}"#,
+                ],
+            ),
+        ),
+        (
+            "MIG-DIST-09",
+            with_report(
+                &REPORT.replace("flux-operator", "flux bootstrap"),
+                &[],
+            ),
+        ),
+        ("ENT-01", with_report(REPORT, &[])),
+        ("MIG-DIST-01", with_report(REPORT, &[])),
+        (
+            "MIG-GO-14",
+            with_report(
+                REPORT,
+                &[
+                    &root_ks("GitRepository"),
+                    r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"GitOperationFailed","message":"failed to checkout and determine revision: unable to clone 'ssh://git@github.com/example-org/fleet': ssh: handshake failed: ssh: unable to authenticate, attempted methods [none publickey], no supported methods remain"},{"type":"FetchFailed","status":"True","reason":"GitOperationFailed"}],"artifact":{"revision":"main@sha1:1111111111111111111111111111111111111111"}}}"#,
+                ],
+            ),
+        ),
+        (
+            "MIG-DIST-10",
+            with_report(
+                &REPORT.replace(
+                    r#""components":["#,
+                    r#""components":[{"name":"flux","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.8.0"},"#,
+                ),
+                &[],
+            ),
+        ),
+    ];
+    for (rule, c) in cases {
+        assert!(!run(&c, rule).is_empty(), "{rule} did not fire");
+    }
+    // MIG-DIST-01 reads managedBy first (revision 3): flux-aio's component beside an
+    // operator-managed installation is the operator's install (and MIG-DIST-10).
+    let twice = with_report(
+        &REPORT.replace(
+            r#""components":["#,
+            r#""components":[{"name":"flux","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.8.0"},"#,
+        ),
+        &[],
+    );
+    assert!(
+        run(&twice, "MIG-DIST-01")[0]
+            .message
+            .contains("Flux Operator"),
+        "{:?}",
+        run(&twice, "MIG-DIST-01")
+    );
+}
+
+#[test]
+fn a_foreign_crd_upgrade_is_not_flux_migrate() {
+    // Regression (#29): cert-manager's storedVersions error read MIG-API-02 critical, "run
+    // flux migrate", for a CRD Flux does not own.
+    let hr = r#"{"kind":"HelmRelease","metadata":{"name":"cert-manager","namespace":"cert-manager"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"UpgradeFailed","message":"Helm upgrade failed for release cert-manager/cert-manager with chart cert-manager@v1.16.0: cannot patch \"certificates.cert-manager.io\" with kind CustomResourceDefinition: CustomResourceDefinition.apiextensions.k8s.io \"certificates.cert-manager.io\" is invalid: status.storedVersions[0]: Invalid value: \"v1alpha2\": missing from spec.versions"}]}}"#;
+    assert!(run(&with_report(REPORT, &[hr]), "MIG-API-02").is_empty());
+}
+
+#[test]
+fn a_git_root_that_cannot_authenticate_is_critical_on_the_overview() {
+    // Regression (#29): "No critical or high findings" while the bootstrap Git root failed
+    // with `ssh: unable to authenticate`.
+    let root = r#"{"kind":"GitRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"GitOperationFailed","message":"ssh: handshake failed: ssh: unable to authenticate, attempted methods [none publickey]"}]}}"#;
+    let c = with_report(REPORT, &[&root_ks("GitRepository"), root]);
+    let f = run(&c, "MIG-GO-14");
+    assert_eq!(f[0].severity, Severity::Critical);
+    let shown = crate::findings::aggregate(&evaluate_all(&c));
+    let v = crate::verdict::overview(&shown);
+    assert_ne!(v.text, "No critical or high findings");
+}
+
+#[test]
+fn a_failing_signature_on_an_oci_root_is_not_verified() {
+    // Regression (#29): SIG-03 critical under a verdict reading "Root source verified".
+    let root = r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system","labels":{"app.kubernetes.io/managed-by":"flux-operator"}},"spec":{"url":"oci://ghcr.io/example-org/fleet","secretRef":{"name":"ghcr"},"verify":{"provider":"cosign","matchOIDCIdentity":[{"issuer":"^https://token\\.actions\\.githubusercontent\\.com$","subject":"^https://github\\.com/example-org/fleet/\\.github/workflows/release\\.yaml@refs/heads/main$"}]}},"status":{"observedGeneration":3,"conditions":[{"type":"Ready","status":"False","reason":"VerificationError","observedGeneration":3},{"type":"SourceVerified","status":"False","reason":"VerificationError","observedGeneration":3,"message":"failed to verify the signature using provider 'cosign keyless': no matching signatures were found for 'ghcr.io/example-org/fleet:latest'"}]}}"#;
+    let c = with_report(REPORT, &[INSTANCE_OCI, &root_ks("OCIRepository"), root]);
+    let per_object = evaluate_all(&c);
+    assert_eq!(run(&c, "SIG-03")[0].severity, Severity::Critical);
+    let g = crate::graph::Graph::build(&c, crate::graph::GraphOptions::default());
+    let postures = crate::signatures::postures(&c, &g, &per_object);
+    let root = postures.iter().find(|p| p.is_root).unwrap();
+    assert!(matches!(
+        root.verification,
+        crate::signatures::Verification::NotVerified(_)
+    ));
+    let summary = crate::signatures::summary(&postures);
+    assert_eq!(summary.root_verified, Some(false));
+    let v = crate::verdict::signatures(&summary, Some(&root.verification), &per_object);
+    assert!(!v.text.contains("Root source verified"), "{}", v.text);
+}
+
+#[test]
+fn an_owner_wide_subject_on_the_root_is_high() {
+    // Regression (#29): `^https://github[.]com/<owner>/.*$` graded medium and worded as if it
+    // named one repository.
+    let root = r#"{"kind":"OCIRepository","metadata":{"name":"flux-system","namespace":"flux-system"},"spec":{"url":"oci://ghcr.io/example-org/fleet","verify":{"provider":"cosign","matchOIDCIdentity":[{"issuer":"^https://token[.]actions[.]githubusercontent[.]com$","subject":"^https://github[.]com/example-org/.*$"}]}}}"#;
+    let c = with_report(REPORT, &[&root_ks("OCIRepository"), root]);
+    let f = run(&c, "SIG-07");
+    assert_eq!(f[0].severity, Severity::High);
+    assert!(
+        f[0].message.contains("Any repository of example-org"),
+        "{}",
+        f[0].message
+    );
+    // Pinned to a branch pattern: medium; anyone's workflow (owner open): SIG-06 critical.
+    let any_branch = root.replace(
+        "example-org/.*$",
+        "example-org/fleet/[.]github/workflows/release[.]yaml@refs/heads/.*$",
+    );
+    let f = run(
+        &with_report(REPORT, &[&root_ks("OCIRepository"), &any_branch]),
+        "SIG-07",
+    );
+    assert_eq!(f[0].severity, Severity::Medium);
+    let any_owner = root.replace("example-org/.*$", ".*/fleet/.*$");
+    let f = run(
+        &with_report(REPORT, &[&root_ks("OCIRepository"), &any_owner]),
+        "SIG-06",
+    );
+    assert_eq!(f[0].severity, Severity::Critical);
+}
+
+#[test]
+fn a_source_the_delivery_chain_reads_has_its_role() {
+    // Revision 3 (§0.3 roles): the chart source of the flux-instance HelmRelease.
+    let inst = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"GitRepository"}}}"#;
+    let hr = r#"{"kind":"HelmRelease","metadata":{"name":"flux-instance","namespace":"flux-system"},"spec":{"chartRef":{"kind":"OCIRepository","name":"flux-instance"}},"status":{"inventory":{"entries":[{"id":"flux-system_flux_fluxcd.controlplane.io_FluxInstance","v":"v1"}]}}}"#;
+    let chart = r#"{"kind":"OCIRepository","metadata":{"name":"flux-instance","namespace":"flux-system"},"spec":{"url":"oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance"}}"#;
+    let c = with_report(REPORT, &[inst, hr, chart]);
+    let key = crate::model::ObjectKey::parse("OCIRepository/flux-system/flux-instance").unwrap();
+    assert_eq!(
+        crate::findings::policy::role_of(&c, &key),
+        crate::findings::policy::Role::DeliveryChain
+    );
+}
+
+#[test]
+fn fips_digests_count_whatever_the_registry() {
+    // Revision 3, ENT-03: the AWS Marketplace registry serves FIPS builds; a digest the
+    // bundled catalog lists as FIPS passes.
+    let Some(fips) = crate::compliance::catalog::digests()
+        .entries
+        .iter()
+        .find(|e| e.variant == "enterprise-distroless-fips" && e.component == "source-controller")
+    else {
+        panic!("the bundled catalog has FIPS digests");
+    };
+    let image = format!(
+        "{}/source-controller:{}@{}",
+        crate::compliance::AWS_MARKETPLACE_REGISTRY,
+        fips.tag,
+        fips.digest
+    );
+    let report = REPORT
+        .replace("ghcr.io/fluxcd/source-controller:v1.8.0@sha256:aa", &image)
+        .replace("v2.8.3", &fips.version)
+        .replace(
+            r#""sync""#,
+            r#""cluster":{"platform":"linux/amd64"},"sync""#,
+        );
+    let c = with_report(&report, &[]);
+    let profile = crate::compliance::Profile {
+        require_fips: true,
+        ..crate::compliance::Profile::default_for(&c)
+    };
+    let f = crate::compliance::findings(&c, &profile);
+    assert!(f.iter().all(|f| f.rule != "ENT-03"), "{f:?}");
+}
