@@ -92,3 +92,30 @@ test('flux-aio → Flux Operator: every controller the FluxInstance asks for is 
     assert.match(await stuck.textContent(), /helm-controller not ready.*ImagePullBackOff/);
   } finally { await cleanup(browser, sim); }
 });
+
+test('handover (#29): verify delivered from Git, nine instance patches and none for verify — predicted, blocked, the patch named', async () => {
+  const sim = await startSim(['--scenario', 'handover']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/migrations');
+    const gitOci = page.locator('[data-migration=git-oci]');
+    await gitOci.waitFor();
+    // The card does not call a step "in progress" that a finding predicts will fail open.
+    assert.equal(await gitOci.locator('[data-state="in progress"]').count(), 0);
+    assert.equal(await gitOci.locator('[data-state=blocked]').count(), 1);
+    const blocker = gitOci.locator('.fl-blockers [data-rule="SIG-09"][data-severity=high]');
+    assert.equal(await blocker.count(), 1);
+    assert.match(await blocker.textContent(), /dropped at the handover/);
+    assert.match(await blocker.textContent(), /\/spec\/verify/);
+    // M4's verify checks fail until a patch reaches the generated OCIRepository.
+    const m4 = gitOci.locator('[data-stage=M4]');
+    for (const check of await m4.locator('[data-check]').all()) {
+      if (/verify/.test(await check.textContent())) assert.equal(await check.getAttribute('data-check'), 'fail');
+    }
+    // The signatures view does not call the future root verified before it is the root.
+    await page.goto(sim.base + '/signatures');
+    await page.locator('[data-verdict]').waitFor();
+    assert.doesNotMatch(await page.locator('[data-verdict]').textContent(), /^.*Root source verified/);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

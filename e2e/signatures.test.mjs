@@ -16,9 +16,14 @@ test('broken: each signature rule fires where the scenario breaks it', async () 
     await page.goto(sim.base + '/signatures');
     await page.locator('[data-table=sources]').waitFor();
     const rules = await rulesOn(page);
-    for (const want of ['SIG-01:critical', 'SIG-02:high', 'SIG-03:high', 'SIG-10:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:low', 'SIG-08:low', 'SIG-09:high', 'SIG-11:critical', 'SIG-12:high', 'SIG-13:medium']) {
+    for (const want of ['SIG-02:high', 'SIG-03:high', 'SIG-10:critical', 'SIG-04:medium', 'SIG-05:high', 'SIG-06:high', 'SIG-07:medium', 'SIG-08:low', 'SIG-11:low', 'SIG-12:high', 'SIG-13:medium']) {
       assert.ok(rules.includes(want), `${want} missing in ${rules.join(' ')}`);
     }
+    // Revision 3, one cause one finding: the verify patch missed, so SIG-10 on the root
+    // carries SIG-09 (the patch), SIG-01 and SIG-11 (the root) as its evidence.
+    const sig10 = await page.locator('[data-rule="SIG-10"]').first().textContent();
+    for (const carried of ['also SIG-01', 'also SIG-09', 'also SIG-11']) assert.match(sig10, new RegExp(carried));
+    for (const absorbed of ['SIG-01:critical', 'SIG-09:high', 'SIG-11:critical']) assert.ok(!rules.includes(absorbed), absorbed);
     // The root is pinned first and is not verified.
     const first = page.locator('[data-table=sources] tbody tr').first();
     assert.equal(await first.getAttribute('data-node-id'), 'OCIRepository/flux-system/flux-system');

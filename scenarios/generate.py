@@ -492,6 +492,40 @@ def staged():
                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
     write("staged", rep, objs, [])
 
+def handover():
+    """The seed's repository the day before the handover (jfroy/flatops #2161): the
+    OCIRepository that will become the root carries cosign verify delivered from Git, the
+    FluxInstance has nine patches and none puts verify back (SIG-09 predicts the fail-open)."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    comp_status = component_status(comps)
+    ctl = lambda name, flag: {"patch": f"- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: {flag}",
+                              "target": {"kind": "Deployment", "name": name}}
+    patches = [ctl("kustomize-controller", "--concurrent=20"), ctl("helm-controller", "--concurrent=10"),
+               ctl("source-controller", "--requeue-dependency=5s"), ctl("kustomize-controller", "--requeue-dependency=5s"),
+               ctl("helm-controller", "--requeue-dependency=5s"),
+               {"patch": "- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --feature-gates=OOMWatch=true", "target": {"kind": "Deployment", "name": "helm-controller"}},
+               {"patch": "- op: replace\n  path: /spec/template/spec/containers/0/resources/limits/memory\n  value: 2Gi", "target": {"kind": "Deployment", "name": "(kustomize|helm)-controller"}},
+               {"patch": "- op: add\n  path: /spec/decryption\n  value:\n    provider: sops\n    secretRef:\n      name: sops-age", "target": {"kind": "Kustomization"}},
+               {"patch": "- op: add\n  path: /spec/interval\n  value: 1h", "target": {"kind": "GitRepository"}}]
+    inst = instance("GitRepository", reg, comps_status=comp_status, patches=patches)
+    inst["spec"]["sync"]["pullSecret"] = "ghcr-auth"
+    objs = [inst,
+            git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/main", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            oci_root("Kustomization/flux-system/flux-system"),
+            obj(KS, "Kustomization", "flux-system", "apps", {"interval": "10m", "path": "./apps", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: latest@{OCI_DIGEST}")], "Kustomization/flux-system/flux-system",
+                {"lastAppliedRevision": f"latest@{OCI_DIGEST}", "lastAppliedOriginRevision": f"main@sha1:{GIT_SHA}"})]
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/main", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    write("handover", rep, objs, [])
+
 HOMELAB_APPS = {
     "default": ["homepage", "atuin", "echo", "it-tools", "searxng", "linkwarden", "paperless", "immich", "mealie", "actual"],
     "media": ["plex", "jellyfin", "sonarr", "radarr", "prowlarr", "bazarr", "sabnzbd", "qbittorrent", "overseerr", "tautulli", "recyclarr", "autobrr"],
@@ -697,4 +731,4 @@ def credentials():
 
 
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials()

@@ -101,7 +101,11 @@ pub fn signatures(
             detail,
         };
     };
-    let text = match (root, sig.iter().find(|f| f.rule == "SIG-01")) {
+    // SIG-10 carries SIG-01 when the verify patch missed (one cause, one finding).
+    let unverified = sig
+        .iter()
+        .find(|f| f.rule == "SIG-01" || f.rule == "SIG-10");
+    let text = match (root, unverified) {
         (Verification::Verified, _) => match worst {
             Some(s) if s >= Severity::Medium => {
                 format!("Root source verified; worst finding {}", s.as_str())

@@ -347,7 +347,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .filter(|f| {
             matches!(
                 f.rule.as_str(),
-                "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10" | "MIG-GO-12" | "MIG-GO-14" | "SIG-10"
+                "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10" | "MIG-GO-14" | "SIG-10"
             ) || (f.rule == "MIG-GO-02" && about_root(f))
                 // Revision 3: a step predicted to fail open is not "in progress".
                 || (f.rule == "SIG-09" && f.severity >= crate::findings::Severity::High)
