@@ -78,6 +78,8 @@ pub struct AppState {
     pub error: RwSignal<Option<ApiError>>,
     /// When the shown data stopped being refreshed (ms since epoch).
     pub stale_since: RwSignal<Option<f64>>,
+    /// When the shown data was last refreshed (ms since epoch).
+    pub updated_at: RwSignal<Option<f64>>,
     /// Set when the page shows a snapshot from a link or file (no API is contacted).
     pub snapshot: RwSignal<Option<SnapshotInfo>>,
     /// Why a snapshot link or file could not be opened.
@@ -107,6 +109,7 @@ impl AppState {
             progress: RwSignal::new(None),
             error: RwSignal::new(None),
             stale_since: RwSignal::new(None),
+            updated_at: RwSignal::new(None),
             snapshot: RwSignal::new(None),
             snapshot_error: RwSignal::new(None),
             events_wanted: RwSignal::new(None),

@@ -1,9 +1,11 @@
-//! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+1 confirming read when some
-//! references look missing, +1 for the FluxInstance's events when there is one), then polls: report and summaries every interval (paused while
-//! the tab is hidden), refetching changed objects and, every few minutes, all of them (a
+//! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+ the confirming read in
+//! batches when some references look missing, +1 for the FluxInstance's events when there is
+//! one), then polls: report and summaries every interval (paused while the tab is hidden),
+//! refetching changed objects, what failed last time, and a rolling tenth of the rest (a
 //! summary row does not change when only a spec does). Kinds whose list is incomplete are
-//! listed again by kind and by namespace, with backoff. On error the last good state stays
-//! and the error is shown with "stale since".
+//! listed again by kind and by namespace, with backoff, and keep their last objects (stale)
+//! meanwhile. On error, or when the server degrades to its placeholder report, the last good
+//! state stays and the page says "stale since".
 
 use super::{ApiError, endpoints};
 use crate::state::{AppState, Loaded};
@@ -17,7 +19,8 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Default poll interval (the built-in UI's).
 pub const POLL_SECONDS: u32 = 30;
-/// Every this many polls all objects are fetched again, not only those whose summary changed.
+/// Every object is fetched again once in this many polls (a rolling slice each poll), not only
+/// those whose summary changed; confirmations and the instance's events are renewed as often.
 const FULL_REFETCH_POLLS: u32 = 10;
 /// Per-namespace lists in flight at once when completing a kind.
 const RELIST_IN_FLIGHT: usize = 4;
@@ -39,6 +42,8 @@ struct Cache {
     relisted: HashMap<String, Vec<ResourceSummary>>,
     /// Per kind: the poll of the next re-list and the current wait.
     backoff: HashMap<String, (u32, u32)>,
+    /// Kinds whose list came back short and that keep their last objects, since when (ms).
+    stale_kinds: BTreeMap<String, i64>,
 }
 
 /// Starts the first load and the poll loop.
@@ -56,6 +61,7 @@ pub fn start(state: AppState, poll_seconds: u32) {
                     state.data.set(Some(std::sync::Arc::new(loaded)));
                     state.error.set(None);
                     state.stale_since.set(None);
+                    state.updated_at.set(Some(js_sys::Date::now()));
                     state.progress.set(None);
                     if first {
                         crate::perf::mark(crate::perf::DATA_READY);
@@ -97,29 +103,58 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     };
     say("report".into());
     let report = endpoints::report().await?;
+    // The real server answers its placeholder report (no namespaces, no counts) when it cannot
+    // read the cluster (report.go `ReportHandler`): after a good load that is a degraded
+    // server, not an empty cluster. The last data stays, marked stale.
+    if let Some(why) = load::partial_load(&report)
+        && !cache.objects.is_empty()
+    {
+        return Err(ApiError::Degraded(why));
+    }
     if first {
         // The header's facts do not wait for the objects.
         state.report.set(Some(std::sync::Arc::new(report.clone())));
     }
     say("resource summaries".into());
     let summaries = summaries(cache, &report).await?;
-    let full = cache.polls.is_multiple_of(FULL_REFETCH_POLLS);
+    let slice = cache.polls % FULL_REFETCH_POLLS;
+    let renew = slice == 0;
     cache.polls += 1;
-    let (changed, gone) = if full {
+    if renew {
         cache.confirmations.clear();
-        (
-            summaries.clone(),
-            load::diff_summaries(&cache.summaries, &summaries).1,
-        )
-    } else {
-        load::diff_summaries(&cache.summaries, &summaries)
-    };
+    }
+    let (mut changed, gone) = load::diff_summaries(&cache.summaries, &summaries);
+    // Rows vanish only when the report agrees: a kind whose list came back short keeps its
+    // objects (stale), never "deleted".
+    let now = js_sys::Date::now() as i64;
+    let short: Vec<&str> = cache.incomplete.iter().map(|(k, _)| k.as_str()).collect();
     for k in gone {
+        if short.contains(&k.kind.as_str()) {
+            cache
+                .stale_kinds
+                .entry(k.kind.as_str().to_string())
+                .or_insert(now);
+            continue;
+        }
+        cache.unreadable.retain(|(u, _)| u != &k);
         cache.objects.remove(&k);
     }
     cache
-        .unreadable
-        .retain(|(k, _)| !changed.iter().any(|s| &load::summary_key(s) == k));
+        .stale_kinds
+        .retain(|kind, _| short.contains(&kind.as_str()));
+    // Items that failed last time are asked again, and a rolling tenth of the rest.
+    let again: std::collections::HashSet<ObjectKey> =
+        cache.unreadable.iter().map(|(k, _)| k.clone()).collect();
+    let mut asked: std::collections::HashSet<ObjectKey> =
+        changed.iter().map(load::summary_key).collect();
+    for (i, row) in summaries.iter().enumerate() {
+        let key = load::summary_key(row);
+        let due = i as u32 % FULL_REFETCH_POLLS == slice || again.contains(&key);
+        if due && asked.insert(key) {
+            changed.push(row.clone());
+        }
+    }
+    cache.unreadable.retain(|(k, _)| !asked.contains(k));
     let batches = load::object_batches(&report, &changed);
     let total: usize = batches.iter().map(|b| b.objects.len()).sum();
     // The object batches, the CRDs and the FluxInstance's events do not depend on each other:
@@ -134,8 +169,10 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
         }
         all
     };
+    // CRD access that failed is asked again (on the first load, then with the renewals).
+    let ask_crds = first || (renew && cache.crds == CrdAccess::Unknown);
     let crds = async {
-        match load::crd_request(&report).filter(|_| first) {
+        match load::crd_request(&report).filter(|_| ask_crds) {
             // CRDs are optional: any failure means "unknown", never an error for the page.
             Some(req) => Some(match endpoints::inventory_objects(&req).await {
                 Ok(r) => load::crd_access(r.objects),
@@ -150,7 +187,7 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
         .map(|s| (s.name.clone(), s.namespace.clone()));
     let events = async {
         // One request for ENT-14 (the operator's OutdatedVersion event); optional.
-        match instance.filter(|_| full) {
+        match instance.filter(|_| renew) {
             Some((name, ns)) => endpoints::events("FluxInstance", &name, &ns)
                 .await
                 .ok()
@@ -181,15 +218,45 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     cache.summaries = summaries;
     let mut cluster = build(report, cache);
     cluster.instance_events = cache.instance_events.clone();
-    if let Some(req) = load::confirm_request(&cluster) {
-        say("checking references that look missing".into());
-        // One read for every candidate; a failure leaves them unconfirmed, not missing.
-        if let Ok(r) = endpoints::inventory_objects(&req).await {
-            cache.confirmations.extend(load::confirmations(&r.objects));
-            cluster.confirmations = cache.confirmations.clone();
+    say("checking references that look missing".into());
+    cluster.notes.unconfirmed = confirm(cache, &cluster).await;
+    cluster.confirmations = cache.confirmations.clone();
+    Ok(Loaded::new(cluster))
+}
+
+/// The confirming read (§0.2), in batches: what the server answers decides "missing"; what it
+/// does not answer for (a failed batch, an item not returned, beyond the cap) is returned
+/// with why, and stays "not confirmed".
+async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String)> {
+    let (requests, beyond) = load::confirm_requests(cluster);
+    let mut unconfirmed: Vec<(ObjectKey, String)> = beyond
+        .into_iter()
+        .map(|k| {
+            let why = format!(
+                "beyond the confirming read's cap of {} references",
+                load::CONFIRM_CAP
+            );
+            (k, why)
+        })
+        .collect();
+    let answers =
+        futures_util::future::join_all(requests.iter().map(endpoints::inventory_objects)).await;
+    for (req, answer) in requests.iter().zip(answers) {
+        match answer {
+            Ok(r) => {
+                for k in load::not_returned(req, &r.objects) {
+                    unconfirmed.push((k, "the server did not answer for it".into()));
+                }
+                cache.confirmations.extend(load::confirmations(&r.objects));
+            }
+            Err(e) => unconfirmed.extend(
+                load::requested_keys(req)
+                    .into_iter()
+                    .map(|k| (k, format!("the confirming read failed ({e})"))),
+            ),
         }
     }
-    Ok(Loaded::new(cluster))
+    unconfirmed
 }
 
 /// Fetches one batch; on failure retries once as two halves.
@@ -202,6 +269,8 @@ async fn fetch_parts(
     let first_try = endpoints::inventory_objects(batch).await;
     match first_try {
         Ok(r) => vec![(batch.clone(), Ok(r))],
+        // Asking again only repeats a 401/403 or an unreadable answer.
+        Err(e) if !e.retryable() || batch.objects.len() < 2 => vec![(batch.clone(), Err(e))],
         Err(_) => {
             let mid = batch.objects.len().div_ceil(2);
             let mut out = Vec::new();
@@ -314,8 +383,10 @@ async fn relist(kind: &str, report: &FluxReport) -> Result<Vec<ResourceSummary>,
         let lists =
             futures_util::future::join_all(chunk.iter().map(|ns| endpoints::resources(kind, ns)))
                 .await;
-        for l in lists {
-            rows.extend(l?.resources);
+        // One namespace failing leaves the kind incomplete (its count says so); it does
+        // not fail the poll.
+        for l in lists.into_iter().flatten() {
+            rows.extend(l.resources);
         }
     }
     Ok(if rows.len() > by_kind.len() {
@@ -328,12 +399,33 @@ async fn relist(kind: &str, report: &FluxReport) -> Result<Vec<ResourceSummary>,
 fn build(report: FluxReport, cache: &Cache) -> Cluster {
     let partial = load::partial_load(&report);
     let mut cluster = Cluster::new(report, cache.objects.values().cloned(), cache.crds.clone());
+    let incomplete_kinds = cache
+        .incomplete
+        .iter()
+        .map(|(kind, why)| match cache.stale_kinds.get(kind) {
+            Some(since) => (
+                kind.clone(),
+                format!(
+                    "{why}; showing the objects last read, stale since {}",
+                    clock(*since)
+                ),
+            ),
+            None => (kind.clone(), why.clone()),
+        })
+        .collect();
     cluster.notes = LoadNotes {
-        incomplete_kinds: cache.incomplete.clone(),
+        incomplete_kinds,
         partial,
         unreadable: cache.unreadable.clone(),
+        unconfirmed: vec![],
         captured_at_ms: Some(js_sys::Date::now() as i64),
     };
     cluster.confirmations = cache.confirmations.clone();
     cluster
+}
+
+/// `HH:MM:SS` of a time in ms, in the viewer's time zone.
+fn clock(ms: i64) -> String {
+    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64));
+    String::from(d.to_locale_time_string("en-GB"))
 }

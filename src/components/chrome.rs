@@ -53,10 +53,34 @@ pub fn Header() -> impl IntoView {
                 <NavLink to="/migrations">"Migrations"</NavLink>
                 <NavLink to="/compliance">"Compliance"</NavLink>
             </nav>
+            <Freshness/>
             <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
                 {move || theme.0.get().label()}
             </button>
         </header>
+    }
+}
+
+/// "Updated 14:02:11" (the operator UI's "Last Updated"), or "stale since" when the last
+/// refresh failed. One text that changes only when a poll lands.
+#[component]
+fn Freshness() -> impl IntoView {
+    let state = AppState::expect();
+    let text = Memo::new(move |_| {
+        let clock = |t: f64| {
+            let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t));
+            String::from(d.to_locale_time_string("en-GB"))
+        };
+        match (state.stale_since.get(), state.updated_at.get()) {
+            (Some(t), _) => Some(("stale", format!("Stale since {}", clock(t)))),
+            (None, Some(t)) => Some(("fresh", format!("Updated {}", clock(t)))),
+            (None, None) => None,
+        }
+    });
+    move || {
+        text.get().map(|(st, t)| {
+            view! { <p class="fl-freshness" data-freshness=st role="status">{t}</p> }
+        })
     }
 }
 
@@ -78,7 +102,7 @@ pub fn Notices() -> impl IntoView {
                 format!("Showing the last good data — stale since {}", String::from(d.to_locale_time_string("en-GB")))
             });
             view! {
-                <div class="fl-notice fl-notice--error" role="alert" data-error=format!("{:?}", e).split(['(', ' ', '{']).next().unwrap_or("").to_string()>
+                <div class="fl-notice fl-notice--error" role="alert" data-error=e.kind()>
                     <p>{e.to_string()}</p>
                     {stale.map(|s| view! { <p class="fl-stale">{s}</p> })}
                     {login.map(|u| view! { <p><a class="fl-btn" href=u rel="external">"Sign in"</a></p> })}
@@ -97,6 +121,15 @@ pub fn Notices() -> impl IntoView {
                 lines.push((
                     kind.clone(),
                     format!("Incomplete: {kind} — {why}. Nothing of this kind is called missing."),
+                ));
+            }
+            if let Some((key, why)) = n.unconfirmed.first() {
+                lines.push((
+                    String::new(),
+                    format!(
+                        "{} references that look missing could not be confirmed (for example {key} — {why}): they are shown as not visible, never missing.",
+                        n.unconfirmed.len()
+                    ),
                 ));
             }
             if !n.unreadable.is_empty() {

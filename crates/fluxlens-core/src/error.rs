@@ -25,6 +25,36 @@ pub enum ApiError {
     Decode(String),
     /// The client refused to call an endpoint outside the read-only allowlist.
     Refused(String),
+    /// The server answered, but with nothing to show (its placeholder report after a good
+    /// load): the last good data stays, marked stale.
+    Degraded(String),
+}
+
+impl ApiError {
+    /// Whether asking again may help: no answer, a timeout, a 5xx. Never 401/403 (asking
+    /// again only repeats the denial) nor a refused or unreadable answer.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Network(_) | ApiError::Timeout { .. } | ApiError::Server { .. }
+        )
+    }
+
+    /// The variant's name, for `data-error` hooks.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::Network(_) => "Network",
+            ApiError::Timeout { .. } => "Timeout",
+            ApiError::Unauthorized { .. } => "Unauthorized",
+            ApiError::Forbidden(_) => "Forbidden",
+            ApiError::Server { .. } => "Server",
+            ApiError::Http { .. } => "Http",
+            ApiError::NotJson { .. } => "NotJson",
+            ApiError::Decode(_) => "Decode",
+            ApiError::Refused(_) => "Refused",
+            ApiError::Degraded(_) => "Degraded",
+        }
+    }
 }
 
 impl fmt::Display for ApiError {
@@ -56,6 +86,7 @@ impl fmt::Display for ApiError {
             ),
             ApiError::Decode(m) => write!(f, "The API answer could not be read: {m}"),
             ApiError::Refused(m) => write!(f, "Refused: {m} is not a read-only endpoint"),
+            ApiError::Degraded(m) => write!(f, "The Flux Operator answered without data: {m}"),
         }
     }
 }
@@ -121,6 +152,21 @@ pub fn decode<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, ApiError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_may_pass_is_retried() {
+        assert!(ApiError::Timeout { seconds: 30 }.retryable());
+        assert!(
+            ApiError::Server {
+                status: 504,
+                body: String::new()
+            }
+            .retryable()
+        );
+        assert!(!ApiError::Unauthorized { login_url: None }.retryable());
+        assert!(!ApiError::Forbidden(String::new()).retryable());
+        assert_eq!(ApiError::Degraded(String::new()).kind(), "Degraded");
+    }
 
     #[test]
     fn classification() {

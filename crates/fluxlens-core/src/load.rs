@@ -3,7 +3,7 @@
 //! confirms candidate-missing keys, how to tell a kind whose list is incomplete, and which
 //! objects a poll must refetch.
 
-use crate::api::inventory::{InventoryObjectsRequest, MAX_BATCH, ObjectRef, ObjectResult};
+use crate::api::inventory::{InventoryObjectsRequest, ObjectRef, ObjectResult};
 use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
 use crate::api::resources::ResourceSummary;
@@ -156,13 +156,22 @@ pub fn crd_access(results: Vec<ObjectResult>) -> CrdAccess {
     }
 }
 
-/// One read for every key that looks missing or is not a Flux object (§0.2), at most one
-/// server batch; `None` when there is nothing to ask.
-pub fn confirm_request(cluster: &Cluster) -> Option<InventoryObjectsRequest> {
-    let objects: Vec<ObjectRef> = cluster
-        .candidate_missing()
+/// References the confirming read asks about at most (four batches): a cluster with more
+/// candidate-missing references than this has a problem the first ones already show.
+pub const CONFIRM_CAP: usize = 4 * BATCH_SIZE;
+
+/// The confirming read for every candidate-missing key (§0.2), in batches of `BATCH_SIZE`,
+/// and the keys beyond [`CONFIRM_CAP`] that stay "not confirmed".
+pub fn confirm_requests(cluster: &Cluster) -> (Vec<InventoryObjectsRequest>, Vec<ObjectKey>) {
+    let candidates = cluster.candidate_missing();
+    let beyond: Vec<ObjectKey> = candidates
+        .iter()
+        .skip(CONFIRM_CAP)
+        .map(|(k, _)| k.clone())
+        .collect();
+    let refs: Vec<ObjectRef> = candidates
         .into_iter()
-        .take(MAX_BATCH)
+        .take(CONFIRM_CAP)
         .map(|(k, api)| ObjectRef {
             api_version: api.unwrap_or_else(|| api_version_for(&cluster.report, k.kind.as_str())),
             kind: k.kind.as_str().to_string(),
@@ -170,10 +179,22 @@ pub fn confirm_request(cluster: &Cluster) -> Option<InventoryObjectsRequest> {
             name: k.name,
         })
         .collect();
-    (!objects.is_empty()).then_some(InventoryObjectsRequest {
-        objects,
-        status_only: true,
-    })
+    let batches = refs
+        .chunks(BATCH_SIZE)
+        .map(|c| InventoryObjectsRequest {
+            objects: c.to_vec(),
+            status_only: true,
+        })
+        .collect();
+    (batches, beyond)
+}
+
+/// The keys a request asked about.
+pub fn requested_keys(req: &InventoryObjectsRequest) -> Vec<ObjectKey> {
+    req.objects
+        .iter()
+        .map(|o| ObjectKey::new(Kind::parse(&o.kind), o.namespace.clone(), o.name.clone()))
+        .collect()
 }
 
 /// The server's answers to a confirming read, by key.
@@ -305,6 +326,23 @@ mod tests {
     }
 
     #[test]
+    fn the_confirming_read_is_chunked_and_capped() {
+        // Regression (#22): up to 2,000 items went in one request.
+        let objs: Vec<String> = (0..CONFIRM_CAP + 7)
+            .map(|i| format!(r#"{{"kind":"Kustomization","metadata":{{"name":"k{i}","namespace":"apps"}},"spec":{{"sourceRef":{{"kind":"GitRepository","name":"gone-{i}"}}}}}}"#))
+            .collect();
+        let c = Cluster::new(
+            report(),
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        );
+        let (reqs, beyond) = confirm_requests(&c);
+        assert_eq!(reqs.len(), CONFIRM_CAP / BATCH_SIZE);
+        assert!(reqs.iter().all(|r| r.objects.len() <= BATCH_SIZE));
+        assert_eq!(beyond.len(), 7);
+    }
+
+    #[test]
     fn confirming_read_asks_each_candidate_once_and_reads_answers() {
         let c = Cluster::new(
             report(),
@@ -314,7 +352,9 @@ mod tests {
                 .map(|s| serde_json::from_str(s).unwrap()),
             CrdAccess::Unknown,
         );
-        let req = confirm_request(&c).unwrap();
+        let (reqs, beyond) = confirm_requests(&c);
+        assert!(beyond.is_empty());
+        let req = &reqs[0];
         assert_eq!(req.objects.len(), 1);
         assert_eq!(
             req.objects[0].api_version,
@@ -332,8 +372,8 @@ mod tests {
                 Answer::NotFound
             )]
         );
-        assert!(not_returned(&req, &resp.objects).is_empty());
-        assert_eq!(not_returned(&req, &[]).len(), 1);
+        assert!(not_returned(req, &resp.objects).is_empty());
+        assert_eq!(not_returned(req, &[]).len(), 1);
     }
 
     #[test]

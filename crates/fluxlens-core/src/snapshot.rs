@@ -207,6 +207,8 @@ impl Snapshot {
             incomplete_kinds: self.incomplete_kinds,
             partial: self.partial,
             unreadable: self.unreadable,
+            // Keys the live confirming read did not answer read "not confirmed" here too.
+            unconfirmed: vec![],
         };
         c.confirmations = self.confirmations.into_iter().collect();
         c

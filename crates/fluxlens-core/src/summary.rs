@@ -101,7 +101,7 @@ mod tests {
             .into_iter()
             .map(|v| serde_json::from_value(v).unwrap())
             .collect();
-        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown).with_server_answers();
         let f = crate::findings::evaluate_all(&c);
         let s = ClusterSummary::compute(&c, &f);
         assert_eq!(s.total, 200);

@@ -440,6 +440,71 @@ async fn cross_origin_screen_before_auth_and_provider_cookie() {
     assert!(cookie(&resp).contains(r#""provider":"Anonymous""#));
 }
 
+async fn body_json(resp: axum::http::Response<Body>) -> Value {
+    let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+}
+
+/// report.go `ReportHandler`: `GetReport` fails when `ListUserNamespaces` fails, and the
+/// handler answers `uninitialisedReport()` with 200; search.go `GetCachedResources` answers an
+/// empty list on the same failure. A server that degrades after a good load looks like this.
+#[tokio::test]
+async fn failing_namespace_list_gives_the_placeholder_and_empty_lists() {
+    let faults = Faults {
+        namespaces_fail: true,
+        ..Faults::default()
+    };
+    let state = AppState::new(scenario("homelab"), faults, None);
+    let get = |p: &str| Request::get(p).body(Body::empty()).unwrap();
+    let report = call(&state, get("/api/v1/report")).await;
+    assert_eq!(report.status(), 200);
+    let report = body_json(report).await;
+    assert!(
+        report["spec"].get("namespaces").is_none() && report["spec"].get("reconcilers").is_none()
+    );
+    for p in ["/api/v1/resources", "/api/v1/search"] {
+        let list = body_json(call(&state, get(p)).await).await;
+        assert_eq!(rows(&list).len(), 0, "{p}");
+    }
+}
+
+/// kubeclient `ListUserNamespaces` for a cluster-wide user lists every namespace of the
+/// cluster — system and empty ones too — so a reference into a namespace that is not in the
+/// list names one that does not exist.
+#[test]
+fn a_cluster_wide_user_sees_every_namespace() {
+    let s = scenario("demo");
+    let ns = s.visible_namespaces(&cluster_wide());
+    for system in crate::store::SYSTEM_NAMESPACES {
+        assert!(ns.iter().any(|n| n == system), "{system} in {ns:?}");
+    }
+    assert!(ns.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+}
+
+/// inventory_objects.go `GetInventoryObjects` asks the API server per item; behind a gateway a
+/// busy server times the whole request out. The simulator's `confirm-fail` answers 504 to the
+/// confirming read (status-only Flux items) and nothing else.
+#[tokio::test]
+async fn confirm_fail_times_out_only_the_confirming_read() {
+    let faults = Faults {
+        confirm_fail: true,
+        ..Faults::default()
+    };
+    let state = AppState::new(scenario("demo"), faults, None);
+    let post = |body: &str| {
+        Request::post("/api/v1/inventory/objects")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let confirm = r#"{"objects":[{"apiVersion":"source.toolkit.fluxcd.io/v1","kind":"GitRepository","namespace":"apps","name":"gone"}],"statusOnly":true}"#;
+    assert_eq!(call(&state, post(confirm)).await.status(), 504);
+    let objects = r#"{"objects":[{"apiVersion":"source.toolkit.fluxcd.io/v1","kind":"GitRepository","namespace":"flux-system","name":"flux-system"}]}"#;
+    assert_eq!(call(&state, post(objects)).await.status(), 200);
+}
+
 /// The rule for every scenario: stored objects only, never a server-injected field.
 #[test]
 fn every_scenario_loads_without_server_fields() {

@@ -28,6 +28,12 @@ pub struct Faults {
     /// Answer `/report` with the placeholder the server gives while it starts (no namespaces,
     /// no counts).
     pub report_placeholder: bool,
+    /// Listing the user's namespaces fails: the report is the placeholder and every list is
+    /// empty (FO report.go `ReportHandler`, search.go `GetCachedResources`).
+    pub namespaces_fail: bool,
+    /// The confirming read (a status-only batch of Flux objects) answers `504`, as a busy
+    /// server behind a gateway does.
+    pub confirm_fail: bool,
     /// Server and user configuration (kept by `reset`).
     #[serde(flatten)]
     pub mode: Mode,
@@ -72,6 +78,8 @@ impl Faults {
             "big" => self.big = on,
             "crds-forbidden" => self.crds_forbidden = on,
             "report-placeholder" => self.report_placeholder = on,
+            "namespaces-fail" => self.namespaces_fail = on,
+            "confirm-fail" => self.confirm_fail = on,
             "search-cached" => self.mode.search_cached = on,
             "namespaces" => {
                 let ns = list(value);

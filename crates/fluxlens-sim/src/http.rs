@@ -223,7 +223,12 @@ fn api_routes(
         ("/api/v1/report", true) if method == Method::HEAD => {
             return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
         }
-        ("/api/v1/report", true) => s.report(mode, faults.report_placeholder),
+        ("/api/v1/report", true) => {
+            s.report(mode, faults.report_placeholder || faults.namespaces_fail)
+        }
+        ("/api/v1/resources" | "/api/v1/search", true) if faults.namespaces_fail => {
+            json!({ "resources": [] })
+        }
         ("/api/v1/resources", true) => s.resources(
             mode,
             get("kind"),
@@ -267,6 +272,13 @@ fn api_routes(
                 return text(StatusCode::BAD_REQUEST, "Invalid request body");
             };
             let items = req["objects"].as_array().cloned().unwrap_or_default();
+            let confirming = req["statusOnly"].as_bool() == Some(true)
+                && items
+                    .iter()
+                    .all(|i| i["kind"].as_str() != Some("CustomResourceDefinition"));
+            if faults.confirm_fail && confirming {
+                return text(StatusCode::GATEWAY_TIMEOUT, "Gateway Timeout");
+            }
             s.inventory_objects(
                 mode,
                 &items,

@@ -45,6 +45,10 @@ pub struct Entry {
 }
 
 /// The whole simulated cluster.
+/// Namespaces every Kubernetes cluster has, whether Flux objects live there or not.
+pub const SYSTEM_NAMESPACES: [&str; 4] =
+    ["default", "kube-node-lease", "kube-public", "kube-system"];
+
 pub struct Store {
     pub report: Value,
     pub entries: Vec<Entry>,
@@ -197,7 +201,8 @@ impl Store {
         r
     }
 
-    /// The namespaces the user may browse (FO kubeclient `ListUserNamespaces`).
+    /// The namespaces the user may browse (FO kubeclient `ListUserNamespaces`): for a
+    /// cluster-wide user every namespace of the cluster, empty and system ones included.
     pub fn visible_namespaces(&self, mode: &Mode) -> Vec<String> {
         if let Some(ns) = &mode.namespaces {
             let mut ns = ns.clone();
@@ -208,6 +213,8 @@ impl Store {
             .entries
             .iter()
             .map(|e| e.obj.key.namespace.clone())
+            .filter(|n| !n.is_empty())
+            .chain(SYSTEM_NAMESPACES.iter().map(|n| n.to_string()))
             .collect();
         ns.push(
             self.report["metadata"]["namespace"]

@@ -50,12 +50,13 @@ fn load(s: &Store, mode: &Mode) -> Cluster {
         incomplete_kinds: incomplete,
         partial,
         unreadable,
+        unconfirmed: vec![],
         captured_at_ms: None,
     };
-    if let Some(req) = load::confirm_request(&c) {
-        c.confirmations = load::confirmations(&post(s, mode, &req).objects)
-            .into_iter()
-            .collect();
+    let (requests, _) = load::confirm_requests(&c);
+    for req in requests {
+        c.confirmations
+            .extend(load::confirmations(&post(s, mode, &req).objects));
     }
     c
 }

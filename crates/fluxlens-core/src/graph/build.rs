@@ -229,6 +229,7 @@ mod tests {
             objs.iter().map(|s| serde_json::from_str(s).unwrap()),
             CrdAccess::Unknown,
         )
+        .with_server_answers()
     }
 
     fn edges(g: &Graph) -> Vec<String> {

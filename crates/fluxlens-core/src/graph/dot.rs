@@ -53,7 +53,7 @@ mod tests {
     #[test]
     fn dot_quotes_hostile_names_and_marks_missing() {
         let o = serde_json::from_str(r#"{"kind":"Kustomization","metadata":{"name":"a\"b","namespace":"x"},"spec":{"sourceRef":{"kind":"GitRepository","name":"gone"}}}"#).unwrap();
-        let c = Cluster::new(FluxReport::default(), [o], CrdAccess::Unknown);
+        let c = Cluster::new(FluxReport::default(), [o], CrdAccess::Unknown).with_server_answers();
         let v = view(
             &Graph::build(&c, GraphOptions::default()),
             &GraphFilter::default(),

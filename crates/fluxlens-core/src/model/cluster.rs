@@ -32,6 +32,11 @@ pub struct LoadNotes {
     pub partial: Option<String>,
     /// Objects listed in summaries that could not be fetched (`Forbidden`, `Error`).
     pub unreadable: Vec<(ObjectKey, String)>,
+    /// References that look missing and that the confirming read did not answer for (it
+    /// failed, timed out, or they were beyond its cap), with why: "not confirmed", never
+    /// missing.
+    #[serde(default)]
+    pub unconfirmed: Vec<(ObjectKey, String)>,
     /// When the data was captured (Unix ms).
     pub captured_at_ms: Option<i64>,
 }

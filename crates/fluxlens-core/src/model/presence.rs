@@ -80,40 +80,88 @@ fn listed_kind(kind: &Kind) -> bool {
     !matches!(kind, Kind::Other(_) | Kind::FluxReport)
 }
 
+/// Where a reference stands before the confirming read has spoken.
+enum Listed {
+    Found(Presence),
+    /// Visible and complete, and not there: missing if the server says NotFound.
+    Absent,
+    /// In a namespace outside the report's list (a typo for a cluster-wide user, another
+    /// tenant's for a restricted one): missing only if the server says NotFound.
+    Outside,
+}
+
 impl Cluster {
-    /// Where `key` stands: present, missing, not visible, or external (§0.2).
+    /// Where `key` stands: present, missing, not visible, or external (§0.2). Missing needs
+    /// the server's NotFound for exactly that key: a confirming read that failed, timed out or
+    /// did not reach it leaves the reference "not confirmed" (not visible), never missing.
     pub fn presence(&self, key: &ObjectKey) -> Presence {
-        if self.contains(key) {
-            return Presence::Present;
-        }
-        let answer = self.confirmations.get(key).cloned();
-        if !listed_kind(&key.kind) {
-            return Presence::External(answer);
-        }
-        if let Some((_, why)) = self.notes.unreadable.iter().find(|(k, _)| k == key) {
-            return Presence::NotVisible(format!("the server answered {why} when reading it"));
-        }
-        if !self.namespace_visible(&key.namespace) {
-            return Presence::NotVisible(format!(
+        let answer = self.confirmations.get(key);
+        let unconfirmed = || {
+            let why = self
+                .notes
+                .unconfirmed
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, why)| why.as_str())
+                .unwrap_or("the server has not been asked yet");
+            Presence::NotVisible(format!("not confirmed: {why}"))
+        };
+        match self.listed(key) {
+            Listed::Found(p) => p,
+            Listed::Absent | Listed::Outside if answer == Some(&Answer::NotFound) => {
+                Presence::Missing
+            }
+            Listed::Outside => Presence::NotVisible(format!(
                 "namespace {} is outside the namespaces you may read",
                 key.namespace
-            ));
+            )),
+            Listed::Absent => match answer {
+                Some(Answer::Forbidden) => {
+                    Presence::NotVisible("the server answered Forbidden when reading it".into())
+                }
+                Some(Answer::Error) => {
+                    Presence::NotVisible("the server could not read it (Error)".into())
+                }
+                Some(Answer::Found(_)) => {
+                    Presence::NotVisible("it exists but was not in the resource list".into())
+                }
+                Some(Answer::NotFound) | None => unconfirmed(),
+            },
+        }
+    }
+
+    fn listed(&self, key: &ObjectKey) -> Listed {
+        if self.contains(key) {
+            return Listed::Found(Presence::Present);
+        }
+        if !listed_kind(&key.kind) {
+            return Listed::Found(Presence::External(self.confirmations.get(key).cloned()));
+        }
+        if let Some((_, why)) = self.notes.unreadable.iter().find(|(k, _)| k == key) {
+            return Listed::Found(Presence::NotVisible(format!(
+                "the server answered {why} when reading it"
+            )));
         }
         if let Some(why) = self.notes.incomplete_reason(key.kind.as_str()) {
-            return Presence::NotVisible(format!("the {} list is incomplete ({why})", key.kind));
+            return Listed::Found(Presence::NotVisible(format!(
+                "the {} list is incomplete ({why})",
+                key.kind
+            )));
         }
-        match answer {
-            Some(Answer::NotFound) | None => Presence::Missing,
-            Some(Answer::Forbidden) => {
-                Presence::NotVisible("the server answered Forbidden when reading it".into())
-            }
-            Some(Answer::Error) => {
-                Presence::NotVisible("the server could not read it (Error)".into())
-            }
-            Some(Answer::Found(_)) => {
-                Presence::NotVisible("it exists but was not in the resource list".into())
-            }
+        if !self.namespace_visible(&key.namespace) {
+            return Listed::Outside;
         }
+        Listed::Absent
+    }
+
+    /// The confirming read's answers on a test fixture: NotFound for every candidate (the
+    /// fixture is the whole cluster), as the loader records them.
+    #[cfg(test)]
+    pub(crate) fn with_server_answers(mut self) -> Cluster {
+        for (k, _) in self.candidate_missing() {
+            self.confirmations.insert(k, Answer::NotFound);
+        }
+        self
     }
 
     /// Whether the user may read a namespace (`report.spec.namespaces`). An unknown list (an
@@ -134,11 +182,11 @@ impl Cluster {
                 {
                     continue;
                 }
-                match self.presence(&r.target) {
-                    Presence::Missing | Presence::External(None) => {
+                match self.listed(&r.target) {
+                    Listed::Absent | Listed::Outside | Listed::Found(Presence::External(None)) => {
                         out.push((r.target.clone(), r.api_version.clone()))
                     }
-                    _ => {}
+                    Listed::Found(_) => {}
                 }
             }
         }
@@ -178,11 +226,70 @@ mod tests {
         let p = c.presence(&key("HelmRepository/flux-system/charts"));
         assert!(matches!(p, Presence::NotVisible(_)), "{p:?}");
         assert!(!p.is_missing());
-        assert!(c.candidate_missing().is_empty());
-        assert_eq!(
-            c.presence(&key("HelmRepository/team-b/x")),
-            Presence::Missing
+        // #22: asked in the confirming read; Forbidden (another tenant's) stays not visible.
+        assert_eq!(c.candidate_missing().len(), 1);
+        let mut asked = c.clone();
+        asked
+            .confirmations
+            .insert(key("HelmRepository/flux-system/charts"), Answer::Forbidden);
+        assert!(
+            !asked
+                .presence(&key("HelmRepository/flux-system/charts"))
+                .is_missing()
         );
+        // Visible namespace, complete list, no answer yet: not confirmed, never missing.
+        let p = c.presence(&key("HelmRepository/team-b/x"));
+        assert!(
+            matches!(&p, Presence::NotVisible(w) if w.starts_with("not confirmed")),
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn a_failed_confirming_read_is_not_confirmed_never_missing() {
+        // Regression (#22): a 504 on the confirming read drew the chart source Missing and
+        // raised MIG-GO-02 high.
+        let mut c = cluster(
+            &["apps"],
+            &[
+                r#"{"kind":"Kustomization","metadata":{"name":"app","namespace":"apps"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"charts"}}}"#,
+            ],
+        );
+        let target = key("OCIRepository/apps/charts");
+        c.notes.unconfirmed = vec![(
+            target.clone(),
+            "the confirming read failed (HTTP 504)".into(),
+        )];
+        let p = c.presence(&target);
+        assert_eq!(
+            p.describe(),
+            "not visible to you: not confirmed: the confirming read failed (HTTP 504)"
+        );
+        let f = crate::findings::evaluate_all(&c);
+        assert!(
+            f.iter()
+                .filter(|f| f.rule == "MIG-GO-02")
+                .all(|f| f.severity == crate::findings::Severity::Info),
+            "{f:?}"
+        );
+        c.confirmations.insert(target.clone(), Answer::NotFound);
+        assert_eq!(c.presence(&target), Presence::Missing);
+    }
+
+    #[test]
+    fn a_namespace_that_does_not_exist_is_a_dangling_reference() {
+        // Regression (#22): a sourceRef into a misspelt namespace read "not visible to you" for
+        // a cluster-wide user.
+        let mut c = cluster(
+            &["apps", "flux-system"],
+            &[
+                r#"{"kind":"Kustomization","metadata":{"name":"app","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo","namespace":"flux-sytem"}}}"#,
+            ],
+        );
+        let target = key("GitRepository/flux-sytem/repo");
+        assert_eq!(c.candidate_missing(), vec![(target.clone(), None)]);
+        c.confirmations.insert(target.clone(), Answer::NotFound);
+        assert!(c.presence(&target).is_missing());
     }
 
     #[test]
@@ -198,6 +305,8 @@ mod tests {
             c.presence(&key("Bucket/apps/b")),
             Presence::NotVisible(_)
         ));
+        c.confirmations
+            .insert(key("OCIRepository/apps/o"), Answer::NotFound);
         assert_eq!(c.presence(&key("OCIRepository/apps/o")), Presence::Missing);
     }
 

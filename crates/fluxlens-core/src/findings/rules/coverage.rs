@@ -56,11 +56,11 @@ fn every_rule_has_a_test_that_runs_it() {
 
 fn with_report(report: &str, objs: &[&str]) -> Cluster {
     let report: FluxReport = serde_json::from_str(report).unwrap();
-    Cluster::new(
+    super::testkit::confirmed(Cluster::new(
         report,
         objs.iter().map(|s| serde_json::from_str(s).unwrap()),
         CrdAccess::Unknown,
-    )
+    ))
 }
 
 const REPORT: &str = r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3","managedBy":"flux-operator"},"sync":{"id":"kustomization/flux-system"},"components":[{"name":"source-controller","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.8.0@sha256:aa"}]}}"#;

@@ -110,11 +110,17 @@ pub(crate) mod testkit {
             r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"sync":{"id":"kustomization/flux-system","ready":true,"source":"oci://ghcr.io/example/fleet"}}}"#,
         )
         .unwrap();
-        Cluster::new(
+        confirmed(Cluster::new(
             report,
             objs.iter().map(|s| serde_json::from_str(s).unwrap()),
             CrdAccess::Unknown,
-        )
+        ))
+    }
+
+    /// What the confirming read answers on a fixture: NotFound for every candidate (the
+    /// fixture is the whole cluster), as the loader records it.
+    pub fn confirmed(c: Cluster) -> Cluster {
+        c.with_server_answers()
     }
 
     /// Findings of one rule.

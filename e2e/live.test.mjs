@@ -1,0 +1,75 @@
+// A live session on the real server's ordinary faults (#22): poll through a fault and back and
+// check what a person sees — nothing invented, nothing lost, the staleness said.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const text = async (page, sel) => (await page.locator(sel).first().textContent()).trim();
+const freshness = (page, state) => page.locator(`[data-freshness=${state}]`).waitFor({ timeout: 20000 });
+
+test('a confirming read that fails is "not confirmed", never Missing; it becomes Missing once the server answers', async () => {
+  const sim = await startSim(['--scenario', 'broken', '--confirm-fail']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=2');
+    await page.locator('[data-count=objects]').waitFor();
+    // Nothing unconfirmed is called missing, and no absence finding is raised above info.
+    assert.equal(await text(page, '[data-count=missing]'), '0');
+    assert.equal(await page.locator('[data-rule="MIG-GO-02"]:not([data-severity=info])').count(), 0);
+    assert.match(await page.locator('.fl-notice').allTextContents().then((t) => t.join(' ')), /could not be confirmed[^]*confirming read failed/);
+    // The server recovers: the next poll asks again and the dangling references are confirmed.
+    await sim.faults('confirm-fail=0');
+    await page.waitForFunction(() => Number(document.querySelector('[data-count=missing]')?.textContent) >= 3, null, { timeout: 20000 });
+    assert.ok(await page.locator('[data-rule="MIG-GO-02"][data-severity=high], [data-rule="MIG-GO-02"][data-severity=critical]').count() >= 1);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('the server degrades after a good load (namespace listing fails): the last objects stay, stale; fresh again after', async () => {
+  const sim = await startSim(['--scenario', 'homelab']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=2');
+    await page.locator('[data-count=objects]').waitFor();
+    await freshness(page, 'fresh');
+    const before = await text(page, '[data-count=objects]');
+    assert.ok(Number(before) > 200, before);
+    await sim.faults('namespaces-fail=1');
+    await freshness(page, 'stale');
+    assert.equal(await text(page, '[data-count=objects]'), before, 'nothing lost');
+    assert.equal(await page.locator('[data-error]').getAttribute('data-error'), 'Degraded');
+    assert.match(await text(page, '[data-error]'), /stale since/i);
+    // Still stale two polls later: never an empty, healthy-looking page.
+    await page.waitForTimeout(4500);
+    assert.equal(await text(page, '[data-count=objects]'), before);
+    await sim.faults('namespaces-fail=0');
+    await freshness(page, 'fresh');
+    assert.equal(await text(page, '[data-count=objects]'), before);
+    assert.equal(await page.locator('[data-error]').count(), 0);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a kind whose List fails mid-session keeps its objects, marked stale; nothing of it is called missing', async () => {
+  const sim = await startSim(['--scenario', 'homelab']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=2');
+    await page.locator('[data-count=objects]').waitFor();
+    const before = await text(page, '[data-count=objects]');
+    await sim.faults('fail-list=HelmRelease');
+    const notice = page.locator('[data-incomplete-kind=HelmRelease]');
+    await notice.waitFor({ timeout: 20000 });
+    assert.match(await notice.textContent(), /stale since/);
+    assert.equal(await text(page, '[data-count=objects]'), before, 'the HelmReleases were not deleted');
+    assert.equal(await text(page, '[data-count=missing]'), '0');
+    await sim.faults('fail-list=');
+    await notice.waitFor({ state: 'detached', timeout: 20000 });
+    assert.equal(await text(page, '[data-count=objects]'), before);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
