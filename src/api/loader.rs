@@ -56,26 +56,39 @@ pub fn start(state: AppState, poll_seconds: u32) {
                 gloo_timers::future::TimeoutFuture::new(1000).await;
                 continue;
             }
+            // Snapshot mode is snapshot mode: a snapshot opened from a file stops the live loader;
+            // the way back is the explicit "Open the live view".
+            if state.snapshot.with_untracked(Option::is_some) {
+                return;
+            }
             match refresh(&mut cache, &state, first).await {
-                Ok(loaded) => {
-                    state.data.set(Some(std::sync::Arc::new(loaded)));
-                    state.error.set(None);
-                    state.stale_since.set(None);
+                Ok(cluster) => {
+                    // A refresh whose data is the same does not touch the app's state (#23).
+                    let same = state.data.with_untracked(|d| {
+                        d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster))
+                    });
+                    if !same && state.snapshot.with_untracked(Option::is_none) {
+                        state
+                            .data
+                            .set(Some(std::sync::Arc::new(Loaded::new(cluster))));
+                    }
+                    set_if_changed(state.error, None);
+                    set_if_changed(state.stale_since, None);
+                    set_if_changed(state.progress, None);
                     state.updated_at.set(Some(js_sys::Date::now()));
-                    state.progress.set(None);
                     if first {
                         crate::perf::mark(crate::perf::DATA_READY);
                     }
                     first = false;
                 }
                 Err(e) => {
-                    if state.data.get_untracked().is_some()
-                        && state.stale_since.get_untracked().is_none()
+                    if state.data.with_untracked(Option::is_some)
+                        && state.stale_since.with_untracked(Option::is_none)
                     {
                         state.stale_since.set(Some(js_sys::Date::now()));
                     }
-                    state.progress.set(None);
-                    state.error.set(Some(e));
+                    set_if_changed(state.progress, None);
+                    set_if_changed(state.error, Some(e));
                 }
             }
             // Without data yet, retry sooner: the user is looking at an error, not a dashboard.
@@ -89,13 +102,23 @@ pub fn start(state: AppState, poll_seconds: u32) {
     });
 }
 
+/// Sets a signal only when the value differs: an equal set still wakes every subscriber.
+fn set_if_changed<T: PartialEq + Send + Sync + 'static>(
+    signal: RwSignal<Option<T>>,
+    value: Option<T>,
+) {
+    if signal.with_untracked(|v| *v != value) {
+        signal.set(value);
+    }
+}
+
 fn document_hidden() -> bool {
     web_sys::window()
         .and_then(|w| w.document())
         .is_some_and(|d| d.hidden())
 }
 
-async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loaded, ApiError> {
+async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Cluster, ApiError> {
     let say = |s: String| {
         if first {
             state.progress.set(Some(s));
@@ -221,7 +244,7 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Loa
     say("checking references that look missing".into());
     cluster.notes.unconfirmed = confirm(cache, &cluster).await;
     cluster.confirmations = cache.confirmations.clone();
-    Ok(Loaded::new(cluster))
+    Ok(cluster)
 }
 
 /// The confirming read (§0.2), in batches: what the server answers decides "missing"; what it

@@ -77,10 +77,16 @@ fn Freshness() -> impl IntoView {
             (None, None) => None,
         }
     });
-    move || {
-        text.get().map(|(st, t)| {
-            view! { <p class="fl-freshness" data-freshness=st role="status">{t}</p> }
-        })
+    // One element whose text and state change in place: a poll does not rebuild it.
+    view! {
+        <p
+            class="fl-freshness"
+            role="status"
+            hidden=move || text.with(Option::is_none)
+            data-freshness=move || text.with(|t| t.as_ref().map(|t| t.0).unwrap_or(""))
+        >
+            {move || text.with(|t| t.as_ref().map(|t| t.1.clone()).unwrap_or_default())}
+        </p>
     }
 }
 

@@ -74,6 +74,8 @@ pub fn ShareControls() -> impl IntoView {
     // A prepared snapshot link and how many values were redacted from it: shown first, copied
     // only when the user asks, so they see what left before it leaves.
     let prepared = RwSignal::new(None::<(String, usize)>);
+    // Fails closed: when redaction cannot be completed nothing is prepared and the user is
+    // told why.
     let encode_current = move || {
         let d = state.data.get_untracked()?;
         let snap = snapshot::capture(
@@ -83,7 +85,13 @@ pub fn ShareControls() -> impl IntoView {
                 drop_messages: drop_messages.get_untracked(),
             },
         );
-        Some((snapshot::encode(&snap), snap.redacted))
+        match snap {
+            Ok(snap) => Some((snapshot::encode(&snap), snap.redacted)),
+            Err(e) => {
+                state.snapshot_error.set(Some(e.to_string()));
+                None
+            }
+        }
     };
     let share = move |_| {
         if let Some((s, n)) = encode_current() {

@@ -12,12 +12,15 @@ fn main() {
     let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
     println!(
         "{}",
-        encode(&capture(
-            &c,
-            SnapshotOptions {
-                view: SnapshotView::Graph,
-                drop_messages: false
-            }
-        ))
+        encode(
+            &capture(
+                &c,
+                SnapshotOptions {
+                    view: SnapshotView::Graph,
+                    drop_messages: false
+                }
+            )
+            .expect("redaction completes")
+        )
     );
 }

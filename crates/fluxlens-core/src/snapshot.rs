@@ -141,7 +141,8 @@ fn with_owner(mut r: ApiObject, o: &crate::model::FluxObject) -> ApiObject {
 }
 
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
-pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
+/// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
+pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
     let mut report = cluster.report.clone();
     report.spec.user_info = None;
     let (crds, crds_forbidden) = match (&cluster.crds, opts.view) {
@@ -172,23 +173,23 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
             .collect(),
         redacted: 0,
     };
-    redacted(snap)
+    redacted(snap, crate::redact::redact_json)
 }
 
 /// A share link leaves the cluster's authentication boundary: every string the snapshot keeps
 /// is redacted (`crate::redact`), and the count is kept to tell the user.
-fn redacted(snap: Snapshot) -> Snapshot {
-    let Ok(mut v) = serde_json::to_value(&snap) else {
-        return snap;
-    };
-    let n = crate::redact::redact_json(&mut v);
-    match serde_json::from_value::<Snapshot>(v) {
-        Ok(mut clean) => {
-            clean.redacted = n;
-            clean
-        }
-        Err(_) => snap,
-    }
+fn redacted(
+    snap: Snapshot,
+    redact: impl Fn(&mut serde_json::Value) -> usize,
+) -> Result<Snapshot, SnapshotError> {
+    let mut v = serde_json::to_value(&snap)
+        .map_err(|e| SnapshotError::Redaction(format!("the snapshot could not be walked ({e})")))?;
+    let n = redact(&mut v);
+    let mut clean: Snapshot = serde_json::from_value(v).map_err(|e| {
+        SnapshotError::Redaction(format!("the redacted snapshot did not read back ({e})"))
+    })?;
+    clean.redacted = n;
+    Ok(clean)
 }
 
 impl Snapshot {
@@ -239,6 +240,8 @@ pub enum SnapshotError {
     UnsupportedVersion(u8),
     Corrupted(&'static str),
     Invalid(String),
+    /// Redaction could not be completed: nothing is shared.
+    Redaction(String),
 }
 
 impl std::fmt::Display for SnapshotError {
@@ -260,6 +263,10 @@ impl std::fmt::Display for SnapshotError {
                 "This snapshot is damaged ({why}); ask for the link again."
             ),
             SnapshotError::Invalid(why) => write!(f, "This snapshot could not be read: {why}"),
+            SnapshotError::Redaction(why) => write!(
+                f,
+                "Nothing was shared: credentials could not be removed for certain ({why})."
+            ),
         }
     }
 }
@@ -295,6 +302,32 @@ pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn redaction_fails_closed() {
+        // #23: when the round trip through the redactor fails, the unredacted snapshot was
+        // shared with "N values redacted". Now nothing is returned.
+        let objs = crate::synthetic::objects(20)
+            .into_iter()
+            .filter_map(|v| serde_json::from_value(v).ok());
+        let c = Cluster::new(
+            crate::api::FluxReport::default(),
+            objs,
+            crate::model::CrdAccess::Unknown,
+        );
+        let opts = super::SnapshotOptions {
+            view: super::SnapshotView::Graph,
+            drop_messages: false,
+        };
+        let snap = super::capture(&c, opts).unwrap();
+        let broken = |v: &mut serde_json::Value| {
+            v["objects"] = serde_json::json!("not a list");
+            1
+        };
+        let err = super::redacted(snap, broken).unwrap_err();
+        assert!(matches!(err, super::SnapshotError::Redaction(_)));
+        assert!(err.to_string().starts_with("Nothing was shared"));
+    }
+
     use super::*;
 
     fn demo_cluster(n: usize) -> Cluster {
@@ -315,7 +348,7 @@ mod tests {
             view: SnapshotView::Graph,
             drop_messages: false,
         };
-        let link = encode(&capture(&c, opts));
+        let link = encode(&capture(&c, opts).unwrap());
         let back = decode(&link).unwrap().into_cluster();
         assert_eq!(back.objects().len(), 200);
         for (a, b) in c.objects().iter().zip(back.objects()) {
@@ -334,26 +367,32 @@ mod tests {
 
     #[test]
     fn a_200_object_graph_fits_in_8_kb() {
-        let link = encode(&capture(
-            &demo_cluster(200),
-            SnapshotOptions {
-                view: SnapshotView::Graph,
-                drop_messages: true,
-            },
-        ));
+        let link = encode(
+            &capture(
+                &demo_cluster(200),
+                SnapshotOptions {
+                    view: SnapshotView::Graph,
+                    drop_messages: true,
+                },
+            )
+            .unwrap(),
+        );
         assert!(link.len() <= 8 * 1024, "{} bytes", link.len());
     }
 
     #[test]
     fn full_views_keep_rule_inputs() {
         let c = demo_cluster(50);
-        let link = encode(&capture(
-            &c,
-            SnapshotOptions {
-                view: SnapshotView::Signatures,
-                drop_messages: false,
-            },
-        ));
+        let link = encode(
+            &capture(
+                &c,
+                SnapshotOptions {
+                    view: SnapshotView::Signatures,
+                    drop_messages: false,
+                },
+            )
+            .unwrap(),
+        );
         let back = decode(&link).unwrap().into_cluster();
         let a = crate::findings::evaluate_all(&c);
         let b = crate::findings::evaluate_all(&back);
@@ -365,13 +404,16 @@ mod tests {
 
     #[test]
     fn corrupted_and_hostile_input_is_refused_clearly() {
-        let good = encode(&capture(
-            &demo_cluster(10),
-            SnapshotOptions {
-                view: SnapshotView::Graph,
-                drop_messages: false,
-            },
-        ));
+        let good = encode(
+            &capture(
+                &demo_cluster(10),
+                SnapshotOptions {
+                    view: SnapshotView::Graph,
+                    drop_messages: false,
+                },
+            )
+            .unwrap(),
+        );
         assert_eq!(decode("hello"), Err(SnapshotError::NotASnapshot));
         assert_eq!(
             decode(&"x".repeat(MAX_ENCODED + 1)),

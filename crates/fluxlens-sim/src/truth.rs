@@ -313,7 +313,8 @@ fn shared_links_and_exports_never_carry_credentials() {
                     view,
                     drop_messages,
                 },
-            );
+            )
+            .unwrap();
             assert!(snap.redacted >= 1, "{view:?}: says what it removed");
             let link = snapshot::encode(&snap);
             let back = snapshot::decode(&link).unwrap();

@@ -72,6 +72,21 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Whether two loads say the same thing (everything but the capture time): a poll that
+    /// changes nothing must change nothing on screen (#23).
+    pub fn same_data(&self, other: &Cluster) -> bool {
+        let notes = |n: &LoadNotes| LoadNotes {
+            captured_at_ms: None,
+            ..n.clone()
+        };
+        self.report == other.report
+            && self.objects == other.objects
+            && self.crds == other.crds
+            && self.confirmations == other.confirmations
+            && self.instance_events == other.instance_events
+            && notes(&self.notes) == notes(&other.notes)
+    }
+
     /// Builds the model from the report and full objects (duplicates: last one wins).
     pub fn new(
         report: FluxReport,

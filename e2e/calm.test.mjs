@@ -1,0 +1,72 @@
+// Live without churn (#23): a poll that changes nothing changes nothing on screen, and a
+// snapshot opened from a file is a snapshot — the live loader stops.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const ready = {
+  '/': '[data-count=objects]',
+  '/signatures': '[data-table=sources]',
+  '/graph': 'g[data-node-id]',
+  '/migrations': '[data-migration]',
+  '/compliance': '[data-rule]',
+};
+
+test('unchanged polls add or remove no element on any view; an open details element survives', async () => {
+  const sim = await startSim(['--scenario', 'homelab']);
+  try {
+    const page = await newPage(browser);
+    for (const [route, sel] of Object.entries(ready)) {
+      await page.goto(sim.base + route + (route.includes('?') ? '&' : '?') + 'poll=1');
+      await page.locator(sel).first().waitFor();
+      await page.locator('[data-freshness=fresh]').waitFor();
+      const details = page.locator('details').first();
+      const hasDetails = (await details.count()) === 1;
+      if (hasDetails) await details.evaluate((d) => { d.open = true; });
+      await page.evaluate(() => {
+        window.__churn = { added: 0, removed: 0 };
+        new MutationObserver((ms) => {
+          for (const m of ms) { window.__churn.added += m.addedNodes.length; window.__churn.removed += m.removedNodes.length; }
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      const stamp = await page.locator('[data-freshness]').textContent();
+      // Three polls land (the header's "Updated" moves), the data does not change.
+      await page.waitForFunction((s) => document.querySelector('[data-freshness]').textContent !== s, stamp, { timeout: 10000 });
+      await page.waitForTimeout(2500);
+      const churn = await page.evaluate(() => window.__churn);
+      assert.deepEqual(churn, { added: 0, removed: 0 }, `${route}: ${JSON.stringify(churn)}`);
+      if (hasDetails) assert.equal(await details.evaluate((d) => d.open), true, `${route}: details closed by a poll`);
+    }
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a snapshot opened from a file stops the live loader and is not overwritten', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?poll=1');
+    await page.locator('g[data-node-id]').first().waitFor();
+    await page.getByRole('button', { name: 'Share snapshot' }).click();
+    const link = await page.locator('[data-share-link]').inputValue();
+    const dir = mkdtempSync(join(tmpdir(), 'fluxlens-'));
+    const file = join(dir, 'cluster.fluxlens');
+    writeFileSync(file, link.slice(link.indexOf('#snap=') + 6));
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('[data-snapshot]').waitFor();
+    await page.waitForTimeout(1500); // let a request in flight finish
+    await fetch(sim.base + '/__sim/log?clear=1');
+    await page.waitForTimeout(3500);
+    const log = await (await fetch(sim.base + '/__sim/log')).json();
+    assert.deepEqual(log.filter((e) => String(e.path ?? e).includes('/api/')), [], 'no API call in snapshot mode');
+    assert.equal(await page.locator('[data-snapshot]').count(), 1, 'still the snapshot');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
