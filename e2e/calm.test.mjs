@@ -70,3 +70,23 @@ test('a snapshot opened from a file stops the live loader and is not overwritten
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('panning and zooming with a node selected sends no API request', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?sel=OCIRepository/flux-system/flux-system');
+    await page.locator('[data-panel]').waitFor();
+    await page.waitForTimeout(1000); // the selection's one events request
+    await fetch(sim.base + '/__sim/log?clear=1');
+    const canvas = page.locator('svg').first();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, i % 2 ? 120 : -120); await page.waitForTimeout(100); }
+    await page.mouse.down(); await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40, { steps: 5 }); await page.mouse.up();
+    await page.waitForTimeout(800);
+    const log = await (await fetch(sim.base + '/__sim/log')).json();
+    assert.deepEqual(log.filter((e) => e.path.includes('/api/v1/events')), [], 'no events request per gesture');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

@@ -44,7 +44,14 @@ pub fn NodePanel(
     // The panel names the object; `api::object_events` fetches (the one HTTP door) and
     // answers in the state, tagged with the object so a stale answer is never shown.
     let state = crate::state::AppState::expect();
-    state.events_wanted.set(Some(id.clone()));
+    // Only a new selection asks: the panel is rebuilt by pans and polls, and an equal set
+    // would still wake the fetch (#23: 13 requests while panning).
+    if state
+        .events_wanted
+        .with_untracked(|w| w.as_ref() != Some(&id))
+    {
+        state.events_wanted.set(Some(id.clone()));
+    }
     let events = {
         let id = id.clone();
         Memo::new(move |_| {

@@ -11,12 +11,12 @@ fn ready(c: &Cluster, k: &ObjectKey) -> bool {
         .is_some_and(|o| o.condition("Ready").is_some_and(|r| r.status == "True"))
 }
 
-fn verified(c: &Cluster, k: &ObjectKey) -> bool {
-    c.get(k).is_some_and(|o| {
-        o.raw.spec.verify.is_some()
-            && o.condition("SourceVerified")
-                .is_some_and(|r| r.status == "True")
-    })
+/// Verified as revision 3 means it: live `spec.verify`, `SourceVerified=True` at the current
+/// generation, and no SIG-03/04/05/06/10 on it.
+fn verified(c: &Cluster, k: &ObjectKey, findings: &[Finding]) -> bool {
+    use crate::signatures::{Verifiability, Verification, verification};
+    c.get(k)
+        .is_some_and(|o| verification(o, &Verifiability::Yes, findings) == Verification::Verified)
 }
 
 /// What to add so verify survives the handover, when no instance patch reaches the
@@ -110,7 +110,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         s.secret_ref.is_some()
             || s.provider.as_deref().is_some_and(|p| p != "generic")
             || s.service_account_name.is_some()
-            || verified(c, &o.key)
+            || verified(c, &o.key, findings)
     });
     let git_sha = c
         .get(&git)
@@ -135,8 +135,8 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 .with(vec![oci.clone()]),
             Check::new("Ready=True", Some(ready(c, &oci)), ""),
             Check::new(
-                "spec.verify present and SourceVerified=True",
-                Some(verified(c, &oci)),
+                "verified: spec.verify, SourceVerified=True at the current generation, SIG rules clean",
+                Some(verified(c, &oci, findings)),
                 "SIG rules clean",
             ),
             Check::new(
@@ -249,7 +249,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 "live spec.verify and SourceVerified=True on the operator's source (SIG-10 clean)",
                 Some(
                     owned_by_instance
-                        && verified(c, &oci)
+                        && verified(c, &oci, findings)
                         && !findings.iter().any(|f| f.rule == "SIG-10"),
                 ),
                 "",
