@@ -86,6 +86,16 @@ impl Class {
 }
 
 impl Class {
+    /// Broken when `broken`, else one step from an outage (a stalled instance, a storage
+    /// version the allowed upgrade removes).
+    pub fn broken_if(broken: bool) -> Class {
+        if broken {
+            Class::Broken
+        } else {
+            Class::Unhealthy
+        }
+    }
+
     /// Whether the subject's role changes the severity of this class.
     pub fn depends_on_role(self) -> bool {
         Role::ALL

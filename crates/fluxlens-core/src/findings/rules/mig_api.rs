@@ -127,11 +127,7 @@ fn unmigrated(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         });
         // The Flux installation is the subject's role: a CRD the next upgrade cannot
         // replace breaks the FluxInstance.
-        let class = if removed_by_target {
-            Class::Broken
-        } else {
-            Class::Unhealthy
-        };
+        let class = Class::broken_if(removed_by_target);
         out.push(graded_as(
             Role::Root,
             id,

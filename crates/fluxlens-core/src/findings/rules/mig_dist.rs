@@ -146,11 +146,7 @@ fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                 s.last_applied_revision.clone().unwrap_or_default()
             ));
         }
-        let class = if stalled {
-            Class::Broken
-        } else {
-            Class::Unhealthy
-        };
+        let class = Class::broken_if(stalled);
         out.push(graded_as(
             Role::Root,
             id,
