@@ -6,6 +6,7 @@
 pub mod api;
 pub mod app;
 pub mod base;
+pub mod clock;
 pub mod components;
 pub mod pages;
 pub mod perf;

@@ -430,7 +430,7 @@ fn build(report: FluxReport, cache: &Cache) -> Cluster {
                 kind.clone(),
                 format!(
                     "{why}; showing the objects last read, stale since {}",
-                    clock(*since)
+                    crate::clock::clock(*since as f64)
                 ),
             ),
             None => (kind.clone(), why.clone()),
@@ -445,10 +445,4 @@ fn build(report: FluxReport, cache: &Cache) -> Cluster {
     };
     cluster.confirmations = cache.confirmations.clone();
     cluster
-}
-
-/// `HH:MM:SS` of a time in ms, in the viewer's time zone.
-fn clock(ms: i64) -> String {
-    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64));
-    String::from(d.to_locale_time_string("en-GB"))
 }

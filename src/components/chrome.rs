@@ -67,10 +67,7 @@ pub fn Header() -> impl IntoView {
 fn Freshness() -> impl IntoView {
     let state = AppState::expect();
     let text = Memo::new(move |_| {
-        let clock = |t: f64| {
-            let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t));
-            String::from(d.to_locale_time_string("en-GB"))
-        };
+        use crate::clock::clock;
         match (state.stale_since.get(), state.updated_at.get()) {
             (Some(t), _) => Some(("stale", format!("Stale since {}", clock(t)))),
             (None, Some(t)) => Some(("fresh", format!("Updated {}", clock(t)))),
@@ -104,8 +101,7 @@ pub fn Notices() -> impl IntoView {
                 _ => None,
             };
             let stale = state.stale_since.get().map(|t| {
-                let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t));
-                format!("Showing the last good data — stale since {}", String::from(d.to_locale_time_string("en-GB")))
+                format!("Showing the last good data — stale since {}", crate::clock::clock(t))
             });
             view! {
                 <div class="fl-notice fl-notice--error" role="alert" data-error=e.kind()>
