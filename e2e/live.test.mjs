@@ -73,3 +73,20 @@ test('a kind whose List fails mid-session keeps its objects, marked stale; nothi
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('Flux ≤ 2.7: a FluxInstance installed by the flux-instance chart has its owner, read from Helm storage on the next poll', async () => {
+  const sim = await startSim(['--scenario', 'helm-storage']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?poll=2&sel=FluxInstance/flux-system/flux');
+    const owner = page.locator('[data-owner]');
+    await page.waitForFunction(() => document.querySelector('[data-owner]')?.textContent === 'HelmRelease/flux-system/flux-instance', null, { timeout: 20000 });
+    assert.equal(await owner.textContent(), 'HelmRelease/flux-system/flux-instance');
+    // One single-object GET per release that keeps its inventory in storage; none for the
+    // remote-cluster release (the server skips it) and none on the first load.
+    const gets = (await sim.log()).filter((e) => e.path === '/api/v1/resource');
+    const names = new Set(gets.map((e) => new URLSearchParams(e.query).get('name')));
+    assert.deepEqual([...names].sort(), ['flux-instance', 'flux-operator']);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

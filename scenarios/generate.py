@@ -526,6 +526,68 @@ def handover():
                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
     write("handover", rep, objs, [])
 
+def helm_storage_secret(ns, release, version, manifest):
+    """A Helm storage Secret as the cluster holds it: the Secret's base64 around Helm's base64 of
+    gzipped JSON (FO internal/web/inventory.go `decodeHelmStorage` reads it back)."""
+    import base64, gzip
+    body = json.dumps({"name": release, "manifest": manifest}, sort_keys=True).encode()
+    helm = base64.b64encode(gzip.compress(body, mtime=0))
+    return {"apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
+            "metadata": {"name": f"sh.helm.release.v1.{release}.v{version}", "namespace": ns,
+                         "labels": {"owner": "helm", "name": release, "version": str(version), "status": "deployed"}},
+            "data": {"release": base64.b64encode(helm).decode()}}
+
+def helm_storage():
+    """Flux 2.7 with the operator and the instance installed by the flux-operator and
+    flux-instance charts: HelmReleases keep no status.inventory, their objects are in Helm
+    storage, which only GET /api/v1/resource decodes (owners on Flux <= 2.7, #22)."""
+    reg = "ghcr.io/fluxcd"
+    comps = components(reg)
+    inst = instance("GitRepository", reg, comps_status=component_status(comps))
+    inst["metadata"]["labels"] = {"app.kubernetes.io/managed-by": "Helm"}
+    def release(ns, name, chart_ref, version, target_ns, extra_spec=None, ready=True):
+        spec = {"interval": "1h", "chartRef": chart_ref, "releaseName": name}
+        if extra_spec: spec.update(extra_spec)
+        status = {"storageNamespace": target_ns, "history": [
+            {"name": name, "namespace": target_ns, "version": version, "chartName": name, "chartVersion": "0.33.0", "status": "deployed"},
+            {"name": name, "namespace": target_ns, "version": version - 1, "chartName": name, "chartVersion": "0.32.0", "status": "superseded"}],
+            "lastAttemptedRevision": "0.33.0"}
+        msg = f"Helm upgrade succeeded for release {target_ns}/{name}.v{version} with chart {name}@0.33.0"
+        return obj(HR, "HelmRelease", ns, name, spec, [cond(ready, None if ready else "InstallFailed", msg)],
+                   "Kustomization/flux-system/flux-system", status)
+    chart = lambda name: obj(SRC, "OCIRepository", "flux-system", name,
+                             {"url": f"oci://ghcr.io/controlplaneio-fluxcd/charts/{name}", "interval": "1h", "ref": {"semver": "*"},
+                              "layerSelector": {"mediaType": "application/vnd.cncf.helm.chart.content.v1.tar+gzip", "operation": "copy"}},
+                             [cond(msg=f"stored artifact for digest '0.33.0@sha256:{'66' * 32}'")], "Kustomization/flux-system/flux-system",
+                             {"artifact": {"revision": f"0.33.0@sha256:{'66' * 32}", "digest": "sha256:" + "77" * 32}})
+    objs = [inst, git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/home", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            chart("flux-operator"), chart("flux-instance"),
+            release("flux-system", "flux-operator", {"kind": "OCIRepository", "name": "flux-operator"}, 4, "flux-system"),
+            release("flux-system", "flux-instance", {"kind": "OCIRepository", "name": "flux-instance"}, 7, "flux-system"),
+            obj(SRC, "HelmRepository", "flux-system", "podinfo", {"url": "oci://ghcr.io/stefanprodan/charts", "type": "oci", "interval": "1h"},
+                [], "Kustomization/flux-system/flux-system"),
+            obj(HR, "HelmRelease", "flux-system", "podinfo-edge", {"interval": "1h", "chart": {"spec": {"chart": "podinfo", "sourceRef": {"kind": "HelmRepository", "name": "podinfo"}}},
+                "kubeConfig": {"secretRef": {"name": "edge-kubeconfig"}}, "targetNamespace": "podinfo"},
+                [cond(msg="Helm install succeeded for release podinfo/podinfo-edge.v1 with chart podinfo@6.9.2")], "Kustomization/flux-system/flux-system",
+                {"storageNamespace": "podinfo", "history": [{"name": "podinfo-edge", "namespace": "podinfo", "version": 1, "chartName": "podinfo", "chartVersion": "6.9.2", "status": "deployed"}],
+                 "helmChart": "flux-system/flux-system-podinfo-edge"})]
+    operator_manifest = "\n".join([
+        "---\n# Source: flux-operator/templates/serviceaccount.yaml\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: flux-operator\n  namespace: flux-system",
+        "---\n# Source: flux-operator/templates/crds.yaml\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: fluxinstances.fluxcd.controlplane.io",
+        "---\n# Source: flux-operator/templates/deployment.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: flux-operator\n  namespace: flux-system"])
+    instance_manifest = "---\n# Source: flux-instance/templates/instance.yaml\napiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\n  labels:\n    app.kubernetes.io/managed-by: Helm\nspec:\n  distribution:\n    version: 2.7.x\n"
+    external = [helm_storage_secret("flux-system", "flux-operator", 3, "kind: ServiceAccount\nmetadata:\n  name: superseded\n"),
+                helm_storage_secret("flux-system", "flux-operator", 4, operator_manifest),
+                helm_storage_secret("flux-system", "flux-instance", 7, instance_manifest)]
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/home", "ready": True, "source": "https://github.com/example-org/fleet.git",
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    write("helm-storage", rep, objs, [], external=external)
+
 HOMELAB_APPS = {
     "default": ["homepage", "atuin", "echo", "it-tools", "searxng", "linkwarden", "paperless", "immich", "mealie", "actual"],
     "media": ["plex", "jellyfin", "sonarr", "radarr", "prowlarr", "bazarr", "sabnzbd", "qbittorrent", "overseerr", "tautulli", "recyclarr", "autobrr"],
@@ -731,4 +793,4 @@ def credentials():
 
 
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials(); helm_storage()

@@ -2,7 +2,8 @@
 
 use super::{ApiError, get_json, post_json};
 use fluxlens_core::api::{
-    EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceList,
+    ApiObject, EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse,
+    ResourceList,
 };
 
 /// `GET /api/v1/report`.
@@ -23,6 +24,15 @@ pub async fn resources(kind: &str, namespace: &str) -> Result<ResourceList, ApiE
 pub async fn events(kind: &str, name: &str, namespace: &str) -> Result<EventList, ApiError> {
     get_json(
         "/api/v1/events",
+        &[("kind", kind), ("name", name), ("namespace", namespace)],
+    )
+    .await
+}
+
+/// `GET /api/v1/resource`: one object, enriched (`{}` when it does not exist).
+pub async fn resource(kind: &str, name: &str, namespace: &str) -> Result<ApiObject, ApiError> {
+    get_json(
+        "/api/v1/resource",
         &[("kind", kind), ("name", name), ("namespace", namespace)],
     )
     .await

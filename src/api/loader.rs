@@ -9,6 +9,7 @@
 
 use super::{ApiError, endpoints};
 use crate::state::{AppState, Loaded};
+use fluxlens_core::api::object::InventoryWire;
 use fluxlens_core::api::{
     ApiObject, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceSummary,
 };
@@ -24,8 +25,13 @@ pub const POLL_SECONDS: u32 = 30;
 const FULL_REFETCH_POLLS: u32 = 10;
 /// Per-namespace lists in flight at once when completing a kind.
 const RELIST_IN_FLIGHT: usize = 4;
+/// HelmReleases whose inventory is read from Helm storage per full poll, at most (one GET each).
+const HELM_STORAGE_CAP: usize = 50;
 /// A kind that stays incomplete is listed again after 1, 2, 4 … up to this many polls.
 const RELIST_MAX_WAIT: u32 = 16;
+/// A kind over the cap is listed again in every namespace once in this many polls (else only
+/// in the namespaces that held its rows).
+const SWEEP_POLLS: u32 = 3 * FULL_REFETCH_POLLS;
 
 /// What the loader keeps between polls.
 #[derive(Default)]
@@ -44,6 +50,8 @@ struct Cache {
     backoff: HashMap<String, (u32, u32)>,
     /// Kinds whose list came back short and that keep their last objects, since when (ms).
     stale_kinds: BTreeMap<String, i64>,
+    /// HelmReleases' inventories read from Helm storage by the single-object GET (Flux ≤ 2.7).
+    helm_inventories: HashMap<ObjectKey, InventoryWire>,
 }
 
 /// Starts the first load and the poll loop.
@@ -238,6 +246,11 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Clu
     if let Some(e) = events {
         cache.instance_events = e;
     }
+    // Not on the first load (its request budget is the dashboard's speed): on the next poll
+    // and with every renewal after it.
+    if !first && (renew || cache.polls == 2) {
+        helm_storage_inventories(cache).await;
+    }
     cache.summaries = summaries;
     let mut cluster = build(report, cache);
     cluster.instance_events = cache.instance_events.clone();
@@ -280,6 +293,27 @@ async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String
         }
     }
     unconfirmed
+}
+
+/// Owners on Flux ≤ 2.7: a HelmRelease without `status.inventory` keeps it in Helm storage,
+/// which only `GET /api/v1/resource` reads (inventory.go `getInventory`). Bounded; a failed
+/// read keeps what was read before (owners stay "unknown" rather than flicker).
+async fn helm_storage_inventories(cache: &mut Cache) {
+    let keys = load::helm_storage_candidates(cache.objects.values(), HELM_STORAGE_CAP);
+    cache.helm_inventories.retain(|k, _| keys.contains(k));
+    for chunk in keys.chunks(RELIST_IN_FLIGHT) {
+        let reads = futures_util::future::join_all(
+            chunk
+                .iter()
+                .map(|k| endpoints::resource(k.kind.as_str(), &k.name, &k.namespace)),
+        )
+        .await;
+        for (k, read) in chunk.iter().zip(reads) {
+            if let Some(inv) = read.ok().and_then(|o| o.status.inventory) {
+                cache.helm_inventories.insert(k.clone(), inv);
+            }
+        }
+    }
 }
 
 /// Fetches one batch; on failure retries once as two halves.
@@ -366,11 +400,16 @@ async fn summaries(
     for (kind, _) in &incomplete {
         let (next, wait) = cache.backoff.get(kind).copied().unwrap_or((0, 1));
         let fresh = if poll >= next {
-            let found = relist(kind, report).await?;
-            let expected = report
-                .stats_for(kind)
-                .map_or(0, |r| r.stats.total() as usize);
-            let wait = if found.len() >= expected {
+            // Only the namespaces that held the kind's rows, unless a full sweep is due; a
+            // short answer from those is followed by the sweep at once.
+            let held = cache.relisted.get(kind).map(Vec::as_slice);
+            let sweep = held.is_none() || poll.is_multiple_of(SWEEP_POLLS);
+            let mut found =
+                relist(kind, report, &load::relist_namespaces(report, held, sweep)).await?;
+            if !sweep && found.len() < expected_rows(report, kind) {
+                found = relist(kind, report, &load::relist_namespaces(report, None, true)).await?;
+            }
+            let wait = if found.len() >= expected_rows(report, kind) {
                 1
             } else {
                 (wait * 2).min(RELIST_MAX_WAIT)
@@ -392,17 +431,24 @@ async fn summaries(
     Ok(rows)
 }
 
-/// One kind again: by kind first (its own per-kind cap), then namespace by namespace.
-async fn relist(kind: &str, report: &FluxReport) -> Result<Vec<ResourceSummary>, ApiError> {
-    let by_kind = endpoints::resources(kind, "").await?.resources;
-    let expected = report
+fn expected_rows(report: &FluxReport, kind: &str) -> usize {
+    report
         .stats_for(kind)
-        .map_or(0, |r| r.stats.total() as usize);
-    if by_kind.len() >= expected || report.spec.namespaces.is_empty() {
+        .map_or(0, |r| r.stats.total() as usize)
+}
+
+/// One kind again: by kind first (its own per-kind cap), then in `namespaces` one by one.
+async fn relist(
+    kind: &str,
+    report: &FluxReport,
+    namespaces: &[String],
+) -> Result<Vec<ResourceSummary>, ApiError> {
+    let by_kind = endpoints::resources(kind, "").await?.resources;
+    if by_kind.len() >= expected_rows(report, kind) || namespaces.is_empty() {
         return Ok(by_kind);
     }
     let mut rows = Vec::new();
-    for chunk in report.spec.namespaces.chunks(RELIST_IN_FLIGHT) {
+    for chunk in namespaces.chunks(RELIST_IN_FLIGHT) {
         let lists =
             futures_util::future::join_all(chunk.iter().map(|ns| endpoints::resources(kind, ns)))
                 .await;
@@ -421,7 +467,11 @@ async fn relist(kind: &str, report: &FluxReport) -> Result<Vec<ResourceSummary>,
 
 fn build(report: FluxReport, cache: &Cache) -> Cluster {
     let partial = load::partial_load(&report);
-    let mut cluster = Cluster::new(report, cache.objects.values().cloned(), cache.crds.clone());
+    let objects = cache
+        .objects
+        .iter()
+        .map(|(k, o)| load::with_helm_inventory(o.clone(), cache.helm_inventories.get(k)));
+    let mut cluster = Cluster::new(report, objects, cache.crds.clone());
     let incomplete_kinds = cache
         .incomplete
         .iter()

@@ -52,6 +52,75 @@ pub fn incomplete_kinds(report: &FluxReport, rows: &[ResourceSummary]) -> Vec<(S
     out
 }
 
+/// The namespaces to list a capped kind in again: all of the report's on a sweep (or before
+/// the kind was ever listed by namespace), else only those that held its rows last time, so a
+/// kind of 5,000 rows in 12 of 400 namespaces costs 12 requests, not 400.
+pub fn relist_namespaces(
+    report: &FluxReport,
+    held: Option<&[ResourceSummary]>,
+    sweep: bool,
+) -> Vec<String> {
+    match held.filter(|_| !sweep) {
+        Some(rows) => {
+            let mut ns: Vec<String> = rows
+                .iter()
+                .map(|r| r.namespace.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            ns.retain(|n| report.spec.namespaces.is_empty() || report.spec.namespaces.contains(n));
+            ns
+        }
+        None => report.spec.namespaces.clone(),
+    }
+}
+
+/// HelmReleases whose owned objects only `GET /api/v1/resource` can tell: no
+/// `status.inventory` (Flux ≤ 2.7 keeps it in the Helm storage Secret, which the single-object
+/// GET decodes — inventory.go `getInventory`), a release in history, a storage namespace, and
+/// not a remote cluster's. At most `cap`, in a stable order.
+pub fn helm_storage_candidates<'a>(
+    objects: impl Iterator<Item = &'a ApiObject>,
+    cap: usize,
+) -> Vec<ObjectKey> {
+    let mut keys: Vec<ObjectKey> = objects
+        .filter(|o| o.kind.as_deref() == Some("HelmRelease"))
+        .filter(|o| o.status.inventory_entries().is_empty() && o.status.inventory_error.is_none())
+        .filter(|o| o.spec.kube_config.is_none())
+        .filter(|o| !o.status.history.is_empty())
+        .filter(|o| {
+            o.status
+                .storage_namespace
+                .as_deref()
+                .is_some_and(|n| !n.is_empty())
+        })
+        .map(|o| {
+            ObjectKey::new(
+                Kind::HelmRelease,
+                o.metadata.namespace.clone(),
+                o.metadata.name.clone(),
+            )
+        })
+        .collect();
+    crate::sort::natural(&mut keys);
+    keys.truncate(cap);
+    keys
+}
+
+/// Lends a HelmRelease the inventory the single-object GET read from Helm storage, unless it
+/// now carries its own (the object is fetched again, the lent one stays in the loader's cache).
+pub fn with_helm_inventory(
+    mut o: ApiObject,
+    read: Option<&crate::api::object::InventoryWire>,
+) -> ApiObject {
+    if let Some(inv) = read
+        && o.status.inventory_entries().is_empty()
+    {
+        o.status.inventory = Some(inv.clone());
+    }
+    o
+}
+
 /// Why nothing can be called missing at all: a report without namespaces and counts is the
 /// server's placeholder while it starts (or when it could not compute the report).
 pub fn partial_load(report: &FluxReport) -> Option<String> {
@@ -129,6 +198,7 @@ pub fn split_results(results: Vec<ObjectResult>) -> (Vec<ApiObject>, Vec<(Object
                     o.metadata.name = r.name.clone();
                     o.metadata.namespace = r.namespace.clone();
                 }
+                served_status(&mut o, r.status, r.status_message);
                 objects.push(o);
             }
             (_, err) => failed.push((
@@ -138,6 +208,20 @@ pub fn split_results(results: Vec<ObjectResult>) -> (Vec<ApiObject>, Vec<(Object
         }
     }
     (objects, failed)
+}
+
+/// The item's `status`/`statusMessage` is the server's own verdict (inventory_objects.go
+/// `GetInventoryObjects` computes it with reporter `NewResourceStatus`, as the single-object GET
+/// does for `reconcilerRef`): used as that, so the model derives only when it is absent.
+fn served_status(o: &mut ApiObject, status: Option<String>, message: Option<String>) {
+    let Some(status) = status.filter(|s| !s.is_empty()) else {
+        return;
+    };
+    let r = o.status.reconciler_ref.get_or_insert_with(Default::default);
+    if r.status.as_deref().is_none_or(str::is_empty) {
+        r.status = Some(status);
+        r.message = message;
+    }
 }
 
 /// Interprets the CRD answer: all `Forbidden` → no access; any object → known.
@@ -392,6 +476,105 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(crd_request(&report()).unwrap().objects.len(), 2);
+    }
+
+    #[test]
+    fn a_capped_kind_is_listed_again_only_where_its_rows_were() {
+        let mut r = report();
+        r.spec.namespaces = (0..400).map(|i| format!("ns{i}")).collect();
+        let held: Vec<_> = (0..3000)
+            .map(|i| summary("Kustomization", &format!("ns{}", i % 12), &format!("k{i}")))
+            .chain([summary("Kustomization", "deleted-since", "x")])
+            .collect();
+        assert_eq!(relist_namespaces(&r, Some(&held), false).len(), 12);
+        assert_eq!(relist_namespaces(&r, Some(&held), true).len(), 400);
+        assert_eq!(relist_namespaces(&r, None, false).len(), 400);
+    }
+
+    #[test]
+    fn helm_releases_without_inventory_get_their_owned_objects_from_the_single_object_get() {
+        // #22 item 6 (Flux ≤ 2.7): the flux-instance chart's HelmRelease owns the FluxInstance.
+        let hr = |name: &str, extra: &str| -> ApiObject {
+            serde_json::from_str(&format!(
+                r#"{{"kind":"HelmRelease","metadata":{{"name":"{name}","namespace":"flux-system"}},
+                   "status":{{"storageNamespace":"flux-system","history":[{{"name":"{name}","version":3,"namespace":"flux-system"}}]{extra}}}}}"#
+            ))
+            .unwrap()
+        };
+        let mut remote = hr("remote", "");
+        remote.spec.kube_config = serde_json::from_str(r#"{"secretRef":{"name":"kc"}}"#).unwrap();
+        let objs = [
+            hr("flux-instance", ""),
+            hr(
+                "native",
+                r#","inventory":{"entries":[{"id":"a_b__ConfigMap","v":"v1"}]}"#,
+            ),
+            hr("forbidden", r#","inventoryError":"forbidden""#),
+            remote,
+            serde_json::from_str(
+                r#"{"kind":"HelmRelease","metadata":{"name":"never-installed","namespace":"x"}}"#,
+            )
+            .unwrap(),
+        ];
+        let keys = helm_storage_candidates(objs.iter(), 10);
+        assert_eq!(
+            keys,
+            vec![ObjectKey::new(
+                Kind::HelmRelease,
+                "flux-system",
+                "flux-instance"
+            )]
+        );
+        assert!(helm_storage_candidates(objs.iter(), 0).is_empty());
+        let served: ApiObject = serde_json::from_str(
+            r#"{"status":{"inventory":[{"name":"flux","namespace":"flux-system","kind":"FluxInstance","apiVersion":"fluxcd.controlplane.io/v1"}]}}"#,
+        )
+        .unwrap();
+        let lent = with_helm_inventory(objs[0].clone(), served.status.inventory.as_ref());
+        let instance: ApiObject = serde_json::from_str(
+            r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"}}"#,
+        )
+        .unwrap();
+        let c = Cluster::new(report(), [lent, instance], CrdAccess::Unknown);
+        let fi = c
+            .get(&ObjectKey::new(Kind::FluxInstance, "flux-system", "flux"))
+            .unwrap();
+        assert_eq!(
+            fi.managed_by,
+            Some(ObjectKey::new(
+                Kind::HelmRelease,
+                "flux-system",
+                "flux-instance"
+            ))
+        );
+    }
+
+    #[test]
+    fn the_servers_item_status_is_used_and_derived_only_when_absent() {
+        // #22 item 7: a Ready=False condition the server reads as Progressing
+        // (DependencyNotReady) keeps the server's word; without one, the model derives.
+        let resp: InventoryObjectsResponse = serde_json::from_str(
+            r#"{"objects":[
+              {"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","namespace":"a","name":"served","status":"Suspended","statusMessage":"Reconciliation suspended",
+               "object":{"kind":"Kustomization","metadata":{"name":"served","namespace":"a"},"status":{"conditions":[{"type":"Ready","status":"True","message":"ok"}]}}},
+              {"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","namespace":"a","name":"derived",
+               "object":{"kind":"Kustomization","metadata":{"name":"derived","namespace":"a"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"BuildFailed","message":"boom"}]}}}]}"#,
+        )
+        .unwrap();
+        let (objects, failed) = split_results(resp.objects);
+        assert!(failed.is_empty());
+        let c = Cluster::new(report(), objects, CrdAccess::Unknown);
+        let served = c
+            .get(&ObjectKey::new(Kind::Kustomization, "a", "served"))
+            .unwrap();
+        assert_eq!(served.status, crate::Status::Suspended);
+        assert_eq!(served.message, "Reconciliation suspended");
+        let derived = c
+            .get(&ObjectKey::new(Kind::Kustomization, "a", "derived"))
+            .unwrap();
+        assert_eq!(derived.status, crate::Status::Failed);
+        assert_eq!(derived.message, "boom");
+        assert!(derived.raw.status.reconciler_ref.is_none());
     }
 
     #[test]

@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex};
 pub struct LogEntry {
     pub method: String,
     pub path: String,
+    /// The raw query string ("" when none).
+    pub query: String,
     pub status: u16,
     /// True for calls that would change the cluster (always refused).
     pub mutating: bool,
@@ -56,6 +58,7 @@ const MAX_BODY: usize = 1 << 20;
 pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> {
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    let raw_query = req.uri().query().unwrap_or("").to_string();
     let query: HashMap<String, String> = parse_query(req.uri().query().unwrap_or(""));
     let headers = req.headers().clone();
     let body = axum::body::to_bytes(req.into_body(), MAX_BODY + 1)
@@ -88,6 +91,7 @@ pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> 
         state.log.lock().unwrap().push(LogEntry {
             method: method.to_string(),
             path,
+            query: raw_query,
             status: resp.status().as_u16(),
             mutating,
         });

@@ -6,6 +6,7 @@ mod args;
 mod conformance;
 mod faults;
 mod filter;
+mod helm_storage;
 mod http;
 mod served;
 mod store;

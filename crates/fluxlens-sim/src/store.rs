@@ -372,6 +372,10 @@ impl Store {
         );
         if let Some(list) = status.get("inventory").and_then(served::inventory_list) {
             status.insert("inventory".into(), list);
+        } else if e.obj.key.kind == Kind::HelmRelease
+            && let Some(list) = crate::helm_storage::inventory(&e.json, &self.external)
+        {
+            status.insert("inventory".into(), list);
         }
         let src = e.obj.refs.iter().find(|r| {
             matches!(

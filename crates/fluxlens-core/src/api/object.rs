@@ -250,6 +250,8 @@ crate::json_struct!(
         pub provider_ref: Option<LocalRef> = "providerRef",
         pub event_sources: Vec<EventSource> = "eventSources",
         pub resources: Vec<EventSource> = "resources",
+        // HelmRelease: a release for a remote cluster has no inventory the server can read.
+        pub kube_config: Option<KubeConfigRef> = "kubeConfig",
         // CustomResourceDefinition
         pub group: Option<String> = "group",
         pub versions: Vec<CrdVersion> = "versions",
@@ -413,6 +415,25 @@ crate::json_struct!(
         pub helm_chart: Option<String> = "helmChart",
         pub stored_versions: Vec<String> = "storedVersions",
         pub source_verification_mode: Option<String> = "sourceVerificationMode",
+        // HelmRelease (Flux ≤ 2.7 keeps its inventory in Helm storage, found through these).
+        pub storage_namespace: Option<String> = "storageNamespace",
+        pub history: Vec<HelmHistoryEntry> = "history",
+    }
+);
+
+crate::json_struct!(
+    /// `HelmRelease.spec.kubeConfig`: present means the release targets another cluster.
+    pub struct KubeConfigRef {
+        pub secret_ref: Option<LocalRef> = "secretRef",
+    }
+);
+
+crate::json_struct!(
+    /// `HelmRelease.status.history[]`: the newest release first.
+    pub struct HelmHistoryEntry {
+        pub name: Option<String> = "name",
+        pub namespace: Option<String> = "namespace",
+        pub version: Option<i64> = "version",
     }
 );
 

@@ -54,6 +54,14 @@ fn inventory_keys(owner: &FluxObject) -> Vec<ObjectKey> {
             };
             let ns = if e.namespace.is_empty() && owner.key.kind == Kind::ArtifactGenerator {
                 owner.key.namespace.clone()
+            } else if e.namespace.is_empty()
+                && owner.key.kind == Kind::HelmRelease
+                && kind.crd_name().is_some()
+            {
+                // Read from Helm storage, an object written without a namespace is listed
+                // with "" (inventory.go `getInventory` sets it on the release instead); every
+                // Flux kind is namespaced, so it lives in the release's namespace.
+                release_namespace(owner)
             } else {
                 e.namespace
             };
@@ -61,6 +69,18 @@ fn inventory_keys(owner: &FluxObject) -> Vec<ObjectKey> {
         })
         .chain(chart)
         .collect()
+}
+
+/// The namespace the newest release installed into, else the HelmRelease's own.
+fn release_namespace(owner: &FluxObject) -> String {
+    owner
+        .raw
+        .status
+        .history
+        .first()
+        .and_then(|h| h.namespace.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| owner.key.namespace.clone())
 }
 
 /// Fills `owners` and `managed_by` of every object from the others' inventories.
@@ -180,6 +200,22 @@ mod tests {
             .get(&ObjectKey::parse("GitRepository/team/orphan").unwrap())
             .unwrap();
         assert!(orphan.owners.is_empty() && orphan.managed_by.is_none());
+    }
+
+    #[test]
+    fn a_helm_storage_entry_without_namespace_is_in_the_releases_namespace() {
+        // The server lists a manifest object written without a namespace with "" (#22 item 6).
+        let c = cluster(&[
+            r#"{"kind":"HelmRelease","metadata":{"name":"flux-instance","namespace":"ops"},
+               "status":{"history":[{"name":"flux-instance","version":2,"namespace":"flux-system"}],
+                 "inventory":[{"name":"flux","namespace":"","kind":"FluxInstance","apiVersion":"fluxcd.controlplane.io/v1"},
+                              {"name":"cm","namespace":"","kind":"ConfigMap","apiVersion":"v1"}]}}"#,
+            r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"}}"#,
+        ]);
+        assert_eq!(
+            owners(&c, "FluxInstance/flux-system/flux"),
+            vec!["HelmRelease/ops/flux-instance"]
+        );
     }
 
     #[test]
