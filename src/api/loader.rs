@@ -1,6 +1,7 @@
-//! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+ the confirming read in
-//! batches when some references look missing, +1 for the FluxInstance's events when there is
-//! one), then polls: report and summaries every interval (paused while the tab is hidden),
+//! Assembles the whole cluster in `3 + ⌈N/BATCH_SIZE⌉` requests (+1 per counted kind the
+//! default list leaves out — Alerts, Providers, Receivers, image kinds — + the confirming read
+//! in batches when some references look missing, +1 for the FluxInstance's events when there
+//! is one), then polls: report and summaries every interval (paused while the tab is hidden),
 //! refetching changed objects, what failed last time, and a rolling tenth of the rest (a
 //! summary row does not change when only a spec does). Kinds whose list is incomplete are
 //! listed again by kind and by namespace, with backoff, and keep their last objects (stale)
@@ -394,7 +395,18 @@ async fn summaries(
     cache: &mut Cache,
     report: &FluxReport,
 ) -> Result<Vec<ResourceSummary>, ApiError> {
-    let mut rows = endpoints::resources("", "").await?.resources;
+    // The default list leaves out notification and image kinds: those go by kind, at once.
+    let alone = load::kinds_listed_alone(report);
+    let (main, by_kind) = futures_util::future::join(
+        endpoints::resources("", ""),
+        futures_util::future::join_all(alone.iter().map(|k| endpoints::resources(k, ""))),
+    )
+    .await;
+    let mut rows = main?.resources;
+    // One of these failing leaves its kind short (said as such), not the poll failed.
+    for list in by_kind.into_iter().flatten() {
+        rows.extend(list.resources);
+    }
     let poll = cache.polls;
     let mut incomplete = load::incomplete_kinds(report, &rows);
     for (kind, _) in &incomplete {

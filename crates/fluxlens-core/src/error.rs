@@ -69,6 +69,14 @@ impl fmt::Display for ApiError {
                 "Not signed in (401): sign in to the Flux Operator to continue"
             ),
             ApiError::Forbidden(m) => write!(f, "Access denied (403): {}", first_line(m)),
+            // The operator's bootstrap handler, before leader election and its web config
+            // (server.go `RunServer`): not a failure, a server that is starting.
+            ApiError::Server { status: 503, body } if body.trim() == "server not initialized" => {
+                write!(
+                    f,
+                    "The Flux Operator's web server is starting (503 server not initialized): it answers once it leads and has its configuration; retrying"
+                )
+            }
             ApiError::Server { status, body } => {
                 write!(f, "The server failed ({status}): {}", first_line(body))
             }
@@ -212,6 +220,12 @@ mod tests {
         }
         .to_string();
         assert!(m.len() < 400 && !m.contains("second"));
+        // A starting server is said as such (server.go `RunServer`), and retried.
+        let starting = ApiError::Server {
+            status: 503,
+            body: "server not initialized\n".into(),
+        };
+        assert!(starting.retryable() && starting.to_string().contains("is starting"));
         assert!(
             decode::<serde_json::Value>("{\"a\":")
                 .unwrap_err()

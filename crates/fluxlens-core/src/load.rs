@@ -20,6 +20,35 @@ pub const LIST_CAP: usize = 2500;
 /// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
 pub const BATCH_SIZE: usize = 500;
 
+/// The kinds `GET /api/v1/resources` lists when no `kind` is given (resources.go
+/// `GetResourcesStatus`: appliers and sources; FluxInstance too for a cluster-wide user).
+pub const LISTED_BY_DEFAULT: [&str; 11] = [
+    "ResourceSet",
+    "Kustomization",
+    "HelmRelease",
+    "GitRepository",
+    "OCIRepository",
+    "HelmChart",
+    "HelmRepository",
+    "Bucket",
+    "ArtifactGenerator",
+    "ResourceSetInputProvider",
+    "FluxInstance",
+];
+
+/// Kinds the report counts that the default list never returns (Alerts, Providers,
+/// Receivers, image kinds, ExternalArtifacts): each is listed by kind, every poll.
+pub fn kinds_listed_alone(report: &FluxReport) -> Vec<String> {
+    report
+        .spec
+        .reconcilers
+        .iter()
+        .filter(|r| r.stats.total() > 0)
+        .map(|r| r.kind.clone())
+        .filter(|k| !LISTED_BY_DEFAULT.contains(&k.as_str()) && k != "FluxReport")
+        .collect()
+}
+
 /// Kinds whose list came back shorter than the report counts (running + suspended, already
 /// filtered to the user's namespaces), each with the reason shown to the user (§0.2).
 pub fn incomplete_kinds(report: &FluxReport, rows: &[ResourceSummary]) -> Vec<(String, String)> {
@@ -476,6 +505,20 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(crd_request(&report()).unwrap().objects.len(), 2);
+    }
+
+    #[test]
+    fn kinds_outside_the_default_list_are_asked_by_kind() {
+        let r: FluxReport = serde_json::from_str(
+            r#"{"spec":{"reconcilers":[
+            {"kind":"Kustomization","stats":{"running":3}},
+            {"kind":"Alert","stats":{"running":2}},
+            {"kind":"ImagePolicy","stats":{"running":0,"suspended":1}},
+            {"kind":"Receiver","stats":{"running":0}},
+            {"kind":"FluxInstance","stats":{"running":1}}]}}"#,
+        )
+        .unwrap();
+        assert_eq!(kinds_listed_alone(&r), vec!["Alert", "ImagePolicy"]);
     }
 
     #[test]

@@ -160,7 +160,26 @@ fn live_list_caps_per_kind_and_answers_null() {
     );
     let demo = scenario("demo");
     let all = rows(&demo.resources(&m, None, "", None, None));
-    assert_eq!(all.len(), demo.entries.len());
+    // Without `kind`: appliers, sources and FluxInstance only — Alerts, Providers, Receivers,
+    // image kinds and ExternalArtifacts must be asked by kind.
+    let default =
+        |k: &str| crate::store::RESOURCES_DEFAULT_KINDS.contains(&k) || k == "FluxInstance";
+    let expected = demo
+        .entries
+        .iter()
+        .filter(|e| default(e.obj.key.kind.as_str()))
+        .count();
+    assert_eq!(all.len(), expected);
+    assert!(
+        demo.entries.len() > expected,
+        "the demo has kinds outside the default list"
+    );
+    assert!(
+        rows(&demo.resources(&tenant(&["flux-system"]), None, "", None, None))
+            .iter()
+            .all(|r| r["kind"] != "FluxInstance"),
+        "FluxInstance only for a cluster-wide user"
+    );
     let times: Vec<String> = all
         .iter()
         .map(|r| r["lastReconciled"].as_str().unwrap_or("").to_string())
@@ -173,6 +192,55 @@ fn live_list_caps_per_kind_and_answers_null() {
                 .iter()
                 .all(|r| !r["name"].as_str().unwrap().starts_with("team-"))
     );
+}
+
+/// resources.go `GetResourcesStatus`: a restricted user's Lists go namespace by namespace and
+/// the first Forbidden returns from the kind, dropping its rows from every namespace; asked
+/// in one namespace, only there. The batch read answers `Forbidden` for those items
+/// (inventory_objects.go `GetInventoryObjects`).
+#[test]
+fn a_kind_forbidden_in_one_namespace_drops_the_kind() {
+    let s = scenario("multitenant");
+    let mut ns = s.visible_namespaces(&cluster_wide());
+    ns.retain(|n| !crate::store::SYSTEM_NAMESPACES.contains(&n.as_str()));
+    let with_hr: Vec<String> = ns
+        .iter()
+        .filter(|n| {
+            s.entries
+                .iter()
+                .any(|e| e.obj.key.kind.as_str() == "HelmRelease" && &e.obj.key.namespace == *n)
+        })
+        .cloned()
+        .collect();
+    assert!(with_hr.len() >= 2, "{with_hr:?}");
+    let (denied, other) = (&with_hr[0], &with_hr[1]);
+    let m = Mode {
+        namespaces: Some(ns.clone()),
+        forbid_kind: vec![format!("HelmRelease@{denied}")],
+        ..Mode::default()
+    };
+    let all = rows(&s.resources(&m, None, "", None, None));
+    assert!(!all.is_empty() && all.iter().all(|r| r["kind"] != "HelmRelease"));
+    let by_kind = rows(&s.resources(&m, Some("HelmRelease"), "", None, None));
+    assert!(by_kind.is_empty(), "the kind is dropped asked by kind too");
+    assert!(!rows(&s.resources(&m, Some("HelmRelease"), "", Some(other), None)).is_empty());
+    assert!(rows(&s.resources(&m, Some("HelmRelease"), "", Some(denied), None)).is_empty());
+    let hr = s
+        .entries
+        .iter()
+        .find(|e| e.obj.key.kind.as_str() == "HelmRelease" && &e.obj.key.namespace == denied)
+        .unwrap();
+    let got = batch(
+        &s,
+        &m,
+        &[item(
+            hr.json["apiVersion"].as_str().unwrap(),
+            "HelmRelease",
+            denied,
+            &hr.obj.key.name,
+        )],
+    );
+    assert_eq!(got[0]["error"], "Forbidden");
 }
 
 /// resources.go `ResourcesHandler`: "Return empty array instead of error for better UX" —
@@ -368,6 +436,66 @@ fn events_are_sorted_and_capped() {
     assert_eq!(dep, 1, "any kind when asked by name");
 }
 
+/// events.go `GetEvents`: the cap is each List's (`client.Limit` per kind, and per namespace
+/// for a user who is not cluster-wide), applied in the API server's order (namespace, name)
+/// before the newest-first sort: newer events of a later name can be cut while older ones
+/// stay. Without `kind`, no notification kinds; FluxInstance only for a cluster-wide user.
+#[test]
+fn events_cap_applies_per_list_before_sorting() {
+    let mut s = scenario("demo");
+    let ev = |ns: &str, obj: &str, hour: u32, i: usize| {
+        json!({"lastTimestamp": format!("2026-11-29T{hour:02}:{:02}:{:02}Z", i / 60 % 60, i % 60),
+               "type": "Normal", "message": "m", "involvedObject": obj, "namespace": ns})
+    };
+    s.events = (0..600)
+        .map(|i| ev("team-a", "Kustomization/apps", 1, i))
+        .chain((0..600).map(|i| ev("team-b", "Kustomization/zz-newest", 9, i)))
+        .chain([
+            ev("team-a", "Alert/slack", 10, 0),
+            ev("flux-system", "FluxInstance/flux", 10, 1),
+        ])
+        .collect();
+    let count = |rows: &Value, ns: &str| {
+        rows["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["namespace"] == ns)
+            .count()
+    };
+    // Cluster-wide: one List per kind over every namespace, 500 kept by name: team-a's.
+    let wide = s.events(&cluster_wide(), None, "", None, None);
+    assert_eq!(count(&wide, "team-a"), 500);
+    assert_eq!(
+        count(&wide, "team-b"),
+        0,
+        "the newest were cut by the per-List cap"
+    );
+    assert_eq!(
+        count(&wide, "flux-system"),
+        1,
+        "FluxInstance for a cluster-wide user"
+    );
+    assert!(
+        wide["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["involvedObject"] != "Alert/slack")
+    );
+    // A restricted user: one List per namespace, each capped.
+    let m = tenant(&["team-a", "team-b", "flux-system"]);
+    let restricted = s.events(&m, None, "", None, None);
+    assert_eq!(count(&restricted, "team-a"), 500);
+    assert_eq!(count(&restricted, "team-b"), 500);
+    assert_eq!(count(&restricted, "flux-system"), 0, "no FluxInstance kind");
+    let first = restricted["events"][0]["lastTimestamp"].as_str().unwrap();
+    assert!(
+        first.starts_with("2026-11-29T09"),
+        "sorted newest first after the cap"
+    );
+}
+
 /// report.go `ReportHandler`: while the report cannot be computed the handler answers 200
 /// with a placeholder: no namespaces, no reconcilers, no userInfo.
 #[test]
@@ -468,6 +596,39 @@ async fn failing_namespace_list_gives_the_placeholder_and_empty_lists() {
         let list = body_json(call(&state, get(p)).await).await;
         assert_eq!(rows(&list).len(), 0, "{p}");
     }
+}
+
+/// server.go `RunServer`: until a web configuration is loaded the bootstrap handler answers
+/// every `/api/` request `503 server not initialized` in plain text, with none of the
+/// middlewares, while the SPA is still served.
+#[tokio::test]
+async fn a_starting_server_answers_503_on_the_api_only() {
+    let faults = Faults {
+        down: true,
+        ..Faults::default()
+    };
+    let dist = std::env::temp_dir().join(format!("fluxlens-sim-503-{}", std::process::id()));
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>app</title>").unwrap();
+    let state = AppState::new(scenario("demo"), faults, Some(dist.clone()));
+    let get = |p: &str| Request::get(p).body(Body::empty()).unwrap();
+    for p in ["/api/v1/report", "/api/v1/resources"] {
+        let resp = call(&state, get(p)).await;
+        assert_eq!(resp.status(), 503, "{p}");
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&body).trim(),
+            "server not initialized"
+        );
+    }
+    assert_eq!(
+        call(&state, get("/")).await.status(),
+        200,
+        "the SPA is served"
+    );
+    std::fs::remove_dir_all(dist).ok();
 }
 
 /// kubeclient `ListUserNamespaces` for a cluster-wide user lists every namespace of the

@@ -48,9 +48,21 @@ pub struct Mode {
     pub namespaces: Option<Vec<String>>,
     /// Kinds whose List fails: the server leaves them out of `/resources` and still answers 200.
     pub fail_list: Vec<String>,
+    /// `Kind@namespace` pairs the user may not read although the namespace is theirs (RBAC
+    /// per kind): that kind's Lists, GETs and events there are Forbidden.
+    pub forbid_kind: Vec<String>,
     /// Answer every UI path with the stand-in status page (the operator's SPA fallback), for the
     /// launcher-plugin tests behind the sub-path config.
     pub ui_stand_in: bool,
+}
+
+impl Mode {
+    /// Whether RBAC forbids this kind in this namespace (`--forbid-kind Kind@ns`).
+    pub fn forbids(&self, kind: &str, ns: &str) -> bool {
+        self.forbid_kind
+            .iter()
+            .any(|p| p.split_once('@') == Some((kind, ns)))
+    }
 }
 
 fn list(value: &str) -> Vec<String> {
@@ -86,6 +98,7 @@ impl Faults {
                 self.mode.namespaces = (!ns.is_empty()).then_some(ns);
             }
             "fail-list" => self.mode.fail_list = list(value),
+            "forbid-kind" => self.mode.forbid_kind = list(value),
             "ui-stand-in" => self.mode.ui_stand_in = on,
             "reset" => {
                 *self = Faults {

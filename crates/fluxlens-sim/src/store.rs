@@ -24,6 +24,22 @@ pub const SEARCH_CAP: usize = 10;
 /// Events per kind when one kind is asked, and per kind when several are (FO events.go `GetEvents`).
 pub const EVENTS_CAP_ONE_KIND: usize = 1000;
 pub const EVENTS_CAP_PER_KIND: usize = 500;
+/// The kinds `GET /api/v1/resources` lists without `kind` (FO resources.go
+/// `GetResourcesStatus`); FluxInstance is added for a cluster-wide user.
+pub const RESOURCES_DEFAULT_KINDS: [&str; 10] = EVENTS_DEFAULT_KINDS;
+/// The kinds `GET /api/v1/events` lists without `kind` (FO events.go `GetEvents`).
+pub const EVENTS_DEFAULT_KINDS: [&str; 10] = [
+    "ResourceSet",
+    "Kustomization",
+    "HelmRelease",
+    "GitRepository",
+    "OCIRepository",
+    "HelmChart",
+    "HelmRepository",
+    "Bucket",
+    "ArtifactGenerator",
+    "ResourceSetInputProvider",
+];
 
 /// Fields only the single-object GET adds; a scenario must never carry them (the batch read
 /// would then send what the real one never does).
@@ -227,6 +243,17 @@ impl Store {
         ns
     }
 
+    /// A List of `kind` the user may not run: in the namespace asked, or — a restricted user's
+    /// Lists going namespace by namespace, the first Forbidden ending the kind — in any of
+    /// theirs (resources.go `GetResourcesStatus` returns from the kind's goroutine).
+    fn list_forbidden(&self, mode: &Mode, kind: &str, ns: Option<&str>) -> bool {
+        match (ns, &mode.namespaces) {
+            (Some(ns), _) => mode.forbids(kind, ns),
+            (None, Some(mine)) => mine.iter().any(|n| mode.forbids(kind, n)),
+            (None, None) => false,
+        }
+    }
+
     fn visible(&self, mode: &Mode, ns: &str) -> bool {
         mode.namespaces
             .as_ref()
@@ -269,9 +296,10 @@ impl Store {
         out
     }
 
-    /// `GET /api/v1/resources`. Live (FO resources.go `GetResourcesStatus`): per kind, capped
-    /// at 2,500, a kind whose List fails left out, `null` when nothing matched and no status
-    /// filter. Cached (FO search.go `GetCachedResources`, search_index.go `SearchResources`):
+    /// `GET /api/v1/resources`. Live (FO resources.go `GetResourcesStatus`): without `kind`,
+    /// the default kinds only (appliers and sources; FluxInstance for a cluster-wide user),
+    /// per kind, capped at 2,500; a kind whose List fails — in any one of a restricted user's
+    /// namespaces — left out whole; `null` when nothing matched and no status filter. Cached (FO search.go `GetCachedResources`, search_index.go `SearchResources`):
     /// names lower-cased, 2,500 rows in total after sorting, always an array.
     pub fn resources(
         &self,
@@ -281,9 +309,17 @@ impl Store {
         ns: Option<&str>,
         status: Option<&str>,
     ) -> Value {
+        let cluster_wide = mode.namespaces.is_none();
         let rows = self.entries.iter().filter(|e| {
             let k = e.obj.key.kind.as_str();
-            kind.is_none_or(|want| want == k)
+            let listed = match kind {
+                Some(want) => want == k,
+                None => {
+                    crate::store::RESOURCES_DEFAULT_KINDS.contains(&k)
+                        || (cluster_wide && k == "FluxInstance")
+                }
+            };
+            listed
                 && ns.is_none_or(|want| want == e.obj.key.namespace)
                 && status.is_none_or(|want| want == e.obj.status.as_str())
                 && self.visible(mode, &e.obj.key.namespace)
@@ -299,7 +335,7 @@ impl Store {
         let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
         for e in rows {
             let k = e.obj.key.kind.as_str();
-            if mode.fail_list.iter().any(|f| f == k) {
+            if mode.fail_list.iter().any(|f| f == k) || self.list_forbidden(mode, k, ns) {
                 continue; // "Return empty array instead of error for better UX", per kind
             }
             per_kind.entry(k).or_default().push(e);
@@ -340,7 +376,7 @@ impl Store {
         name: &str,
         ns: &str,
     ) -> Result<Value, TextError> {
-        if !self.visible(mode, ns) {
+        if !self.visible(mode, ns) || mode.forbids(&canonical_kind(kind), ns) {
             return Err(TextError(
                 403,
                 "You do not have access to this resource. User: sim-tenant, Groups: [tenants]"
@@ -405,8 +441,11 @@ impl Store {
         v
     }
 
-    /// `GET /api/v1/events` (FO events.go `GetEvents`): Flux kinds only without `kind`, the
-    /// user's namespaces, capped per kind, newest first.
+    /// `GET /api/v1/events` (FO events.go `GetEvents`): one List per kind and per namespace
+    /// (one cluster-wide List for a cluster-wide user), each capped (`client.Limit`) in the API
+    /// server's order — by namespace and name, so the oldest by name survive — then everything
+    /// sorted newest first and only then filtered by type. Without `kind`, the default kinds
+    /// (no notification or image kinds), plus FluxInstance for a cluster-wide user only.
     pub fn events(
         &self,
         mode: &Mode,
@@ -420,30 +459,44 @@ impl Store {
         } else {
             EVENTS_CAP_PER_KIND
         };
-        let mut per_kind: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+        let cluster_wide = mode.namespaces.is_none();
+        let wanted = |k: &str| match kind {
+            Some(want) => want == k,
+            None => EVENTS_DEFAULT_KINDS.contains(&k) || (cluster_wide && k == "FluxInstance"),
+        };
+        // The List each event falls in: (kind, namespace listed; "" = all namespaces).
+        let mut lists: BTreeMap<(String, String), Vec<&Value>> = BTreeMap::new();
         for e in &self.events {
             let io = e["involvedObject"].as_str().unwrap_or("");
             let (k, n) = io.split_once('/').unwrap_or(("", io));
             let ens = e["namespace"].as_str().unwrap_or("");
-            let flux = !matches!(Kind::parse(k), Kind::Other(_));
-            if kind.map_or(flux, |want| want == k)
+            if wanted(k)
                 && filter::name_matches(name, n)
                 && ns.is_none_or(|want| want == ens)
                 && self.visible(mode, ens)
+                && !mode.forbids(k, ens)
             {
-                per_kind.entry(k.to_string()).or_default().push(e);
+                let listed = if cluster_wide && ns.is_none() {
+                    ""
+                } else {
+                    ens
+                };
+                lists
+                    .entry((k.to_string(), listed.to_string()))
+                    .or_default()
+                    .push(e);
             }
         }
-        let mut rows: Vec<&Value> = per_kind
+        let mut rows: Vec<&Value> = lists
             .into_values()
             .flat_map(|mut v| {
-                v.sort_by(|a, b| event_time(b).cmp(event_time(a)));
+                v.sort_by_key(|e| (e["namespace"].as_str(), e["involvedObject"].as_str()));
                 v.truncate(cap);
                 v
             })
-            .filter(|e| type_.is_none_or(|want| Some(want) == e["type"].as_str()))
             .collect();
         rows.sort_by(|a, b| event_time(b).cmp(event_time(a)));
+        rows.retain(|e| type_.is_none_or(|want| Some(want) == e["type"].as_str()));
         json!({ "events": rows })
     }
 
@@ -506,7 +559,7 @@ impl Store {
             None => return Err("Error"),
         };
         // Tenants may read neither other namespaces nor cluster-scoped objects.
-        if mode.namespaces.is_some() && !self.visible(mode, ns) {
+        if (mode.namespaces.is_some() && !self.visible(mode, ns)) || mode.forbids(kind, ns) {
             return Err("Forbidden");
         }
         if kind == "CustomResourceDefinition" {
