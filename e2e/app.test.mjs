@@ -79,7 +79,7 @@ test('API down at start: clear message, then recovery without a reload', async (
     const page = await newPage(browser);
     await page.goto(sim.base + '/?poll=1');
     await page.getByRole('alert').waitFor();
-    assert.match(await page.getByRole('alert').textContent(), /server failed \(503\): server not initialized/);
+    assert.match(await page.getByRole('alert').textContent(), /is starting \(503 server not initialized\)/);
     await sim.faults('reset=1');
     await page.locator('[data-count=objects]').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0);
@@ -161,7 +161,13 @@ test('every scenario loads and shows the simulator\'s object count', async () =>
   for (const scenario of ['demo', 'broken', 'enterprise-fips', 'upstream-bootstrap', 'operator-mock', 'staged']) {
     const sim = await startSim(['--scenario', scenario]);
     try {
-      const rows = (await (await fetch(sim.base + '/api/v1/resources')).json()).resources;
+      // The default list leaves notification and image kinds out (resources.go): those by kind.
+      const list = async (q) => (await (await fetch(sim.base + '/api/v1/resources' + q)).json()).resources || [];
+      const report = await (await fetch(sim.base + '/api/v1/report')).json();
+      const rows = await list('');
+      for (const r of report.spec.reconcilers) {
+        if (!rows.some((x) => x.kind === r.kind)) rows.push(...await list(`?kind=${r.kind}`));
+      }
       const page = await newPage(browser);
       await page.goto(sim.base + '/');
       await page.locator('[data-count=objects]').waitFor();

@@ -90,3 +90,50 @@ test('panning and zooming with a node selected sends no API request', async () =
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('one object changes: only what shows it is rebuilt; an open details, a half-typed search and a focused node survive', async () => {
+  const sim = await startSim(['--scenario', 'homelab']);
+  try {
+    const page = await newPage(browser);
+    const rows = (await (await fetch(sim.base + '/api/v1/resources?kind=Kustomization')).json()).resources;
+    const [target, other] = rows.filter((r) => r.status === 'Ready').slice(0, 2);
+    const targetId = `Kustomization/${target.namespace}/${target.name}`;
+    const otherId = `Kustomization/${other.namespace}/${other.name}`;
+    // Overview: an opened member list survives a change elsewhere, and few elements move.
+    await page.goto(sim.base + '/?poll=1');
+    await page.locator('[data-count=objects]').waitFor();
+    const row = '[data-table=by-kind] tr[data-kind=Kustomization]';
+    const rowBefore = await page.locator(row).textContent();
+    await page.evaluate(() => {
+      window.__churn = 0;
+      new MutationObserver((ms) => { for (const m of ms) window.__churn += m.addedNodes.length + m.removedNodes.length; })
+        .observe(document.body, { childList: true, subtree: true });
+    });
+    const total = await page.evaluate(() => document.getElementsByTagName('*').length);
+    await fetch(`${sim.base}/__sim/set-ready?object=${targetId}&ready=0&message=boom`);
+    await page.waitForFunction(([sel, b]) => document.querySelector(sel).textContent !== b, [row, rowBefore], { timeout: 15000 });
+    await page.waitForTimeout(300);
+    const churn = await page.evaluate(() => window.__churn);
+    // Before #23 the whole view was rebuilt (~400 elements); now its row and its numbers.
+    assert.ok(churn <= 40, `one changed object moved ${churn} of ${total} elements`);
+    // Graph: a focused node and a half-typed search survive a change to another object.
+    await page.goto(sim.base + `/graph?flat=1&poll=1&q=${encodeURIComponent(target.namespace)}`);
+    const node = page.locator(`g[data-node-id="${targetId}"]`);
+    await node.waitFor();
+    await node.focus();
+    const search = page.locator('input[type=search]');
+    await search.evaluate((el) => { el.value = 'half-typ'; });
+    await fetch(`${sim.base}/__sim/set-ready?object=${otherId}&ready=0&message=elsewhere`);
+    await fetch(`${sim.base}/__sim/set-ready?object=${targetId}&ready=1&message=fixed`);
+    await page.waitForFunction((id) => document.querySelector(`g[data-node-id="${id}"]`)?.getAttribute('data-status') === 'Ready', targetId, { timeout: 15000 });
+    // The changed node itself is rebuilt; a node that did not change keeps focus.
+    const keep = page.locator('g[data-node-id]').filter({ hasNot: page.locator(`[data-node-id="${targetId}"]`) }).first();
+    const keepId = await keep.getAttribute('data-node-id');
+    await keep.focus();
+    await fetch(`${sim.base}/__sim/set-ready?object=${targetId}&ready=0&message=again`);
+    await page.waitForFunction((id) => document.querySelector(`g[data-node-id="${id}"]`)?.getAttribute('data-status') === 'Failed', targetId, { timeout: 15000 });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-node-id')), keepId, 'focus survived');
+    assert.equal(await search.inputValue(), 'half-typ', 'the half-typed search survived');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

@@ -19,3 +19,4 @@ print(table)
 PY
 node bench/run.mjs
 node bench/load.mjs
+node bench/live.mjs

@@ -53,6 +53,35 @@ struct Cache {
     stale_kinds: BTreeMap<String, i64>,
     /// HelmReleases' inventories read from Helm storage by the single-object GET (Flux ≤ 2.7).
     helm_inventories: HashMap<ObjectKey, InventoryWire>,
+    /// The last report and what the last poll noted, to tell a poll that changed nothing.
+    last_report: Option<FluxReport>,
+    last_notes: Option<NotesPrint>,
+    /// References the last confirming read could not confirm: asked again next poll.
+    last_unconfirmed: usize,
+}
+
+/// Everything besides the objects that a poll can change.
+#[derive(PartialEq)]
+struct NotesPrint {
+    unreadable: Vec<(ObjectKey, String)>,
+    incomplete: Vec<(String, String)>,
+    stale_kinds: BTreeMap<String, i64>,
+    helm_inventories: HashMap<ObjectKey, InventoryWire>,
+    crds: CrdAccess,
+    instance_events: Vec<fluxlens_core::api::events::Event>,
+}
+
+impl NotesPrint {
+    fn of(cache: &Cache) -> NotesPrint {
+        NotesPrint {
+            unreadable: cache.unreadable.clone(),
+            incomplete: cache.incomplete.clone(),
+            stale_kinds: cache.stale_kinds.clone(),
+            helm_inventories: cache.helm_inventories.clone(),
+            crds: cache.crds.clone(),
+            instance_events: cache.instance_events.clone(),
+        }
+    }
 }
 
 /// Starts the first load and the poll loop.
@@ -71,15 +100,18 @@ pub fn start(state: AppState, poll_seconds: u32) {
                 return;
             }
             match refresh(&mut cache, &state, first).await {
-                Ok(cluster) => {
-                    // A refresh whose data is the same does not touch the app's state (#23).
-                    let same = state.data.with_untracked(|d| {
-                        d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster))
-                    });
-                    if !same && state.snapshot.with_untracked(Option::is_none) {
-                        state
-                            .data
-                            .set(Some(std::sync::Arc::new(Loaded::new(cluster))));
+                Ok(fresh) => {
+                    // A refresh whose data is the same does not touch the app's state (#23);
+                    // `None`: nothing changed, the model was not even rebuilt.
+                    if let Some(cluster) = fresh {
+                        let same = state.data.with_untracked(|d| {
+                            d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster))
+                        });
+                        if !same && state.snapshot.with_untracked(Option::is_none) {
+                            state
+                                .data
+                                .set(Some(std::sync::Arc::new(Loaded::new(cluster))));
+                        }
                     }
                     set_if_changed(state.error, None);
                     set_if_changed(state.stale_since, None);
@@ -127,7 +159,13 @@ fn document_hidden() -> bool {
         .is_some_and(|d| d.hidden())
 }
 
-async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Cluster, ApiError> {
+/// One poll: the new model, or `None` when nothing the model is built from changed (so an
+/// unchanged poll at 5,000 objects costs the requests and their decoding, not a rebuild).
+async fn refresh(
+    cache: &mut Cache,
+    state: &AppState,
+    first: bool,
+) -> Result<Option<Cluster>, ApiError> {
     let say = |s: String| {
         if first {
             state.progress.set(Some(s));
@@ -156,6 +194,9 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Clu
         cache.confirmations.clear();
     }
     let (mut changed, gone) = load::diff_summaries(&cache.summaries, &summaries);
+    let report_changed = cache.last_report.as_ref() != Some(&report);
+    cache.last_report = Some(report.clone());
+    let mut dirty = first || renew || report_changed || !changed.is_empty() || !gone.is_empty();
     // Rows vanish only when the report agrees: a kind whose list came back short keeps its
     // objects (stale), never "deleted".
     let now = js_sys::Date::now() as i64;
@@ -230,7 +271,9 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Clu
     let (parts, crds, events) = futures_util::future::join3(objects, crds, events).await;
     let mut last_error = None;
     for p in parts {
-        if let Some(e) = apply_parts(cache, p) {
+        let applied = apply_parts(cache, p);
+        dirty |= applied.changed;
+        if let Some(e) = applied.error {
             last_error = Some(e);
         }
     }
@@ -253,12 +296,20 @@ async fn refresh(cache: &mut Cache, state: &AppState, first: bool) -> Result<Clu
         helm_storage_inventories(cache).await;
     }
     cache.summaries = summaries;
+    let notes = NotesPrint::of(cache);
+    dirty |= cache.last_notes.as_ref() != Some(&notes);
+    cache.last_notes = Some(notes);
+    // Unconfirmed references are asked again every poll, so their poll is never "unchanged".
+    if !dirty && cache.last_unconfirmed == 0 {
+        return Ok(None);
+    }
     let mut cluster = build(report, cache);
     cluster.instance_events = cache.instance_events.clone();
     say("checking references that look missing".into());
     cluster.notes.unconfirmed = confirm(cache, &cluster).await;
+    cache.last_unconfirmed = cluster.notes.unconfirmed.len();
     cluster.confirmations = cache.confirmations.clone();
-    Ok(cluster)
+    Ok(Some(cluster))
 }
 
 /// The confirming read (§0.2), in batches: what the server answers decides "missing"; what it
@@ -345,16 +396,25 @@ async fn fetch_parts(
     }
 }
 
+/// What applying a batch did.
+struct Applied {
+    /// The last error, if any.
+    error: Option<ApiError>,
+    /// Whether any object differs from the one kept.
+    changed: bool,
+}
+
 /// Keeps what a batch returned; what still failed is noted as unreadable instead of
-/// discarding the rest of the refresh. Returns the last error, if any.
+/// discarding the rest of the refresh.
 fn apply_parts(
     cache: &mut Cache,
     parts: Vec<(
         InventoryObjectsRequest,
         Result<InventoryObjectsResponse, ApiError>,
     )>,
-) -> Option<ApiError> {
+) -> Applied {
     let mut error = None;
+    let mut changed = false;
     for (req, result) in parts {
         match result {
             Ok(resp) => {
@@ -366,8 +426,10 @@ fn apply_parts(
                 }
                 let (objects, failed) = load::split_results(resp.objects);
                 for o in objects {
-                    if let Some(key) = fluxlens_core::FluxObject::from_api(o.clone()).map(|f| f.key)
+                    if let Some(key) = object_key(&o)
+                        && cache.objects.get(&key) != Some(&o)
                     {
+                        changed = true;
                         cache.objects.insert(key, o);
                     }
                 }
@@ -386,7 +448,19 @@ fn apply_parts(
             }
         }
     }
-    error
+    Applied { error, changed }
+}
+
+/// An object's key without building the whole model object.
+fn object_key(o: &ApiObject) -> Option<ObjectKey> {
+    let kind = o.kind.as_deref().filter(|k| !k.is_empty())?;
+    (!o.metadata.name.is_empty()).then(|| {
+        ObjectKey::new(
+            fluxlens_core::Kind::parse(kind),
+            o.metadata.namespace.clone(),
+            o.metadata.name.clone(),
+        )
+    })
 }
 
 /// Lists every summary; kinds the report counts more of than the list holds are listed again

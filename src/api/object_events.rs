@@ -1,5 +1,6 @@
 //! One object's recent events, on demand: a view names the object in
-//! `AppState::events_wanted`, this module asks the API and answers in `object_events`.
+//! `AppState::events_wanted`, this module asks the API and answers in `object_events`, and asks
+//! again when a poll changes that object.
 
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -7,10 +8,19 @@ use leptos::prelude::*;
 /// Watches `events_wanted` for the rest of the page's life. A snapshot never contacts the
 /// API, so in snapshot mode (and for an object the cluster does not hold) the answer is empty.
 pub fn serve(state: AppState) {
+    // The wanted object as the last poll read it: when a poll changes it, its events are
+    // asked again — at most once per poll, and never for a poll that changed other objects.
+    let wanted_object = Memo::new(move |_| {
+        let key = state.events_wanted.get()?;
+        state
+            .data
+            .with(|d| d.as_ref().and_then(|d| d.cluster.get(&key).cloned()))
+    });
     Effect::new(move |_| {
         let Some(key) = state.events_wanted.get() else {
             return;
         };
+        wanted_object.track();
         let known = state
             .data
             .with_untracked(|d| d.as_ref().is_some_and(|d| d.cluster.get(&key).is_some()));

@@ -3,40 +3,47 @@
 use fluxlens_core::findings::Finding;
 use leptos::prelude::*;
 
-/// Findings as an accessible list; each item carries `data-rule` and `data-severity`.
+/// Findings as an accessible list; each item carries `data-rule` and `data-severity`. Keyed by
+/// content: a finding that did not change keeps its element (and an opened member list).
 #[component]
 pub fn FindingsList(
     /// The findings to show, worst first.
-    findings: Vec<Finding>,
+    #[prop(into)]
+    findings: Signal<Vec<Finding>>,
 ) -> impl IntoView {
-    if findings.is_empty() {
-        return view! { <p class="fl-empty">"No findings."</p> }.into_any();
-    }
+    let keyed = Memo::new(move |_| super::keyed::content_keys(findings.get()));
     view! {
-        <ul class="fl-findings">
-            {findings.into_iter().map(|f| view! {
-                <li class=format!("fl-finding fl-finding--{}", f.severity.as_str()) data-rule=f.rule.clone() data-severity=f.severity.as_str()>
-                    <div class="fl-finding__head">
-                        <span class="fl-sev">{f.severity.as_str()}</span>
-                        <code class="fl-rule">{f.rule.clone()}</code>
-                        <span class="fl-finding__msg">{f.message.clone()}</span>
-                    </div>
-                    <p class="fl-reason" data-reason="">{format!("{}: {}", f.severity.as_str(), f.reason)}</p>
-                    {if f.members.is_empty() {
-                        view! {
-                            <ul class="fl-evidence">
-                                {f.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
-                            </ul>
-                        }.into_any()
-                    } else {
-                        view! { <MemberList count=f.members.len() lines=f.evidence.clone()/> }.into_any()
-                    }}
-                    <p class="fl-remedy"><strong>"Remediation: "</strong>{f.remediation.clone()}</p>
-                </li>
-            }).collect_view()}
-        </ul>
+        <Show when=move || keyed.with(|k| !k.is_empty()) fallback=|| view! { <p class="fl-empty">"No findings."</p> }>
+            <ul class="fl-findings">
+                <For each=move || keyed.get() key=|(k, _)| *k let:item>
+                    {finding_item(item.1)}
+                </For>
+            </ul>
+        </Show>
     }
-    .into_any()
+}
+
+fn finding_item(f: Finding) -> impl IntoView {
+    view! {
+        <li class=format!("fl-finding fl-finding--{}", f.severity.as_str()) data-rule=f.rule.clone() data-severity=f.severity.as_str()>
+            <div class="fl-finding__head">
+                <span class="fl-sev">{f.severity.as_str()}</span>
+                <code class="fl-rule">{f.rule.clone()}</code>
+                <span class="fl-finding__msg">{f.message.clone()}</span>
+            </div>
+            <p class="fl-reason" data-reason="">{format!("{}: {}", f.severity.as_str(), f.reason)}</p>
+            {if f.members.is_empty() {
+                view! {
+                    <ul class="fl-evidence">
+                        {f.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
+                    </ul>
+                }.into_any()
+            } else {
+                view! { <MemberList count=f.members.len() lines=f.evidence.clone()/> }.into_any()
+            }}
+            <p class="fl-remedy"><strong>"Remediation: "</strong>{f.remediation.clone()}</p>
+        </li>
+    }
 }
 
 /// The objects of an aggregated finding: collapsed, and filterable once opened.

@@ -10,6 +10,15 @@ use std::collections::HashSet;
 pub const CULL_ABOVE: usize = 300;
 const MARGIN: f32 = 200.0;
 
+/// One edge as drawn.
+#[derive(Debug, Clone, PartialEq)]
+struct EdgeItem {
+    class: String,
+    d: String,
+    /// Where the count of an aggregated edge goes, and the count.
+    label: Option<(String, String, u32)>,
+}
+
 /// The view graph and its layout, shared.
 pub type Drawing = Shared<(ViewGraph, Layout)>;
 
@@ -133,12 +142,15 @@ pub fn GraphCanvas(
             h: h / z + 2.0 * MARGIN,
         })
     });
-    let edges = move || {
+    // Edges and nodes are keyed by what they show: a pan keeps every element still in view,
+    // a poll that changes one object rebuilds only its node and its edges (#23).
+    let edge_items = Memo::new(move |_| {
         let d = drawing.get();
         let (v, l) = &*d.0;
         let vis: HashSet<u32> = visible.get().into_iter().collect();
         let hl = highlight.get();
-        v.edges
+        let items: Vec<EdgeItem> = v
+            .edges
             .iter()
             .zip(v.edge_counts.iter().copied().chain(std::iter::repeat(1)))
             .filter(|(e, _)| vis.contains(&e.from) || vis.contains(&e.to))
@@ -146,21 +158,56 @@ pub fn GraphCanvas(
                 let dim = hl
                     .as_ref()
                     .is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
-                let class = format!(
-                    "fl-edge fl-edge--{}{}",
-                    e.kind.as_str(),
-                    if dim { " fl-dim" } else { "" }
-                );
                 // Aggregated edges between groups say how many they stand for.
                 let label = (count > 1).then(|| {
                     let (a, b) = (l.pos[e.from as usize], l.pos[e.to as usize]);
-                    let (x, y) = ((a.0 + NODE_W + b.0) / 2.0, (a.1 + b.1) / 2.0 + NODE_H / 2.0 - 4.0);
-                    view! { <text class="fl-edge__count" x=x y=y text-anchor="middle" data-edge-count=count>{count}</text> }
+                    let (x, y) = (
+                        (a.0 + NODE_W + b.0) / 2.0,
+                        (a.1 + b.1) / 2.0 + NODE_H / 2.0 - 4.0,
+                    );
+                    (format!("{x}"), format!("{y}"), count)
                 });
-                view! { <path class=class d=l.edge_path(e.from, e.to)/>{label} }
+                EdgeItem {
+                    class: format!(
+                        "fl-edge fl-edge--{}{}",
+                        e.kind.as_str(),
+                        if dim { " fl-dim" } else { "" }
+                    ),
+                    d: l.edge_path(e.from, e.to),
+                    label,
+                }
             })
-            .collect_view()
+            .collect();
+        super::keyed::content_keys(items)
+    });
+    let edges = move || {
+        view! {
+            <For each=move || edge_items.get() key=|(k, _)| *k let:item>
+                {
+                    let e = item.1;
+                    let label = e.label.map(|(x, y, count)| view! { <text class="fl-edge__count" x=x y=y text-anchor="middle" data-edge-count=count>{count}</text> });
+                    view! { <path class=e.class d=e.d/>{label} }
+                }
+            </For>
+        }
     };
+    // A node's key: its index (selection and highlight speak in indices) and what it shows.
+    let node_keys = Memo::new(move |_| {
+        let d = drawing.get();
+        let (v, l) = &*d.0;
+        visible
+            .get()
+            .into_iter()
+            .map(|i| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                std::hash::Hash::hash(
+                    &format!("{:?}{:?}", v.nodes[i as usize], l.pos[i as usize]),
+                    &mut h,
+                );
+                (i, std::hash::Hasher::finish(&h))
+            })
+            .collect::<Vec<_>>()
+    });
     let node_view = move |i: u32| {
         let d = drawing.get_untracked();
         let (v, l) = &*d.0;
@@ -336,9 +383,7 @@ pub fn GraphCanvas(
                 <g transform=move || { let (z, x, y) = vp.get(); format!("translate({x},{y}) scale({z})") }>
                     <g class="fl-edges">{edges}</g>
                     <g class="fl-nodes">
-                        // Keyed by node and drawing: a new filter makes new nodes at old indices.
-                        <For each=move || { let g = std::sync::Arc::as_ptr(&drawing.get().0) as usize; visible.get().into_iter().map(move |i| (i, g)).collect::<Vec<_>>() }
-                            key=|k| *k let:k>
+                        <For each=move || node_keys.get() key=|k| *k let:k>
                             {node_view(k.0)}
                         </For>
                     </g>

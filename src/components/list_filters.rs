@@ -4,7 +4,6 @@ use crate::state::Loaded;
 use fluxlens_core::findings::Severity;
 use fluxlens_core::urlstate::ListQuery;
 use leptos::prelude::*;
-use std::sync::Arc;
 
 /// The list query of the current URL and a setter that replaces it.
 pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
@@ -16,18 +15,60 @@ pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
     (query, set)
 }
 
+/// The namespaces and kinds a filter can pick from.
+#[derive(Clone, PartialEq, Default)]
+pub struct Choices {
+    pub namespaces: Vec<String>,
+    pub kinds: Vec<String>,
+}
+
+/// Which list of [`Choices`].
+#[derive(Clone, Copy)]
+pub enum Choice {
+    Namespace,
+    Kind,
+}
+
+/// The choices of the loaded data; a poll that adds none leaves the filter bar as it is (its
+/// open select, its focus).
+pub fn use_choices() -> Memo<Choices> {
+    let state = crate::state::AppState::expect();
+    Memo::new(move |_| {
+        state.data.with(|d| {
+            d.as_deref()
+                .map(|d: &Loaded| Choices {
+                    namespaces: d.cluster.namespaces(),
+                    kinds: d.summary.kind_names(),
+                })
+                .unwrap_or_default()
+        })
+    })
+}
+
+/// The `<option>`s of one choice list, following the data in place.
+pub fn options(choices: Memo<Choices>, which: Choice) -> impl IntoView {
+    move || {
+        choices.with(|c| {
+            let list = match which {
+                Choice::Namespace => &c.namespaces,
+                Choice::Kind => &c.kinds,
+            };
+            list.iter()
+                .map(|k| view! { <option value=k.clone()>{k.clone()}</option> })
+                .collect_view()
+        })
+    }
+}
+
 /// The filter bar.
 #[component]
 pub fn ListFilters(
-    /// Loaded data (for the namespace and kind choices).
-    data: Arc<Loaded>,
     /// Current query.
     query: Memo<ListQuery>,
     /// Writes the query.
     set_query: Callback<ListQuery>,
 ) -> impl IntoView {
-    let namespaces = data.cluster.namespaces();
-    let kinds = data.summary.kind_names();
+    let choices = use_choices();
     let set_one = move |field: &'static str, v: String| {
         let mut q = query.get_untracked();
         let list = if v.is_empty() { vec![] } else { vec![v] };
@@ -50,13 +91,13 @@ pub fn ListFilters(
             <label>"Kind "
                 <select prop:value=move || first(query.get().kinds) on:change=move |ev| set_one("kind", event_target_value(&ev))>
                     <option value="">"all"</option>
-                    {kinds.into_iter().map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()}
+                    {options(choices, Choice::Kind)}
                 </select>
             </label>
             <label>"Namespace "
                 <select prop:value=move || first(query.get().namespaces) on:change=move |ev| set_one("ns", event_target_value(&ev))>
                     <option value="">"all"</option>
-                    {namespaces.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {options(choices, Choice::Namespace)}
                 </select>
             </label>
         </form>

@@ -7,6 +7,7 @@ pub mod embed;
 pub mod findings;
 pub mod graph_canvas;
 pub mod hero;
+pub mod keyed;
 pub mod list_filters;
 pub mod node_panel;
 pub mod share;

@@ -9,6 +9,27 @@ use fluxlens_core::findings::for_subject;
 use leptos::prelude::*;
 use std::sync::Arc;
 
+/// What the panel of `id` shows, as a fingerprint: the panel is rebuilt (and the object's
+/// events asked again) only when this changes.
+pub fn shown(data: &Loaded, id: &ObjectKey) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!(
+        "{:?}{:?}{:?}{:?}",
+        data.cluster.get(id),
+        for_subject(&data.per_object, id).collect::<Vec<_>>(),
+        data.postures.iter().find(|p| &p.key == id),
+        fluxlens_core::migration::checks_about(&data.migrations, id)
+    )
+    .hash(&mut h);
+    data.cluster
+        .objects()
+        .iter()
+        .filter(|o| o.refs.iter().any(|r| &r.target == id))
+        .for_each(|o| o.key.hash(&mut h));
+    h.finish()
+}
+
 /// Details of one object (or of a missing reference).
 #[component]
 pub fn NodePanel(

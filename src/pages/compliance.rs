@@ -1,4 +1,4 @@
-use super::with_data;
+use super::when_loaded;
 use crate::components::download::download;
 use crate::components::findings::FindingsList;
 use fluxlens_core::compliance::{self, ComponentImage, Profile, export::Evidence};
@@ -23,51 +23,53 @@ pub fn CompliancePage() -> impl IntoView {
             .collect();
         crate::router::replace_query(location, &q.join("&"));
     });
+    let state = crate::state::AppState::expect();
+    // Everything the page shows for the data and the chosen profile, as one value: a poll that
+    // changes nothing here re-renders nothing, and the profile form is never rebuilt.
+    let page = Memo::new(move |_| {
+        let search = location.search.get();
+        state
+            .data
+            .with(|d| d.as_deref().map(|d| ComplianceView::of(d, &search)))
+    });
+    let profile = Memo::new(move |_| {
+        page.with(|p| {
+            p.as_ref()
+                .map(|p| (p.profile.clone(), p.min_operator.clone()))
+                .unwrap_or_default()
+        })
+    });
     view! {
         <section class="fl-page" aria-labelledby="ent-title">
             <h1 id="ent-title">"Flux Enterprise compliance"</h1>
-            {with_data(move |d| {
-                let profile = Profile::from_query(&location.search.get(), &d.cluster);
-                let comps = compliance::components(&d.cluster);
-                let findings = compliance::findings(&d.cluster, &profile);
-                let controls = compliance::scorecard(&d.cluster, &findings);
-                let passed = controls.iter().filter(|c| c.pass == Some(true)).count();
-                let variant = compliance::cluster_variant(&comps).map(|v| v.as_str()).unwrap_or("mixed");
-                let evidence = {
-                    let e = Evidence { cluster: &d.cluster, profile: &profile, components: &comps, controls: &controls, findings: &findings };
-                    (e.to_json(), e.to_markdown(), e.to_csv())
-                };
-                let stamp = d.cluster.notes.captured_at_ms.map(fluxlens_core::time::format_rfc3339).unwrap_or_default().replace(':', "");
-                let (json, md, csv) = evidence;
-                let name = move |ext: &str| format!("fluxlens-compliance-{stamp}.{ext}");
-                let (n1, n2, n3) = (name("json"), name("md"), name("csv"));
-                let minop = profile.min_operator_version.clone().unwrap_or_default();
-                let verdict = fluxlens_core::verdict::compliance(&controls, profile.name());
-                view! {
-                    <crate::components::hero::Hero verdict=verdict/>
-                    <p class="fl-lead" data-summary="compliance">"Variant "<strong data-variant=variant>{variant}</strong>" · "
-                        <strong data-count="controls-passed">{passed}</strong>" of "{controls.len()}" controls passed"</p>
-                    <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Compliance profile">
-                        <label>"Profile "
-                            <select name="profile" prop:value=profile.name() on:change=move |ev| set.run(("profile", event_target_value(&ev)))>
-                                <option value="upstream">"upstream (no requirement)"</option>
-                                <option value="enterprise">"require Flux Enterprise"</option>
-                                <option value="fips">"require FIPS"</option>
-                            </select>
-                        </label>
-                        <label>"Minimum operator version "
-                            <input type="text" placeholder="v0.33.0" prop:value=minop on:change=move |ev| set.run(("minop", event_target_value(&ev)))/>
-                        </label>
-                    </form>
-                    <div class="fl-graph-actions">
-                        <button class="fl-btn" type="button" on:click=move |_| download(&n1, "application/json", &json)>"Export JSON"</button>
-                        <button class="fl-btn" type="button" on:click=move |_| download(&n2, "text/markdown", &md)>"Export Markdown"</button>
-                        <button class="fl-btn" type="button" on:click=move |_| download(&n3, "text/csv", &csv)>"Export CSV"</button>
-                    </div>
+            {when_loaded(move || view! {
+                {move || page.with(|p| p.as_ref().map(|p| view! {
+                    <crate::components::hero::Hero verdict=p.verdict.clone()/>
+                    <p class="fl-lead" data-summary="compliance">"Variant "<strong data-variant=p.variant>{p.variant}</strong>" · "
+                        <strong data-count="controls-passed">{p.passed}</strong>" of "{p.controls.len()}" controls passed"</p>
+                }))}
+                <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Compliance profile">
+                    <label>"Profile "
+                        <select name="profile" prop:value=move || profile.get().0 on:change=move |ev| set.run(("profile", event_target_value(&ev)))>
+                            <option value="upstream">"upstream (no requirement)"</option>
+                            <option value="enterprise">"require Flux Enterprise"</option>
+                            <option value="fips">"require FIPS"</option>
+                        </select>
+                    </label>
+                    <label>"Minimum operator version "
+                        <input type="text" placeholder="v0.33.0" prop:value=move || profile.get().1 on:change=move |ev| set.run(("minop", event_target_value(&ev)))/>
+                    </label>
+                </form>
+                <div class="fl-graph-actions">
+                    {export_button(page, "json", "application/json", "Export JSON")}
+                    {export_button(page, "md", "text/markdown", "Export Markdown")}
+                    {export_button(page, "csv", "text/csv", "Export CSV")}
+                </div>
+                {move || page.with(|p| p.as_ref().map(|p| view! {
                     <table class="fl-table" data-table="scorecard">
                         <caption>"Scorecard"</caption>
                         <thead><tr><th scope="col">"Control"</th><th scope="col">"Title"</th><th scope="col">"Result"</th></tr></thead>
-                        <tbody>{controls.iter().map(|c| {
+                        <tbody>{p.controls.iter().map(|c| {
                             let r = match c.pass { Some(true) => "pass", Some(false) => "fail", None => "unknown" };
                             view! { <tr data-control=c.rule data-result=r><td><code>{c.rule}</code></td><td>{c.title}</td><td class=format!("fl-result fl-result--{r}")>{r}</td></tr> }
                         }).collect_view()}</tbody>
@@ -75,14 +77,92 @@ pub fn CompliancePage() -> impl IntoView {
                     <div class="fl-scroll"><table class="fl-table" data-table="components">
                         <caption>"Components"</caption>
                         <thead><tr><th scope="col">"Component"</th><th scope="col">"Registry"</th><th scope="col">"Variant"</th><th scope="col">"Tag"</th><th scope="col">"Digest"</th><th scope="col">"Pinned"</th><th scope="col">"Provenance"</th></tr></thead>
-                        <tbody>{comps.into_iter().map(component_row).collect_view()}</tbody>
+                        <tbody>{p.components.iter().cloned().map(component_row).collect_view()}</tbody>
                     </table></div>
-                    <h2>"Compliance findings"</h2>
-                    <FindingsList findings=findings/>
-                }
+                }))}
+                <h2>"Compliance findings"</h2>
+                <FindingsList findings=Signal::derive(move || page.with(|p| p.as_ref().map(|p| p.findings.clone()).unwrap_or_default()))/>
             })}
         </section>
     }
+}
+
+/// The compliance page for one load and one profile.
+#[derive(Clone, PartialEq)]
+struct ComplianceView {
+    profile: String,
+    min_operator: String,
+    verdict: fluxlens_core::verdict::Verdict,
+    variant: &'static str,
+    passed: usize,
+    controls: Vec<compliance::Control>,
+    components: Vec<ComponentImage>,
+    findings: Vec<fluxlens_core::findings::Finding>,
+    /// JSON, Markdown, CSV.
+    evidence: [String; 3],
+    stamp: String,
+}
+
+impl ComplianceView {
+    fn of(d: &crate::state::Loaded, search: &str) -> ComplianceView {
+        let profile = Profile::from_query(search, &d.cluster);
+        let comps = compliance::components(&d.cluster);
+        let findings = compliance::findings(&d.cluster, &profile);
+        let controls = compliance::scorecard(&d.cluster, &findings);
+        let e = Evidence {
+            cluster: &d.cluster,
+            profile: &profile,
+            components: &comps,
+            controls: &controls,
+            findings: &findings,
+        };
+        let evidence = [e.to_json(), e.to_markdown(), e.to_csv()];
+        ComplianceView {
+            profile: profile.name().to_string(),
+            min_operator: profile.min_operator_version.clone().unwrap_or_default(),
+            verdict: fluxlens_core::verdict::compliance(&controls, profile.name()),
+            variant: compliance::cluster_variant(&comps)
+                .map(|v| v.as_str())
+                .unwrap_or("mixed"),
+            passed: controls.iter().filter(|c| c.pass == Some(true)).count(),
+            stamp: d
+                .cluster
+                .notes
+                .captured_at_ms
+                .map(fluxlens_core::time::format_rfc3339)
+                .unwrap_or_default()
+                .replace(':', ""),
+            controls,
+            components: comps,
+            findings,
+            evidence,
+        }
+    }
+}
+
+fn export_button(
+    page: Memo<Option<ComplianceView>>,
+    ext: &'static str,
+    mime: &'static str,
+    label: &'static str,
+) -> impl IntoView {
+    let index = match ext {
+        "json" => 0,
+        "md" => 1,
+        _ => 2,
+    };
+    let click = move |_| {
+        page.with_untracked(|p| {
+            if let Some(p) = p {
+                download(
+                    &format!("fluxlens-compliance-{}.{ext}", p.stamp),
+                    mime,
+                    &p.evidence[index],
+                );
+            }
+        })
+    };
+    view! { <button class="fl-btn" type="button" on:click=click>{label}</button> }
 }
 
 fn component_row(x: ComponentImage) -> impl IntoView {

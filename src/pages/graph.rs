@@ -9,6 +9,9 @@ use leptos::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+/// How long a pan or zoom must rest before the viewport is written to the URL.
+const VIEWPORT_SETTLE_MS: u32 = 400;
+
 /// `/graph`: every source and what consumes it; filters, selection and zoom in the URL.
 #[component]
 pub fn GraphPage() -> impl IntoView {
@@ -75,10 +78,20 @@ pub fn GraphPage() -> impl IntoView {
         }
         set_query.run(q);
     });
+    // The viewport goes to the URL once a gesture has settled: a URL write per wheel tick
+    // would wake everything that reads the query (#23).
+    let viewport_writes = StoredValue::new(0u32);
     let on_viewport = Callback::new(move |vp: (f32, f32, f32)| {
-        let mut q = query.get_untracked();
-        q.viewport = Some(vp);
-        set_query.run(q);
+        viewport_writes.update_value(|n| *n += 1);
+        let mine = viewport_writes.get_value();
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(VIEWPORT_SETTLE_MS).await;
+            if viewport_writes.try_get_value() == Some(mine) {
+                let mut q = query.get_untracked();
+                q.viewport = Some(vp);
+                set_query.run(q);
+            }
+        });
     });
     let export = move |dot: bool| {
         let d = drawing.get_untracked();
@@ -97,11 +110,21 @@ pub fn GraphPage() -> impl IntoView {
             );
         }
     };
+    let panel = Memo::new(move |_| {
+        let id = query.get().selected?;
+        let shown = state.data.with(|d| {
+            d.as_deref()
+                .map(|d| crate::components::node_panel::shown(d, &id))
+        })?;
+        Some((id, shown))
+    });
     let initial = query.get_untracked().viewport;
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            {crate::pages::with_data(move |d| view! { <GraphFilters data=d query=query set_query=set_query/> })}
+            <Show when=move || state.data.with(Option::is_some)>
+                <GraphFilters query=query set_query=set_query/>
+            </Show>
             <Show when=move || state.data.with(Option::is_some)>
                 {move || {
                     let g = graph.get();
@@ -148,49 +171,45 @@ pub fn GraphPage() -> impl IntoView {
                 <div class="fl-graph-layout">
                     <GraphCanvas drawing=drawing selected=selected highlight=highlight on_select=on_select initial=initial on_viewport=on_viewport/>
                     {move || {
-                        let d = state.data.get()?;
-                        let id = query.get().selected?;
+                        // Rebuilt for a new selection or when what it shows changed, not for
+                        // every poll that changed something elsewhere.
+                        let id = panel.get()?.0;
+                        let d = state.data.get_untracked()?;
                         let close = Callback::new(move |_| { let mut q = query.get_untracked(); q.selected = None; set_query.run(q); });
                         Some(view! { <NodePanel data=d id=id on_close=close/> })
                     }}
                 </div>
-                {move || state.data.get().map(|d| {
-                    let f: Vec<_> = d.findings.iter().filter(|f| f.rule == "MIG-GO-02").cloned().collect();
-                    view! { <h2>"Reference findings"</h2><FindingsList findings=f/> }
-                })}
+                <h2>"Reference findings"</h2>
+                <FindingsList findings=Signal::derive(move || state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule == "MIG-GO-02").cloned().collect()).unwrap_or_default()))/>
             </Show>
         </section>
     }
 }
 
-/// The filter bar; every control writes the URL.
+/// The filter bar; every control writes the URL. Built once: the choices follow the data in
+/// place, so a poll never takes away a half-typed search or an open select.
 #[component]
-fn GraphFilters(
-    data: Arc<crate::state::Loaded>,
-    query: Memo<GraphQuery>,
-    set_query: Callback<GraphQuery>,
-) -> impl IntoView {
-    let namespaces = data.cluster.namespaces();
-    let kinds = data.summary.kind_names();
+fn GraphFilters(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
+    use crate::components::list_filters::{Choice, options, use_choices};
+    let choices = use_choices();
     let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
         let mut q = query.get_untracked();
         f(&mut q);
         set_query.run(q);
     };
     let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
-    let ns_opts = namespaces.clone();
     view! {
         <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
             <label>"Namespace "
                 <select prop:value=move || first(query.get().filter.namespaces) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.namespaces = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
                     <option value="">"all"</option>
-                    {ns_opts.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {options(choices, Choice::Namespace)}
                 </select>
             </label>
             <label>"Kind "
                 <select prop:value=move || first(query.get().filter.kinds) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.kinds = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
                     <option value="">"all"</option>
-                    {kinds.into_iter().map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()}
+                    {options(choices, Choice::Kind)}
                 </select>
             </label>
             <label>"Status "
@@ -206,7 +225,7 @@ fn GraphFilters(
             <label>"Collapse "
                 <select prop:value="" on:change=move |ev| { let v = event_target_value(&ev); if !v.is_empty() { update(Box::new(move |q| if !q.filter.collapsed_namespaces.contains(&v) { q.filter.collapsed_namespaces.push(v.clone()) })) } }>
                     <option value="">"a namespace…"</option>
-                    {namespaces.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {options(choices, Choice::Namespace)}
                 </select>
             </label>
             <label><input type="checkbox" prop:checked=move || query.get().notifications on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.notifications = c)) }/>" Notifications"</label>

@@ -1,27 +1,35 @@
-use super::with_data;
+use super::{derive, when_loaded};
 use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
+use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use fluxlens_core::migration::{Migration, Stage, StageState};
 use fluxlens_core::urlstate::encode;
 use leptos::prelude::*;
 
-/// `/migrations`: one stepper per migration, blockers first, the commands to run next.
+/// `/migrations`: one stepper per migration, blockers first, the commands to run next. Each
+/// migration card is keyed by its content: a poll that moves one migration rebuilds that card.
 #[component]
 pub fn MigrationsPage() -> impl IntoView {
     let (query, set_query) = use_list_query();
     view! {
         <section class="fl-page" aria-labelledby="mig-title">
             <h1 id="mig-title">"Migrations"</h1>
-            {with_data(move |d| {
-                let q = query.get();
-                let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("MIG-") && q.admits(f)).cloned().collect();
-                let verdict = fluxlens_core::verdict::migrations(&d.migrations);
+            {when_loaded(move || {
+                let state = crate::state::AppState::expect();
+                let verdict = derive(|d| fluxlens_core::verdict::migrations(&d.migrations));
+                let migrations = derive(|d| content_keys(d.migrations.clone()));
+                let findings = Signal::derive(move || {
+                    let q = query.get();
+                    state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule.starts_with("MIG-") && q.admits(f)).cloned().collect()).unwrap_or_default())
+                });
                 view! {
-                    <Hero verdict=verdict/>
-                    {d.migrations.iter().cloned().map(|m| view! { <MigrationCard migration=m/> }).collect_view()}
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
+                    <For each=move || migrations.get().unwrap_or_default() key=|(k, _)| *k let:item>
+                        <MigrationCard migration=item.1/>
+                    </For>
                     <h2>"Migration findings"</h2>
-                    <ListFilters data=d.clone() query=query set_query=set_query/>
+                    <ListFilters query=query set_query=set_query/>
                     <FindingsList findings=findings/>
                 }
             })}

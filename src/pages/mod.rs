@@ -16,22 +16,32 @@ pub use signatures::SignaturesPage;
 
 use crate::state::{AppState, Loaded};
 use leptos::prelude::*;
-use std::sync::Arc;
 
-/// Renders `body` once data is loaded and records `fluxlens:view-rendered` after it is on screen.
-pub(crate) fn with_data<V: IntoView + 'static>(
-    body: impl Fn(Arc<Loaded>) -> V + Send + Sync + 'static,
+/// Renders `body` once, when the first data arrives — not again for later data: its sections
+/// read narrow memos ([`derive`]) so a poll that changes one object re-renders only what shows
+/// it. Records `fluxlens:view-rendered` after it is on screen.
+pub(crate) fn when_loaded<V: IntoView + 'static>(
+    body: impl Fn() -> V + Send + Sync + 'static,
 ) -> impl IntoView {
     let state = AppState::expect();
+    let ready = Memo::new(move |_| state.data.with(Option::is_some));
     Effect::new(move |_| {
-        if state.data.with(Option::is_some) {
-            // After this render pass is committed to the DOM.
+        if ready.get() {
             request_animation_frame(|| crate::perf::mark(crate::perf::VIEW_RENDERED));
         }
     });
-    move || match state.data.get() {
-        Some(d) => body(d).into_any(),
-        None => view! { <p class="fl-empty" aria-busy="true">"Waiting for cluster data…"</p> }
+    move || match ready.get() {
+        true => body().into_any(),
+        false => view! { <p class="fl-empty" aria-busy="true">"Waiting for cluster data…"</p> }
             .into_any(),
     }
+}
+
+/// A narrow view of the loaded data: recomputed when the data changes, but what reads it
+/// re-renders only when the value itself differs.
+pub(crate) fn derive<T: PartialEq + Clone + Send + Sync + 'static>(
+    f: impl Fn(&Loaded) -> T + Send + Sync + 'static,
+) -> Memo<Option<T>> {
+    let state = AppState::expect();
+    Memo::new(move |_| state.data.with(|d| d.as_deref().map(&f)))
 }

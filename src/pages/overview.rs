@@ -1,106 +1,212 @@
-use super::with_data;
+use super::{derive, when_loaded};
 use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
+use crate::components::keyed::content_keys;
 use fluxlens_core::Status;
+use fluxlens_core::migration::Migration;
+use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
 
-/// `/`: objects by kind and status, missing references, findings.
+/// What the compliance card says.
+#[derive(Clone, PartialEq)]
+struct ComplianceCard {
+    variant: &'static str,
+    passed: usize,
+    controls: usize,
+    worst: String,
+}
+
+/// `/`: objects by kind and status, missing references, findings. Each section reads its own
+/// memo, so a poll that changes one object re-renders only the numbers and rows it moves.
 #[component]
 pub fn OverviewPage() -> impl IntoView {
     view! {
         <section class="fl-page" aria-labelledby="ov-title">
             <h1 id="ov-title">"Overview"</h1>
-            {with_data(|d| {
-                let s = d.summary.clone();
-                let sev = s.findings_by_severity;
-                let verdict = fluxlens_core::verdict::overview(&d.findings);
+            {when_loaded(|| {
+                let verdict = derive(|d| fluxlens_core::verdict::overview(&d.findings));
+                let summary = derive(|d| d.summary.clone());
+                let findings = derive(|d| d.findings.clone());
                 view! {
-                    <Hero verdict=verdict/>
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
                     <div class="fl-cards">
-                        <article class="fl-card" data-card="objects">
-                            <h2>"Objects"</h2>
-                            <p class="fl-big" data-count="objects">{s.total}</p>
-                            <p><a href=crate::base::href("/graph")>"Open the source graph"</a></p>
-                        </article>
-                        <article class="fl-card" data-card="missing">
-                            <h2>"Missing references"</h2>
-                            <p class="fl-big" data-count="missing">{s.missing_refs}</p>
-                            <p><a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a></p>
-                        </article>
-                        <article class="fl-card" data-card="cycles">
-                            <h2>"dependsOn cycles"</h2>
-                            <p class="fl-big" data-count="cycles">{d.graph.cycles.len()}</p>
-                            <p><a href=crate::base::href("/graph?problems=1")>"Show problems in the graph"</a></p>
-                        </article>
-                        <article class="fl-card" data-card="signatures">
-                            <h2>"Signatures"</h2>
-                            <p class="fl-big"><span data-count="verified">{d.signatures.verified}</span>" / "<span data-count="verifiable">{d.signatures.verifiable}</span></p>
-                            <p>"verifiable sources verified; root source verified: "
-                                <strong data-root-verified="">{d.signatures.root_label()}</strong></p>
-                            <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
-                        </article>
-                        {
-                            let controls = &d.controls;
-                            let passed = controls.iter().filter(|c| c.pass == Some(true)).count();
-                            let worst = d.findings.iter().filter(|f| f.rule.starts_with("ENT-")).filter(|f| f.severity > fluxlens_core::findings::Severity::Info).map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message)).next().unwrap_or_else(|| "none".into());
-                            view! {
-                                <article class="fl-card" data-card="compliance">
-                                    <h2>"Compliance"</h2>
-                                    <p><strong data-variant="">{d.variant.map(|v| v.as_str()).unwrap_or("mixed")}</strong></p>
-                                    <p>{format!("{passed} of {} controls passed", controls.len())}</p>
-                                    <p>"Worst: "{worst}</p>
-                                    <p><a href=crate::base::href("/compliance")>"Open compliance"</a></p>
-                                </article>
-                            }
-                        }
-                        <article class="fl-card" data-card="findings">
-                            <h2>"Findings"</h2>
-                            <p class="fl-big" data-count="findings">{sev.iter().sum::<usize>()}</p>
-                            <p>
-                                <span data-count="critical">{sev[4]}</span>" critical · "
-                                <span data-count="high">{sev[3]}</span>" high · "
-                                <span data-count="medium">{sev[2]}</span>" medium · "
-                                <span data-count="low">{sev[1]}</span>" low · "
-                                <span data-count="info">{sev[0]}</span>" info"
-                            </p>
-                            <p>"affecting "<span data-count="affected">{s.affected_objects}</span>" objects"</p>
-                        </article>
+                        {count_cards(summary)}
+                        {signature_card()}
+                        {compliance_card()}
+                        {findings_card(summary)}
                     </div>
-                    <div class="fl-cards">
-                        {d.migrations.iter().map(|m| {
-                            let cur = if m.started {
-                                m.current().map(|s| (format!("{} {}", s.id, s.title), s.state.as_str(), s.progress.clone())).unwrap_or_default()
-                            } else {
-                                ("no sign of this migration".to_string(), m.badge(), None)
-                            };
-                            view! {
-                                <article class="fl-card" data-card=format!("migration-{}", m.id) data-badge=m.badge()>
-                                    <h2>{m.title.clone()}</h2>
-                                    <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
-                                    {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
-                                    {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{format!("{} blockers", m.blockers.len())}</p> })}
-                                    <p><a href=crate::base::href("/migrations")>"Open migrations"</a></p>
-                                </article>
-                            }
-                        }).collect_view()}
-                    </div>
-                    <table class="fl-table" data-table="by-kind">
-                        <caption>"Objects by kind and status"</caption>
-                        <thead><tr><th scope="col">"Kind"</th>
-                            {Status::ALL.iter().map(|st| view! { <th scope="col">{st.as_str()}</th> }).collect_view()}
-                        </tr></thead>
-                        <tbody>
-                            {s.by_kind.iter().map(|(k, c)| view! {
-                                <tr data-kind=k.as_str().to_string()><th scope="row"><a href=crate::base::href(&format!("/graph?kind={}", k.as_str()))>{k.as_str().to_string()}</a></th>
-                                    {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=crate::base::href(&format!("/graph?kind={}&status={}", k.as_str(), st.as_str()))>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
+                    {migration_cards()}
+                    {by_kind_table(summary)}
                     <h2>"Findings"</h2>
-                    <FindingsList findings=d.findings.clone()/>
+                    <FindingsList findings=Signal::derive(move || findings.get().unwrap_or_default())/>
                 }
             })}
         </section>
+    }
+}
+
+/// A number of the summary, updated in place.
+fn number(
+    summary: Memo<Option<ClusterSummary>>,
+    f: fn(&ClusterSummary) -> usize,
+) -> impl Fn() -> usize + Send + Sync + Copy + 'static {
+    move || summary.with(|s| s.as_ref().map(f).unwrap_or(0))
+}
+
+fn count_cards(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
+    let cycles = derive(|d| d.graph.cycles.len());
+    view! {
+        <article class="fl-card" data-card="objects">
+            <h2>"Objects"</h2>
+            <p class="fl-big" data-count="objects">{number(summary, |s| s.total)}</p>
+            <p><a href=crate::base::href("/graph")>"Open the source graph"</a></p>
+        </article>
+        <article class="fl-card" data-card="missing">
+            <h2>"Missing references"</h2>
+            <p class="fl-big" data-count="missing">{number(summary, |s| s.missing_refs)}</p>
+            <p><a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a></p>
+        </article>
+        <article class="fl-card" data-card="cycles">
+            <h2>"dependsOn cycles"</h2>
+            <p class="fl-big" data-count="cycles">{move || cycles.get().unwrap_or(0)}</p>
+            <p><a href=crate::base::href("/graph?problems=1")>"Show problems in the graph"</a></p>
+        </article>
+    }
+}
+
+fn signature_card() -> impl IntoView {
+    let sig = derive(|d| {
+        (
+            d.signatures.verified,
+            d.signatures.verifiable,
+            d.signatures.root_label().to_string(),
+        )
+    });
+    let part = move |f: fn(&(usize, usize, String)) -> String| {
+        move || sig.with(|s| s.as_ref().map(f).unwrap_or_default())
+    };
+    view! {
+        <article class="fl-card" data-card="signatures">
+            <h2>"Signatures"</h2>
+            <p class="fl-big"><span data-count="verified">{part(|s| s.0.to_string())}</span>" / "<span data-count="verifiable">{part(|s| s.1.to_string())}</span></p>
+            <p>"verifiable sources verified; root source verified: "
+                <strong data-root-verified="">{part(|s| s.2.clone())}</strong></p>
+            <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
+        </article>
+    }
+}
+
+fn compliance_card() -> impl IntoView {
+    let card = derive(|d| ComplianceCard {
+        variant: d.variant.map(|v| v.as_str()).unwrap_or("mixed"),
+        passed: d.controls.iter().filter(|c| c.pass == Some(true)).count(),
+        controls: d.controls.len(),
+        worst: d
+            .findings
+            .iter()
+            .filter(|f| f.rule.starts_with("ENT-"))
+            .filter(|f| f.severity > fluxlens_core::findings::Severity::Info)
+            .map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message))
+            .next()
+            .unwrap_or_else(|| "none".into()),
+    });
+    move || {
+        card.get().map(|c| {
+            view! {
+                <article class="fl-card" data-card="compliance">
+                    <h2>"Compliance"</h2>
+                    <p><strong data-variant="">{c.variant}</strong></p>
+                    <p>{format!("{} of {} controls passed", c.passed, c.controls)}</p>
+                    <p>"Worst: "{c.worst}</p>
+                    <p><a href=crate::base::href("/compliance")>"Open compliance"</a></p>
+                </article>
+            }
+        })
+    }
+}
+
+fn findings_card(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
+    let sev = move |i: usize| {
+        move || summary.with(|s| s.as_ref().map(|s| s.findings_by_severity[i]).unwrap_or(0))
+    };
+    view! {
+        <article class="fl-card" data-card="findings">
+            <h2>"Findings"</h2>
+            <p class="fl-big" data-count="findings">{number(summary, |s| s.findings_by_severity.iter().sum())}</p>
+            <p>
+                <span data-count="critical">{sev(4)}</span>" critical · "
+                <span data-count="high">{sev(3)}</span>" high · "
+                <span data-count="medium">{sev(2)}</span>" medium · "
+                <span data-count="low">{sev(1)}</span>" low · "
+                <span data-count="info">{sev(0)}</span>" info"
+            </p>
+            <p>"affecting "<span data-count="affected">{number(summary, |s| s.affected_objects)}</span>" objects"</p>
+        </article>
+    }
+}
+
+fn migration_cards() -> impl IntoView {
+    let migrations = derive(|d| content_keys(d.migrations.clone()));
+    view! {
+        <div class="fl-cards">
+            <For each=move || migrations.get().unwrap_or_default() key=|(k, _)| *k let:item>
+                {migration_card(item.1)}
+            </For>
+        </div>
+    }
+}
+
+fn migration_card(m: Migration) -> impl IntoView {
+    let cur = if m.started {
+        m.current()
+            .map(|s| {
+                (
+                    format!("{} {}", s.id, s.title),
+                    s.state.as_str(),
+                    s.progress.clone(),
+                )
+            })
+            .unwrap_or_default()
+    } else {
+        ("no sign of this migration".to_string(), m.badge(), None)
+    };
+    view! {
+        <article class="fl-card" data-card=format!("migration-{}", m.id) data-badge=m.badge()>
+            <h2>{m.title.clone()}</h2>
+            <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
+            {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
+            {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{format!("{} blockers", m.blockers.len())}</p> })}
+            <p><a href=crate::base::href("/migrations")>"Open migrations"</a></p>
+        </article>
+    }
+}
+
+fn by_kind_table(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        summary.with(|s| {
+            s.as_ref()
+                .map(|s| content_keys(s.by_kind.clone()))
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <table class="fl-table" data-table="by-kind">
+            <caption>"Objects by kind and status"</caption>
+            <thead><tr><th scope="col">"Kind"</th>
+                {Status::ALL.iter().map(|st| view! { <th scope="col">{st.as_str()}</th> }).collect_view()}
+            </tr></thead>
+            <tbody>
+                <For each=move || rows.get() key=|(k, _)| *k let:item>
+                    {
+                        let (k, c) = item.1;
+                        view! {
+                            <tr data-kind=k.as_str().to_string()><th scope="row"><a href=crate::base::href(&format!("/graph?kind={}", k.as_str()))>{k.as_str().to_string()}</a></th>
+                                {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=crate::base::href(&format!("/graph?kind={}&status={}", k.as_str(), st.as_str()))>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
+                            </tr>
+                        }
+                    }
+                </For>
+            </tbody>
+        </table>
     }
 }

@@ -1,34 +1,58 @@
-use super::with_data;
+use super::{derive, when_loaded};
 use crate::components::digest::Digest;
 use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
+use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use crate::components::status::StatusPill;
 use fluxlens_core::signatures::{SourcePosture, Verifiability, order};
 use leptos::prelude::*;
 
+/// The lead line's facts.
+#[derive(Clone, PartialEq)]
+struct Lead {
+    verified: usize,
+    verifiable: usize,
+    root: String,
+}
+
 /// `/signatures`: the verification posture of every source, root first, with SIG findings.
+/// Rows are keyed by content: a poll that changes one source rebuilds its row alone.
 #[component]
 pub fn SignaturesPage() -> impl IntoView {
     let (query, set_query) = use_list_query();
     view! {
         <section class="fl-page" aria-labelledby="sig-title">
             <h1 id="sig-title">"Artifact signatures"</h1>
-            {with_data(move |d| {
-                let s = d.signatures;
-                let q = query.get();
-                let root_posture = d.postures.iter().find(|p| p.is_root).map(|p| &p.verification);
-                let verdict = fluxlens_core::verdict::signatures(&s, root_posture, &d.findings);
-                let mut rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
-                    (q.kinds.is_empty() || q.kinds.iter().any(|k| k == p.key.kind.as_str())) && (q.namespaces.is_empty() || q.namespaces.contains(&p.key.namespace))
-                }).cloned().collect();
-                order::sort(&mut rows, &q.sort);
-                let findings: Vec<_> = d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect();
-                let root = s.root_label();
-                let sort = q.sort.clone();
-                let header = |col: &'static str, label: &'static str| {
-                    let (cur, desc) = order::parse(&sort);
-                    let aria = if cur == col { if desc { "descending" } else { "ascending" } } else { "none" };
+            {when_loaded(move || {
+                let verdict = derive(|d| {
+                    let root = d.postures.iter().find(|p| p.is_root).map(|p| &p.verification);
+                    fluxlens_core::verdict::signatures(&d.signatures, root, &d.findings)
+                });
+                let lead = derive(|d| Lead { verified: d.signatures.verified, verifiable: d.signatures.verifiable, root: d.signatures.root_label().to_string() });
+                let state = crate::state::AppState::expect();
+                let rows = Memo::new(move |_| {
+                    let q = query.get();
+                    state.data.with(|d| {
+                        let Some(d) = d else { return vec![] };
+                        let mut rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
+                            (q.kinds.is_empty() || q.kinds.iter().any(|k| k == p.key.kind.as_str())) && (q.namespaces.is_empty() || q.namespaces.contains(&p.key.namespace))
+                        }).cloned().collect();
+                        order::sort(&mut rows, &q.sort);
+                        let sel = q.selected.clone();
+                        content_keys(rows.into_iter().map(|p| { let s = sel.as_ref() == Some(&p.key); (p, s) }).collect())
+                    })
+                });
+                let findings = Signal::derive(move || {
+                    let q = query.get();
+                    state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect()).unwrap_or_default())
+                });
+                let header = move |col: &'static str, label: &'static str| {
+                    let aria = move || {
+                        let sort = query.get().sort;
+                        let (cur, desc) = order::parse(&sort);
+                        if cur == col { if desc { "descending" } else { "ascending" } } else { "none" }
+                    };
                     let click = move |_| {
                         let mut q = query.get_untracked();
                         q.sort = order::next(&q.sort, col);
@@ -37,18 +61,19 @@ pub fn SignaturesPage() -> impl IntoView {
                     view! {
                         <th scope="col" aria-sort=aria data-sort=col>
                             <button class="fl-sort" type="button" on:click=click>{label}
-                                <span aria-hidden="true">{match aria { "ascending" => " ▲", "descending" => " ▼", _ => "" }}</span>
+                                <span aria-hidden="true">{move || match aria() { "ascending" => " ▲", "descending" => " ▼", _ => "" }}</span>
                             </button>
                         </th>
                     }
                 };
+                let fact = move |f: fn(&Lead) -> String| move || lead.with(|l| l.as_ref().map(f).unwrap_or_default());
                 view! {
-                    <Hero verdict=verdict/>
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
                     <p class="fl-lead" data-summary="signatures">
-                        <strong data-count="verified">{s.verified}</strong>" of "<strong data-count="verifiable">{s.verifiable}</strong>
-                        " verifiable sources verified; root source verified: "<strong data-root-verified=root>{root}</strong>
+                        <strong data-count="verified">{fact(|l| l.verified.to_string())}</strong>" of "<strong data-count="verifiable">{fact(|l| l.verifiable.to_string())}</strong>
+                        " verifiable sources verified; root source verified: "<strong data-root-verified=fact(|l| l.root.clone())>{fact(|l| l.root.clone())}</strong>
                     </p>
-                    <ListFilters data=d.clone() query=query set_query=set_query/>
+                    <ListFilters query=query set_query=set_query/>
                     <div class="fl-scroll">
                     <table class="fl-table" data-table="sources">
                         <thead><tr>
@@ -56,7 +81,11 @@ pub fn SignaturesPage() -> impl IntoView {
                             <th scope="col">"Identity rules"</th><th scope="col">"SourceVerified"</th><th scope="col">"Verified / artifact revision"</th>
                             {header("consumers", "Consumers")}{header("blast", "Blast radius")}
                         </tr></thead>
-                        <tbody>{rows.into_iter().map(|p| posture_row(p, q.selected.clone())).collect_view()}</tbody>
+                        <tbody>
+                            <For each=move || rows.get() key=|(k, _)| *k let:item>
+                                {posture_row(item.1.0, item.1.1)}
+                            </For>
+                        </tbody>
                     </table>
                     </div>
                     <h2>"Signature findings"</h2>
@@ -67,7 +96,7 @@ pub fn SignaturesPage() -> impl IntoView {
     }
 }
 
-fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> impl IntoView {
+fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
     let verifiable = match &p.verifiable {
         Verifiability::Yes => "yes".to_string(),
         Verifiability::No(why) => format!("no — {why}"),
@@ -93,7 +122,6 @@ fn posture_row(p: SourcePosture, selected: Option<fluxlens_core::ObjectKey>) -> 
         })
         .unwrap_or_else(|| "—".into());
     let verification = p.verification.clone();
-    let sel = selected.as_ref() == Some(&p.key);
     view! {
         <tr data-node-id=p.key.to_string() data-root=p.is_root.to_string() class:fl-row--selected=sel>
             <th scope="row"><a href=crate::base::href(&format!("/graph?sel={}", fluxlens_core::urlstate::encode(&p.key.to_string())))>{p.key.to_string()}</a>

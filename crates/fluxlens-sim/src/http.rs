@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// One logged request.
 #[derive(Debug, Clone, Serialize)]
@@ -27,7 +27,8 @@ pub struct LogEntry {
 
 /// Shared server state.
 pub struct AppState {
-    pub store: Store,
+    /// Written only by `/__sim/set-ready` (a reconcile that changes one object).
+    pub store: RwLock<Store>,
     pub faults: Mutex<Faults>,
     pub log: Mutex<Vec<LogEntry>>,
     pub dist: Option<PathBuf>,
@@ -38,7 +39,7 @@ impl AppState {
     /// Wraps a store.
     pub fn new(store: Store, faults: Faults, dist: Option<PathBuf>) -> Arc<AppState> {
         Arc::new(AppState {
-            store,
+            store: RwLock::new(store),
             faults: Mutex::new(faults),
             log: Mutex::new(vec![]),
             dist,
@@ -211,7 +212,7 @@ fn api_routes(
     if faults.html {
         return static_file(state, "/");
     }
-    let s = &state.store;
+    let s = state.store.read().unwrap();
     let mode = &faults.mode;
     let get = |k: &str| q.get(k).map(String::as_str).filter(|v| !v.is_empty());
     for f in ["name", "namespace", "kind"] {
@@ -293,6 +294,7 @@ fn api_routes(
         // The real router's catch-all: unknown API paths get the SPA page with 200.
         _ => return static_file(state, "/"),
     };
+    drop(s);
     let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
     if faults.big {
         // Keep it valid JSON: pad with whitespace to ~10 MB.
@@ -342,6 +344,33 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
             json_resp(&v)
         }
         "/__sim/status-page" => html(STAND_IN_STATUS_PAGE),
+        "/__sim/set-ready" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let mut parts = object.splitn(3, '/');
+            let (kind, ns, name) = (
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+            );
+            let ready = !matches!(q.get("ready").map(String::as_str), Some("0" | "false"));
+            let message = q
+                .get("message")
+                .map(String::as_str)
+                .unwrap_or("set by /__sim/set-ready");
+            if state
+                .store
+                .write()
+                .unwrap()
+                .set_ready(kind, ns, name, ready, message)
+            {
+                json_resp(&json!({"object": object, "ready": ready}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no such object (Kind/namespace/name)",
+                )
+            }
+        }
         _ => text(StatusCode::NOT_FOUND, "unknown control"),
     }
 }

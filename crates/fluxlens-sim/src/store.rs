@@ -189,6 +189,52 @@ impl Store {
         }
     }
 
+    /// Changes an object's Ready condition, as a reconcile would (`/__sim/set-ready`): the
+    /// stored object, its derived status and its summary row all follow. `false` when there is
+    /// no such object.
+    pub fn set_ready(
+        &mut self,
+        kind: &str,
+        ns: &str,
+        name: &str,
+        ready: bool,
+        message: &str,
+    ) -> bool {
+        let Some(&i) = self
+            .index
+            .get(&(kind.to_string(), ns.to_string(), name.to_string()))
+        else {
+            return false;
+        };
+        let e = &mut self.entries[i];
+        let when = "2026-11-30T12:00:00Z";
+        let cond = json!({"type": "Ready", "status": if ready { "True" } else { "False" },
+            "reason": if ready { "Succeeded" } else { "ReconciliationFailed" },
+            "message": message, "lastTransitionTime": when, "observedGeneration": 1});
+        let status = e
+            .json
+            .as_object_mut()
+            .map(|o| o.entry("status").or_insert_with(|| json!({})));
+        if let Some(Value::Object(status)) = status {
+            let conds = status.entry("conditions").or_insert_with(|| json!([]));
+            if let Value::Array(list) = conds {
+                list.retain(|c| c["type"] != "Ready");
+                list.push(cond);
+            }
+        }
+        let Ok(api) = serde_json::from_value::<ApiObject>(served::sanitize(&e.json)) else {
+            return false;
+        };
+        e.last_reconciled = Some(when.to_string());
+        match FluxObject::from_api(api) {
+            Some(obj) => {
+                e.obj = obj;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Looks an object up by exact kind.
     pub fn get(&self, kind: &str, ns: &str, name: &str) -> Option<&Entry> {
         self.index
