@@ -78,3 +78,41 @@ test('5,000 objects: laid out, DOM bounded by the viewport, keyboard zoom, expor
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('history behaves: each filter and selection is one step Back undoes, pans are none; Escape closes the panel, "/" goes to the search', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    await page.locator('[data-count=objects]').waitFor();
+    await page.goto(sim.base + '/graph');
+    await page.locator('g[data-node-id]').first().waitFor();
+    await page.locator('select').nth(1).selectOption('Kustomization');
+    await page.waitForURL(/kind=Kustomization/);
+    await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();
+    await page.waitForURL(/sel=/);
+    // Pans and zooms rewrite the entry, never add one.
+    const svg = page.locator('svg.fl-svg');
+    const box = await svg.boundingBox();
+    await page.mouse.move(box.x + 200, box.y + 200);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -100);
+    await page.waitForURL(/vp=/);
+    await page.goBack();
+    await page.waitForURL((u) => !/sel=/.test(u.search));
+    assert.match(page.url(), /kind=Kustomization/);
+    await page.goBack();
+    await page.waitForURL((u) => !/kind=/.test(u.search));
+    assert.match(new URL(page.url()).pathname, /\/graph$/, 'still in fluxlens after two Backs');
+    await page.goForward();
+    await page.waitForURL(/kind=Kustomization/);
+    // Escape closes the side panel; "/" focuses the search.
+    await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();
+    await page.locator('[data-panel]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-panel]').waitFor({ state: 'detached' });
+    await page.locator('h1').click();
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.hasAttribute('data-graph-search')), true);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

@@ -210,3 +210,19 @@ test('the JS entry points: <fluxlens-view> and fluxlens.mount size their iframes
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the standalone kit forwards only the reads fluxlens makes: actions, other paths and other methods stop at nginx', async () => {
+  await fetch(`${sim.base}/__sim/log?clear=1`);
+  const call = (method, path, body) => fetch(base + path, { method, body, headers: body ? { 'Content-Type': 'application/json' } : {} });
+  for (const [method, path] of [['GET', '/api/v1/report'], ['GET', '/api/v1/resources?kind=Kustomization'], ['GET', '/api/v1/events']]) {
+    assert.equal((await call(method, path)).status, 200, `${method} ${path}`);
+  }
+  assert.equal((await call('POST', '/api/v1/inventory/objects', '{"objects":[]}')).status, 200);
+  for (const [method, path] of [['POST', '/api/v1/resource/action'], ['POST', '/api/v1/workload/action'], ['GET', '/api/v1/artifact/download'],
+    ['DELETE', '/api/v1/resource'], ['POST', '/api/v1/resources'], ['GET', '/api/v1/inventory/objects'], ['POST', '/api/v1/favorites'], ['POST', '/logout']]) {
+    const r = await call(method, path, method === 'POST' ? '{}' : undefined);
+    assert.ok([403, 405].includes(r.status) || (path === '/logout' && r.status !== 200), `${method} ${path}: ${r.status}`);
+  }
+  const reached = (await sim.log()).map((e) => `${e.method} ${e.path}`);
+  assert.deepEqual(reached.filter((r) => /action|favorites|artifact|logout|DELETE|POST \/api\/v1\/resources/.test(r)), [], reached.join(', '));
+});

@@ -65,13 +65,26 @@ pub fn navigate(loc: Location, url: &str, replace: bool) {
     loc.sync();
 }
 
-/// Writes `query` (no `?`) to the current path, replacing the history entry.
+/// Writes `query` (no `?`) to the current path, replacing the history entry: for what is
+/// not a step of its own (the viewport after a pan or zoom).
 pub fn replace_query(loc: Location, query: &str) {
+    write_query(loc, query, true);
+}
+
+/// Writes `query` as a new history entry: a deliberate change (a filter, an expanded group,
+/// a focus, a selection) that Back undoes (#30).
+pub fn push_query(loc: Location, query: &str) {
+    if loc.search.get_untracked().trim_start_matches('?') != query {
+        write_query(loc, query, false);
+    }
+}
+
+fn write_query(loc: Location, query: &str, replace: bool) {
     let path = loc.pathname.get_untracked();
     if query.is_empty() {
-        navigate(loc, &path, true);
+        navigate(loc, &path, replace);
     } else {
-        navigate(loc, &format!("{path}?{query}"), true);
+        navigate(loc, &format!("{path}?{query}"), replace);
     }
 }
 

@@ -65,7 +65,7 @@ fn MemberList(
     };
     view! {
         <details class="fl-members" data-members=count>
-            <summary>{format!("{count} objects")}</summary>
+            <summary>{fluxlens_core::verdict::plural(count, "object")}</summary>
             <label>"Filter "<input type="search" class="fl-input" aria-label="Filter objects"
                 on:input=move |ev| filter.set(event_target_value(&ev))/></label>
             <ul class="fl-evidence">{shown}</ul>

@@ -216,9 +216,20 @@ pub fn GraphCanvas(
         let id = n.id.to_string();
         let (title, sub) = match n.kind {
             NodeKind::Group { count } if n.id.kind.as_str() == "Namespace" => (
-                format!("{} · {count} objects", n.id.name),
+                format!(
+                    "{} · {}",
+                    n.id.name,
+                    fluxlens_core::verdict::plural(count, "object")
+                ),
+                // "all ready" only when it is: a suspended namespace says so.
                 match n.problems {
-                    0 => "NAMESPACE · all ready".to_string(),
+                    0 if n.status == fluxlens_core::Status::Ready => {
+                        "NAMESPACE · all ready".to_string()
+                    }
+                    0 => format!(
+                        "NAMESPACE · {}, no problems",
+                        n.status.as_str().to_lowercase()
+                    ),
                     p => format!("NAMESPACE · {p} with problems"),
                 },
             ),

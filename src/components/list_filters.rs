@@ -10,7 +10,7 @@ pub fn use_list_query() -> (Memo<ListQuery>, Callback<ListQuery>) {
     let location = crate::router::use_location();
     let query = Memo::new(move |_| ListQuery::from_query(&location.search.get()));
     let set = Callback::new(move |q: ListQuery| {
-        crate::router::replace_query(location, &q.to_query());
+        crate::router::push_query(location, &q.to_query());
     });
     (query, set)
 }

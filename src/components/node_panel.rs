@@ -30,6 +30,22 @@ pub fn shown(data: &Loaded, id: &ObjectKey) -> u64 {
     h.finish()
 }
 
+/// The object's page in the Flux Operator's own UI (`/resource/<Kind>/<ns>/<name>`), where that
+/// UI shares the origin: beside it under a sub-path (the launcher kit). Standalone, fluxlens
+/// does not know where the operator's UI is, and links nowhere rather than to a 404.
+fn operator_page(id: &ObjectKey) -> Option<String> {
+    let beside = !crate::base::app_base().is_empty();
+    (beside && id.kind.crd_name().is_some()).then(|| {
+        let part = fluxlens_core::urlstate::encode;
+        format!(
+            "/resource/{}/{}/{}",
+            part(id.kind.as_str()),
+            part(&id.namespace),
+            part(&id.name)
+        )
+    })
+}
+
 /// Details of one object (or of a missing reference).
 #[component]
 pub fn NodePanel(
@@ -164,6 +180,7 @@ pub fn NodePanel(
             <p class="fl-links">
                 <a href=crate::base::href(&format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())))>"Signatures"</a>" · "
                 <a href=crate::base::href("/migrations")>"Migrations"</a>
+                {operator_page(&id).map(|href| view! { " · "<a href=href data-operator-link="">"Open in the Flux Operator UI"</a> })}
             </p>
         </aside>
     }

@@ -21,7 +21,7 @@ pub fn CompliancePage() -> impl IntoView {
             .iter()
             .map(|(k, v)| format!("{k}={}", fluxlens_core::urlstate::encode(v)))
             .collect();
-        crate::router::replace_query(location, &q.join("&"));
+        crate::router::push_query(location, &q.join("&"));
     });
     let state = crate::state::AppState::expect();
     // Everything the page shows for the data and the chosen profile, as one value: a poll that

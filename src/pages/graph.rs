@@ -18,8 +18,9 @@ pub fn GraphPage() -> impl IntoView {
     let state = AppState::expect();
     let location = crate::router::use_location();
     let query = Memo::new(move |_| GraphQuery::from_query(&location.search.get()));
+    // Each deliberate change is one history entry; the viewport only rewrites the current one.
     let set_query = Callback::new(move |q: GraphQuery| {
-        crate::router::replace_query(location, &q.to_query());
+        crate::router::push_query(location, &q.to_query());
     });
     let options = Memo::new(move |_| query.get().graph_options());
     let graph = Memo::new(move |_| {
@@ -89,7 +90,7 @@ pub fn GraphPage() -> impl IntoView {
             if viewport_writes.try_get_value() == Some(mine) {
                 let mut q = query.get_untracked();
                 q.viewport = Some(vp);
-                set_query.run(q);
+                crate::router::replace_query(location, &q.to_query());
             }
         });
     });
@@ -118,13 +119,37 @@ pub fn GraphPage() -> impl IntoView {
         })?;
         Some((id, shown))
     });
+    // Escape closes the side panel; "/" goes to the search, as in the operator's own UI.
+    let on_key = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+        match ev.key().as_str() {
+            "Escape" if query.with_untracked(|q| q.selected.is_some()) => {
+                let mut q = query.get_untracked();
+                q.selected = None;
+                set_query.run(q);
+            }
+            "/" if !typing => {
+                if let Some(input) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("[data-graph-search]").ok().flatten())
+                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+                {
+                    ev.prevent_default();
+                    let _ = input.focus();
+                }
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || on_key.remove());
     let initial = query.get_untracked().viewport;
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            <Show when=move || state.data.with(Option::is_some)>
-                <GraphFilters query=query set_query=set_query/>
-            </Show>
+            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query/> })}
             <Show when=move || state.data.with(Option::is_some)>
                 {move || {
                     let g = graph.get();
@@ -140,9 +165,9 @@ pub fn GraphPage() -> impl IntoView {
                             view! { <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p> }
                         })}
                         <p class="fl-graph-summary" role="status">
-                            <span data-count="nodes">{d.0.0.nodes.len()}</span>" nodes shown · "
-                            <span data-count="missing">{missing}</span>" missing references · "
-                            <span data-count="cycles">{cycles.len()}</span>" dependsOn cycles"
+                            <span data-count="nodes">{d.0.0.nodes.len()}</span>{if d.0.0.nodes.len() == 1 { " node shown · " } else { " nodes shown · " }}
+                            <span data-count="missing">{missing}</span>{if missing == 1 { " missing reference · " } else { " missing references · " }}
+                            <span data-count="cycles">{cycles.len()}</span>{if cycles.len() == 1 { " dependsOn cycle" } else { " dependsOn cycles" }}
                         </p>
                         {(!cycles.is_empty()).then(|| view! {
                             <ul class="fl-cycles" aria-label="dependsOn cycles">
@@ -220,7 +245,7 @@ fn GraphFilters(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> imp
             </label>
             <label><input type="checkbox" prop:checked=move || query.get().filter.problems_only on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.problems_only = c)) }/>" Problems only"</label>
             <label>"Search "
-                <input type="search" prop:value=move || query.get().filter.query on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.query = v.clone())) }/>
+                <input type="search" data-graph-search="" aria-keyshortcuts="/" prop:value=move || query.get().filter.query on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.query = v.clone())) }/>
             </label>
             <label>"Collapse "
                 <select prop:value="" on:change=move |ev| { let v = event_target_value(&ev); if !v.is_empty() { update(Box::new(move |q| if !q.filter.collapsed_namespaces.contains(&v) { q.filter.collapsed_namespaces.push(v.clone()) })) } }>

@@ -140,7 +140,7 @@ fn findings_card(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
                 <span data-count="low">{sev(1)}</span>" low · "
                 <span data-count="info">{sev(0)}</span>" info"
             </p>
-            <p>"affecting "<span data-count="affected">{number(summary, |s| s.affected_objects)}</span>" objects"</p>
+            <p>"affecting "<span data-count="affected">{number(summary, |s| s.affected_objects)}</span>{move || if number(summary, |s| s.affected_objects)() == 1 { " object" } else { " objects" }}</p>
         </article>
     }
 }
@@ -175,7 +175,7 @@ fn migration_card(m: Migration) -> impl IntoView {
             <h2>{m.title.clone()}</h2>
             <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
             {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
-            {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{format!("{} blockers", m.blockers.len())}</p> })}
+            {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{fluxlens_core::verdict::plural(m.blockers.len(), "blocker")}</p> })}
             <p><a href=crate::base::href("/migrations")>"Open migrations"</a></p>
         </article>
     }

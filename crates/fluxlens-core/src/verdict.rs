@@ -39,7 +39,8 @@ fn count(findings: &[Finding], sev: Severity) -> usize {
     findings.iter().filter(|f| f.severity == sev).count()
 }
 
-fn plural(n: usize, word: &str) -> String {
+/// "1 cycle", "2 cycles": every count the UI writes goes through this.
+pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 

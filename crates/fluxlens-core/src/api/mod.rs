@@ -66,6 +66,37 @@ mod tests {
     }
 
     #[test]
+    fn the_standalone_kit_forwards_exactly_the_allowed_endpoints() {
+        // deploy/nginx/fluxlens.conf.template: one exact location per endpoint, its one method.
+        let conf = include_str!("../../../../deploy/nginx/fluxlens.conf.template");
+        let mut forwarded: Vec<(String, String)> = Vec::new();
+        let mut lines = conf.lines().map(str::trim);
+        while let Some(line) = lines.next() {
+            if let Some(path) = line
+                .strip_prefix("location = /api/")
+                .and_then(|r| r.strip_suffix(" {"))
+            {
+                let method = lines
+                    .next()
+                    .and_then(|l| l.strip_prefix("limit_except "))
+                    .and_then(|l| l.split_whitespace().next())
+                    .unwrap_or("ANY");
+                forwarded.push((method.to_string(), format!("/api/{path}")));
+            }
+        }
+        let mut allowed: Vec<(String, String)> = ALLOWED_ENDPOINTS
+            .iter()
+            .map(|(m, p)| (m.to_string(), p.to_string()))
+            .collect();
+        forwarded.sort();
+        allowed.sort();
+        assert_eq!(forwarded, allowed);
+        assert!(
+            conf.contains("location /api/ {\n        default_type text/plain;\n        return 403")
+        );
+    }
+
+    #[test]
     fn empty_object_means_not_found() {
         assert!(decode_resource("{}").unwrap().is_none());
         assert!(

@@ -31,9 +31,11 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
         h = l.height + 2.0 * pad + NODE_H,
         x = -pad
     );
+    // Edges point from the consumer to what it reads, as on screen.
+    out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#8895a2\"/></marker></defs>\n");
     for e in &v.edges {
         out.push_str(&format!(
-            "<path d=\"{}\" fill=\"none\" stroke=\"#8895a2\"/>\n",
+            "<path d=\"{}\" fill=\"none\" stroke=\"#8895a2\" marker-end=\"url(#arrow)\"/>\n",
             l.edge_path(e.from, e.to)
         ));
     }
@@ -87,5 +89,7 @@ mod tests {
         assert!(s.contains("&lt;script&gt;"));
         assert!(s.contains("stroke-dasharray"));
         assert_eq!(s.matches("<g data-node-id").count(), 2);
+        // Regression (#30): the export had no arrowheads.
+        assert!(s.contains("<marker id=\"arrow\"") && s.contains("marker-end=\"url(#arrow)\""));
     }
 }

@@ -133,8 +133,8 @@ fn unmigrated(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             id,
             class,
             ObjectKey::new(Kind::Other("CustomResourceDefinition".into()), "", crd.metadata.name.clone()),
-            format!("{} still has objects stored at {:?}", crd.metadata.name, stale),
-            vec![format!("status.storedVersions: {stored:?}; storage version {storage}"), if removed_by_target { format!("the FluxInstance range allows 2.{}, which removes one of them", target.unwrap_or(0)) } else { String::new() }].into_iter().filter(|s| !s.is_empty()).collect(),
+            format!("{} still has objects stored at {}", crd.metadata.name, stale.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+            vec![format!("status.storedVersions: {}; storage version {storage}", stored.join(", ")), if removed_by_target { format!("the FluxInstance range allows 2.{}, which removes one of them", target.unwrap_or(0)) } else { String::new() }].into_iter().filter(|s| !s.is_empty()).collect(),
             "Run `flux migrate` (or let the Flux Operator migrate: spec.migrateResources true) before the next minor upgrade.".into(),
         ));
     }

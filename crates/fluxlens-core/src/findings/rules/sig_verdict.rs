@@ -60,10 +60,15 @@ fn no_verdict(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if seen {
             out.push(fixed(id, Class::ControlFailing, o.key.clone(), format!("{} has spec.verify but no SourceVerified condition", o.key), vec![
                     format!("spec.verify.provider: {}", o.raw.spec.verify.as_ref().and_then(|v| v.provider.clone()).unwrap_or_else(|| "(default)".into())),
-                    format!("Ready observedGeneration {:?} = status.observedGeneration {:?}", ready_gen, o.raw.status.observed_generation),
+                    format!("Ready observedGeneration {} = status.observedGeneration {}", generation(ready_gen), generation(o.raw.status.observed_generation)),
                 ], "Check that the source-controller version supports this verification and that the object reconciled after verify was added (flux reconcile source …).".into()));
         }
     }
+}
+
+/// A generation as written in evidence: the number, or "unset" (never `Some(1)`).
+fn generation(g: Option<i64>) -> String {
+    g.map_or_else(|| "unset".into(), |g| g.to_string())
 }
 
 fn failing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
