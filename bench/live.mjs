@@ -94,15 +94,17 @@ async function gestureRequests(browser, sim, key) {
 }
 
 async function timeToShow(browser, sim, key) {
-  const { context, page } = await open(browser, sim, `/graph?flat=1&poll=${POLL}`);
-  const node = `g[data-node-id="${key}"]`;
-  await page.locator(node).first().waitFor({ timeout: 60000 });
+  // The overview at full size: the object's kind row moves from Ready to Failed.
+  const { context, page } = await open(browser, sim, `/?poll=${POLL}`);
+  const row = '[data-table=by-kind] tr[data-kind=Kustomization]';
+  await page.locator(row).waitFor({ timeout: 60000 });
   await page.evaluate((sel) => {
+    const before = document.querySelector(sel).textContent;
     new MutationObserver(() => {
       const el = document.querySelector(sel);
-      if (el && el.getAttribute('data-status') === 'Failed' && !window.__shownAt) window.__shownAt = performance.now();
-    }).observe(document.body, { subtree: true, childList: true, attributes: true });
-  }, node);
+      if (el && el.textContent !== before && !window.__shownAt) window.__shownAt = performance.now();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, row);
   const [kind, ns, name] = key.split('/');
   await fetch(`${sim.base}/__sim/set-ready?object=${kind}/${ns}/${name}&ready=0&message=bench`);
   await page.waitForFunction(() => window.__shownAt, null, { timeout: 60000 });

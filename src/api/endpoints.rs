@@ -1,6 +1,6 @@
 //! One async function per endpoint.
 
-use super::{ApiError, get_json, post_json};
+use super::{ApiError, get_json, get_text, post_json, post_text};
 use fluxlens_core::api::{
     ApiObject, EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse,
     ResourceList,
@@ -43,4 +43,18 @@ pub async fn inventory_objects(
     req: &InventoryObjectsRequest,
 ) -> Result<InventoryObjectsResponse, ApiError> {
     post_json("/api/v1/inventory/objects", req).await
+}
+
+/// `GET /api/v1/resources` as text (compared with the last poll's before decoding).
+pub async fn resources_text(kind: &str, namespace: &str) -> Result<String, ApiError> {
+    get_text(
+        "/api/v1/resources",
+        &[("kind", kind), ("namespace", namespace)],
+    )
+    .await
+}
+
+/// `POST /api/v1/inventory/objects` as text (see [`resources_text`]).
+pub async fn inventory_objects_text(req: &InventoryObjectsRequest) -> Result<String, ApiError> {
+    post_text("/api/v1/inventory/objects", req).await
 }

@@ -58,6 +58,23 @@ struct Cache {
     last_notes: Option<NotesPrint>,
     /// References the last confirming read could not confirm: asked again next poll.
     last_unconfirmed: usize,
+    /// The default list's last answer: its fingerprint and rows (an equal answer is not decoded).
+    main_list: Option<(u64, Vec<ResourceSummary>)>,
+    /// Per object batch (fingerprint of the request): the fingerprint of its last answer that
+    /// was applied whole. Cleared with each renewal, which decodes everything.
+    batch_prints: HashMap<u64, u64>,
+}
+
+/// What a batch answered.
+enum BatchAnswer {
+    /// The same text as the last time this batch was asked and applied whole.
+    Same,
+    /// A new answer and its fingerprint.
+    Decoded(InventoryObjectsResponse, u64),
+}
+
+fn request_print(req: &InventoryObjectsRequest) -> u64 {
+    load::fingerprint(&serde_json::to_string(req).unwrap_or_default())
 }
 
 /// Everything besides the objects that a poll can change.
@@ -186,14 +203,22 @@ async fn refresh(
         state.report.set(Some(std::sync::Arc::new(report.clone())));
     }
     say("resource summaries".into());
-    let summaries = summaries(cache, &report).await?;
     let slice = cache.polls % FULL_REFETCH_POLLS;
     let renew = slice == 0;
+    if renew {
+        cache.batch_prints.clear();
+    }
+    let summaries = summaries(cache, &report, renew).await?;
     cache.polls += 1;
     if renew {
         cache.confirmations.clear();
     }
-    let (mut changed, gone) = load::diff_summaries(&cache.summaries, &summaries);
+    // Equal lists (the usual poll) need no keyed diff of thousands of rows.
+    let (mut changed, gone) = if cache.summaries == summaries {
+        (Vec::new(), Vec::new())
+    } else {
+        load::diff_summaries(&cache.summaries, &summaries)
+    };
     let report_changed = cache.last_report.as_ref() != Some(&report);
     cache.last_report = Some(report.clone());
     let mut dirty = first || renew || report_changed || !changed.is_empty() || !gone.is_empty();
@@ -221,9 +246,12 @@ async fn refresh(
     let mut asked: std::collections::HashSet<ObjectKey> =
         changed.iter().map(load::summary_key).collect();
     for (i, row) in summaries.iter().enumerate() {
+        let in_slice = i as u32 % FULL_REFETCH_POLLS == slice;
+        if !in_slice && again.is_empty() {
+            continue;
+        }
         let key = load::summary_key(row);
-        let due = i as u32 % FULL_REFETCH_POLLS == slice || again.contains(&key);
-        if due && asked.insert(key) {
+        if (in_slice || again.contains(&key)) && asked.insert(key) {
             changed.push(row.clone());
         }
     }
@@ -232,13 +260,15 @@ async fn refresh(
     let total: usize = batches.iter().map(|b| b.objects.len()).sum();
     // The object batches, the CRDs and the FluxInstance's events do not depend on each other:
     // on a slow link each saved round trip is half a second.
+    let prints = cache.batch_prints.clone();
     let objects = async {
         let mut all = Vec::new();
         let mut done = 0;
         for batch in &batches {
             say(format!("objects {done} of {total}"));
             done += batch.objects.len();
-            all.push(fetch_parts(batch).await);
+            let known = prints.get(&request_print(batch)).copied();
+            all.push(fetch_parts(batch, known).await);
         }
         all
     };
@@ -368,16 +398,15 @@ async fn helm_storage_inventories(cache: &mut Cache) {
     }
 }
 
-/// Fetches one batch; on failure retries once as two halves.
+/// Fetches one batch; on failure retries once as two halves. `known`: the fingerprint of the
+/// last answer to exactly this batch that was applied whole.
 async fn fetch_parts(
     batch: &InventoryObjectsRequest,
-) -> Vec<(
-    InventoryObjectsRequest,
-    Result<InventoryObjectsResponse, ApiError>,
-)> {
-    let first_try = endpoints::inventory_objects(batch).await;
+    known: Option<u64>,
+) -> Vec<(InventoryObjectsRequest, Result<BatchAnswer, ApiError>)> {
+    let first_try = endpoints::inventory_objects_text(batch).await;
     match first_try {
-        Ok(r) => vec![(batch.clone(), Ok(r))],
+        Ok(text) => vec![(batch.clone(), read_batch(&text, known))],
         // Asking again only repeats a 401/403 or an unreadable answer.
         Err(e) if !e.retryable() || batch.objects.len() < 2 => vec![(batch.clone(), Err(e))],
         Err(_) => {
@@ -388,12 +417,20 @@ async fn fetch_parts(
                     objects: half.to_vec(),
                     status_only: false,
                 };
-                let r = endpoints::inventory_objects(&req).await;
-                out.push((req, r));
+                let r = endpoints::inventory_objects_text(&req).await;
+                out.push((req, r.and_then(|t| read_batch(&t, None))));
             }
             out
         }
     }
+}
+
+fn read_batch(text: &str, known: Option<u64>) -> Result<BatchAnswer, ApiError> {
+    let print = load::fingerprint(text);
+    if known == Some(print) {
+        return Ok(BatchAnswer::Same);
+    }
+    fluxlens_core::error::decode(text).map(|r| BatchAnswer::Decoded(r, print))
 }
 
 /// What applying a batch did.
@@ -408,16 +445,15 @@ struct Applied {
 /// discarding the rest of the refresh.
 fn apply_parts(
     cache: &mut Cache,
-    parts: Vec<(
-        InventoryObjectsRequest,
-        Result<InventoryObjectsResponse, ApiError>,
-    )>,
+    parts: Vec<(InventoryObjectsRequest, Result<BatchAnswer, ApiError>)>,
 ) -> Applied {
     let mut error = None;
     let mut changed = false;
     for (req, result) in parts {
         match result {
-            Ok(resp) => {
+            Ok(BatchAnswer::Same) => {}
+            Ok(BatchAnswer::Decoded(resp, print)) => {
+                let unreadable_before = cache.unreadable.len();
                 for k in load::not_returned(&req, &resp.objects) {
                     cache.unreadable.push((
                         k,
@@ -434,6 +470,10 @@ fn apply_parts(
                     }
                 }
                 cache.unreadable.extend(failed);
+                // Only an answer applied whole may be recognised and skipped next time.
+                if cache.unreadable.len() == unreadable_before {
+                    cache.batch_prints.insert(request_print(&req), print);
+                }
             }
             Err(e) => {
                 for o in &req.objects {
@@ -468,15 +508,25 @@ fn object_key(o: &ApiObject) -> Option<ObjectKey> {
 async fn summaries(
     cache: &mut Cache,
     report: &FluxReport,
+    renew: bool,
 ) -> Result<Vec<ResourceSummary>, ApiError> {
     // The default list leaves out notification and image kinds: those go by kind, at once.
     let alone = load::kinds_listed_alone(report);
     let (main, by_kind) = futures_util::future::join(
-        endpoints::resources("", ""),
+        endpoints::resources_text("", ""),
         futures_util::future::join_all(alone.iter().map(|k| endpoints::resources(k, ""))),
     )
     .await;
-    let mut rows = main?.resources;
+    let main = main?;
+    let print = load::fingerprint(&main);
+    let mut rows = match &cache.main_list {
+        Some((p, rows)) if *p == print && !renew => rows.clone(),
+        _ => {
+            let list: fluxlens_core::api::ResourceList = fluxlens_core::error::decode(&main)?;
+            cache.main_list = Some((print, list.resources.clone()));
+            list.resources
+        }
+    };
     // One of these failing leaves its kind short (said as such), not the poll failed.
     for list in by_kind.into_iter().flatten() {
         rows.extend(list.resources);

@@ -148,6 +148,12 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
     path: &str,
     query: &[(&str, &str)],
 ) -> Result<T, ApiError> {
+    fluxlens_core::error::decode(&get_text(path, query).await?)
+}
+
+/// `GET path?query` as text, undecoded: a poll compares it with the last answer before
+/// paying for decoding (#23).
+pub async fn get_text(path: &str, query: &[(&str, &str)]) -> Result<String, ApiError> {
     let pairs: Vec<(String, String)> = query
         .iter()
         .filter(|(_, v)| !v.is_empty())
@@ -158,14 +164,13 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
         && let Some(p) = take_prefetch(path)
         && let Some(body) = adopt(p).await
     {
-        return fluxlens_core::error::decode(&body?);
+        return body;
     }
-    let body = send("GET", path, |b| {
+    send("GET", path, |b| {
         b.query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .build()
     })
-    .await?;
-    fluxlens_core::error::decode(&body)
+    .await
 }
 
 /// `POST path` with a JSON body (read-only endpoints only), decoded as `T`.
@@ -173,10 +178,14 @@ pub async fn post_json<B: serde::Serialize, T: serde::de::DeserializeOwned>(
     path: &str,
     body: &B,
 ) -> Result<T, ApiError> {
+    fluxlens_core::error::decode(&post_text(path, body).await?)
+}
+
+/// `POST path` with a JSON body, the answer as text (see [`get_text`]).
+pub async fn post_text<B: serde::Serialize>(path: &str, body: &B) -> Result<String, ApiError> {
     let text = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-    let resp = send("POST", path, |b| {
+    send("POST", path, |b| {
         b.header("Content-Type", "application/json").body(text)
     })
-    .await?;
-    fluxlens_core::error::decode(&resp)
+    .await
 }

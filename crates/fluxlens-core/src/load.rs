@@ -333,6 +333,28 @@ pub fn not_returned(req: &InventoryObjectsRequest, results: &[ObjectResult]) -> 
         .collect()
 }
 
+/// A fast fingerprint of an answer's text: a poll whose answer has the same fingerprint as
+/// the same request's last answer skips decoding it (an unchanged poll at 5,000 objects would
+/// otherwise decode megabytes of JSON to learn nothing). Not a security boundary: the loader
+/// still decodes everything once per renewal.
+pub fn fingerprint(text: &str) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let bytes = text.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(b))
+            .wrapping_mul(PRIME)
+            .rotate_left(31);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h
+}
+
 /// Identity of a summary row.
 pub fn summary_key(s: &ResourceSummary) -> ObjectKey {
     ObjectKey::new(Kind::parse(&s.kind), s.namespace.clone(), s.name.clone())
@@ -618,6 +640,20 @@ mod tests {
         assert_eq!(derived.status, crate::Status::Failed);
         assert_eq!(derived.message, "boom");
         assert!(derived.raw.status.reconciler_ref.is_none());
+    }
+
+    #[test]
+    fn fingerprints_tell_any_change() {
+        let a = r#"{"resources":[{"kind":"Kustomization","name":"a","status":"Ready"}]}"#;
+        assert_eq!(fingerprint(a), fingerprint(&a.to_string()));
+        for b in [
+            a.replace("Ready", "Faile"),
+            a.replace("\"a\"", "\"b\""),
+            format!("{a} "),
+            a[..a.len() - 1].to_string(),
+        ] {
+            assert_ne!(fingerprint(a), fingerprint(&b), "{b}");
+        }
     }
 
     #[test]
