@@ -267,8 +267,7 @@ async fn refresh(
         for batch in &batches {
             say(format!("objects {done} of {total}"));
             done += batch.objects.len();
-            let known = prints.get(&request_print(batch)).copied();
-            all.push(fetch_parts(batch, known).await);
+            all.push(fetch_parts(batch, &prints).await);
         }
         all
     };
@@ -398,17 +397,27 @@ async fn helm_storage_inventories(cache: &mut Cache) {
     }
 }
 
-/// Fetches one batch; on failure retries once as two halves. `known`: the fingerprint of the
-/// last answer to exactly this batch that was applied whole.
-async fn fetch_parts(
-    batch: &InventoryObjectsRequest,
-    known: Option<u64>,
-) -> Vec<(InventoryObjectsRequest, Result<BatchAnswer, ApiError>)> {
-    let first_try = endpoints::inventory_objects_text(batch).await;
-    match first_try {
-        Ok(text) => vec![(batch.clone(), read_batch(&text, known))],
+/// One request of a batch read and what it answered.
+struct Part {
+    req: InventoryObjectsRequest,
+    /// The request's fingerprint (the key of `Cache::batch_prints`).
+    print: u64,
+    answer: Result<BatchAnswer, ApiError>,
+}
+
+/// Fetches one batch; on failure retries once as two halves. `prints`: per request, the
+/// fingerprint of its last answer that was applied whole.
+async fn fetch_parts(batch: &InventoryObjectsRequest, prints: &HashMap<u64, u64>) -> Vec<Part> {
+    let print = request_print(batch);
+    let part = |answer| Part {
+        req: batch.clone(),
+        print,
+        answer,
+    };
+    match endpoints::inventory_objects_text(batch).await {
+        Ok(text) => vec![part(read_batch(&text, prints.get(&print).copied()))],
         // Asking again only repeats a 401/403 or an unreadable answer.
-        Err(e) if !e.retryable() || batch.objects.len() < 2 => vec![(batch.clone(), Err(e))],
+        Err(e) if !e.retryable() || batch.objects.len() < 2 => vec![part(Err(e))],
         Err(_) => {
             let mid = batch.objects.len().div_ceil(2);
             let mut out = Vec::new();
@@ -417,8 +426,14 @@ async fn fetch_parts(
                     objects: half.to_vec(),
                     status_only: false,
                 };
-                let r = endpoints::inventory_objects_text(&req).await;
-                out.push((req, r.and_then(|t| read_batch(&t, None))));
+                let answer = endpoints::inventory_objects_text(&req)
+                    .await
+                    .and_then(|t| read_batch(&t, None));
+                out.push(Part {
+                    print: request_print(&req),
+                    req,
+                    answer,
+                });
             }
             out
         }
@@ -443,14 +458,16 @@ struct Applied {
 
 /// Keeps what a batch returned; what still failed is noted as unreadable instead of
 /// discarding the rest of the refresh.
-fn apply_parts(
-    cache: &mut Cache,
-    parts: Vec<(InventoryObjectsRequest, Result<BatchAnswer, ApiError>)>,
-) -> Applied {
+fn apply_parts(cache: &mut Cache, parts: Vec<Part>) -> Applied {
     let mut error = None;
     let mut changed = false;
-    for (req, result) in parts {
-        match result {
+    for Part {
+        req,
+        print: req_print,
+        answer,
+    } in parts
+    {
+        match answer {
             Ok(BatchAnswer::Same) => {}
             Ok(BatchAnswer::Decoded(resp, print)) => {
                 let unreadable_before = cache.unreadable.len();
@@ -462,7 +479,7 @@ fn apply_parts(
                 }
                 let (objects, failed) = load::split_results(resp.objects);
                 for o in objects {
-                    if let Some(key) = object_key(&o)
+                    if let Some(key) = ObjectKey::of(&o)
                         && cache.objects.get(&key) != Some(&o)
                     {
                         changed = true;
@@ -472,16 +489,11 @@ fn apply_parts(
                 cache.unreadable.extend(failed);
                 // Only an answer applied whole may be recognised and skipped next time.
                 if cache.unreadable.len() == unreadable_before {
-                    cache.batch_prints.insert(request_print(&req), print);
+                    cache.batch_prints.insert(req_print, print);
                 }
             }
             Err(e) => {
-                for o in &req.objects {
-                    let key = ObjectKey::new(
-                        fluxlens_core::Kind::parse(&o.kind),
-                        o.namespace.clone(),
-                        o.name.clone(),
-                    );
+                for key in load::requested_keys(&req) {
                     cache.unreadable.push((key, format!("Error ({e})")));
                 }
                 error = Some(e);
@@ -489,18 +501,6 @@ fn apply_parts(
         }
     }
     Applied { error, changed }
-}
-
-/// An object's key without building the whole model object.
-fn object_key(o: &ApiObject) -> Option<ObjectKey> {
-    let kind = o.kind.as_deref().filter(|k| !k.is_empty())?;
-    (!o.metadata.name.is_empty()).then(|| {
-        ObjectKey::new(
-            fluxlens_core::Kind::parse(kind),
-            o.metadata.namespace.clone(),
-            o.metadata.name.clone(),
-        )
-    })
 }
 
 /// Lists every summary; kinds the report counts more of than the list holds are listed again

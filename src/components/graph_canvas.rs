@@ -199,12 +199,8 @@ pub fn GraphCanvas(
             .get()
             .into_iter()
             .map(|i| {
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                std::hash::Hash::hash(
-                    &format!("{:?}{:?}", v.nodes[i as usize], l.pos[i as usize]),
-                    &mut h,
-                );
-                (i, std::hash::Hasher::finish(&h))
+                let shown = (&v.nodes[i as usize], l.pos[i as usize]);
+                (i, super::keyed::content_hash(&shown))
             })
             .collect::<Vec<_>>()
     });

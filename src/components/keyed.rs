@@ -7,15 +7,20 @@ use std::collections::hash_map::DefaultHasher;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
+/// A hash of what a value shows (its `Debug` form): equal content, equal hash.
+pub fn content_hash<T: Debug + ?Sized>(item: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    format!("{item:?}").hash(&mut h);
+    h.finish()
+}
+
 /// Each item with a key from its content; equal items get distinct keys in order.
 pub fn content_keys<T: Debug>(items: Vec<T>) -> Vec<(u64, T)> {
     let mut seen: HashMap<u64, u64> = HashMap::new();
     items
         .into_iter()
         .map(|item| {
-            let mut h = DefaultHasher::new();
-            format!("{item:?}").hash(&mut h);
-            let base = h.finish();
+            let base = content_hash(&item);
             let nth = seen.entry(base).or_default();
             let key = base.wrapping_add(*nth);
             *nth += 1;

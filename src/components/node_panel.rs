@@ -9,25 +9,23 @@ use fluxlens_core::findings::for_subject;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// What the panel of `id` shows, as a fingerprint: the panel is rebuilt (and the object's
-/// events asked again) only when this changes.
+/// What the panel of `id` shows, as a fingerprint: the panel is rebuilt only when this
+/// changes (the object's events follow the object itself, `api::object_events`).
 pub fn shown(data: &Loaded, id: &ObjectKey) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    format!(
-        "{:?}{:?}{:?}{:?}",
-        data.cluster.get(id),
-        for_subject(&data.per_object, id).collect::<Vec<_>>(),
-        data.postures.iter().find(|p| &p.key == id),
-        fluxlens_core::migration::checks_about(&data.migrations, id)
-    )
-    .hash(&mut h);
-    data.cluster
+    let referrers: Vec<&ObjectKey> = data
+        .cluster
         .objects()
         .iter()
         .filter(|o| o.refs.iter().any(|r| &r.target == id))
-        .for_each(|o| o.key.hash(&mut h));
-    h.finish()
+        .map(|o| &o.key)
+        .collect();
+    crate::components::keyed::content_hash(&(
+        data.cluster.get(id),
+        for_subject(&data.per_object, id).collect::<Vec<_>>(),
+        data.postures.iter().find(|p| &p.key == id),
+        fluxlens_core::migration::checks_about(&data.migrations, id),
+        referrers,
+    ))
 }
 
 /// The object's page in the Flux Operator's own UI (`/resource/<Kind>/<ns>/<name>`), where that

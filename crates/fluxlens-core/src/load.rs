@@ -20,9 +20,10 @@ pub const LIST_CAP: usize = 2500;
 /// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
 pub const BATCH_SIZE: usize = 500;
 
-/// The kinds `GET /api/v1/resources` lists when no `kind` is given (resources.go
-/// `GetResourcesStatus`: appliers and sources; FluxInstance too for a cluster-wide user).
-pub const LISTED_BY_DEFAULT: [&str; 11] = [
+/// The kinds `GET /api/v1/resources` and `GET /api/v1/events` list when no `kind` is given
+/// (resources.go `GetResourcesStatus`, events.go `GetEvents`: appliers and sources), to which
+/// both add FluxInstance for a cluster-wide user.
+pub const LISTED_BY_DEFAULT: [&str; 10] = [
     "ResourceSet",
     "Kustomization",
     "HelmRelease",
@@ -33,8 +34,12 @@ pub const LISTED_BY_DEFAULT: [&str; 11] = [
     "Bucket",
     "ArtifactGenerator",
     "ResourceSetInputProvider",
-    "FluxInstance",
 ];
+
+/// Whether a list without `kind` includes `kind` (see [`LISTED_BY_DEFAULT`]).
+pub fn listed_by_default(kind: &str, cluster_wide: bool) -> bool {
+    LISTED_BY_DEFAULT.contains(&kind) || (cluster_wide && kind == "FluxInstance")
+}
 
 /// Kinds the report counts that the default list never returns (Alerts, Providers,
 /// Receivers, image kinds, ExternalArtifacts): each is listed by kind, every poll.
@@ -45,7 +50,9 @@ pub fn kinds_listed_alone(report: &FluxReport) -> Vec<String> {
         .iter()
         .filter(|r| r.stats.total() > 0)
         .map(|r| r.kind.clone())
-        .filter(|k| !LISTED_BY_DEFAULT.contains(&k.as_str()) && k != "FluxReport")
+        // FluxInstance is counted as listed: for a user who is not cluster-wide its short
+        // count goes the way of any incomplete kind.
+        .filter(|k| !listed_by_default(k, true) && k != "FluxReport")
         .collect()
 }
 

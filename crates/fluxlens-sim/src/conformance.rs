@@ -162,8 +162,23 @@ fn live_list_caps_per_kind_and_answers_null() {
     let all = rows(&demo.resources(&m, None, "", None, None));
     // Without `kind`: appliers, sources and FluxInstance only — Alerts, Providers, Receivers,
     // image kinds and ExternalArtifacts must be asked by kind.
-    let default =
-        |k: &str| crate::store::RESOURCES_DEFAULT_KINDS.contains(&k) || k == "FluxInstance";
+    // The default kinds as resources.go `GetResourcesStatus` and events.go `GetEvents` write them.
+    assert_eq!(
+        fluxlens_core::load::LISTED_BY_DEFAULT,
+        [
+            "ResourceSet",
+            "Kustomization",
+            "HelmRelease",
+            "GitRepository",
+            "OCIRepository",
+            "HelmChart",
+            "HelmRepository",
+            "Bucket",
+            "ArtifactGenerator",
+            "ResourceSetInputProvider",
+        ]
+    );
+    let default = |k: &str| fluxlens_core::load::listed_by_default(k, true);
     let expected = demo
         .entries
         .iter()

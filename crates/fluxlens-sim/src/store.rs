@@ -7,6 +7,7 @@ use crate::faults::Mode;
 use crate::filter;
 use crate::served;
 use fluxlens_core::api::object::ApiObject;
+use fluxlens_core::load::listed_by_default;
 use fluxlens_core::model::{FluxObject, RefKind};
 use fluxlens_core::{Kind, Status};
 use serde_json::{Value, json};
@@ -24,22 +25,6 @@ pub const SEARCH_CAP: usize = 10;
 /// Events per kind when one kind is asked, and per kind when several are (FO events.go `GetEvents`).
 pub const EVENTS_CAP_ONE_KIND: usize = 1000;
 pub const EVENTS_CAP_PER_KIND: usize = 500;
-/// The kinds `GET /api/v1/resources` lists without `kind` (FO resources.go
-/// `GetResourcesStatus`); FluxInstance is added for a cluster-wide user.
-pub const RESOURCES_DEFAULT_KINDS: [&str; 10] = EVENTS_DEFAULT_KINDS;
-/// The kinds `GET /api/v1/events` lists without `kind` (FO events.go `GetEvents`).
-pub const EVENTS_DEFAULT_KINDS: [&str; 10] = [
-    "ResourceSet",
-    "Kustomization",
-    "HelmRelease",
-    "GitRepository",
-    "OCIRepository",
-    "HelmChart",
-    "HelmRepository",
-    "Bucket",
-    "ArtifactGenerator",
-    "ResourceSetInputProvider",
-];
 
 /// Fields only the single-object GET adds; a scenario must never carry them (the batch read
 /// would then send what the real one never does).
@@ -60,11 +45,28 @@ pub struct Entry {
     pub last_reconciled: Option<String>,
 }
 
-/// The whole simulated cluster.
+impl Entry {
+    /// An object as stored, with what core derives from the sanitized form the server hands
+    /// out; `None` when it does not decode or has no kind or name.
+    fn from_json(json: Value) -> Option<Entry> {
+        let api = serde_json::from_value::<ApiObject>(served::sanitize(&json)).ok()?;
+        let last_reconciled = api
+            .condition("Ready")
+            .and_then(|c| c.last_transition_time.clone());
+        let obj = FluxObject::from_api(api)?;
+        Some(Entry {
+            json,
+            obj,
+            last_reconciled,
+        })
+    }
+}
+
 /// Namespaces every Kubernetes cluster has, whether Flux objects live there or not.
 pub const SYSTEM_NAMESPACES: [&str; 4] =
     ["default", "kube-node-lease", "kube-public", "kube-system"];
 
+/// The whole simulated cluster.
 pub struct Store {
     pub report: Value,
     pub entries: Vec<Entry>,
@@ -146,22 +148,7 @@ impl Store {
         crds: Vec<Value>,
         external: Vec<Value>,
     ) -> Store {
-        let mut entries = Vec::with_capacity(objects.len());
-        for json in objects {
-            let Ok(api) = serde_json::from_value::<ApiObject>(served::sanitize(&json)) else {
-                continue;
-            };
-            let last_reconciled = api
-                .condition("Ready")
-                .and_then(|c| c.last_transition_time.clone());
-            if let Some(obj) = FluxObject::from_api(api) {
-                entries.push(Entry {
-                    json,
-                    obj,
-                    last_reconciled,
-                });
-            }
-        }
+        let entries: Vec<Entry> = objects.into_iter().filter_map(Entry::from_json).collect();
         let index = entries
             .iter()
             .enumerate()
@@ -222,13 +209,9 @@ impl Store {
                 list.push(cond);
             }
         }
-        let Ok(api) = serde_json::from_value::<ApiObject>(served::sanitize(&e.json)) else {
-            return false;
-        };
-        e.last_reconciled = Some(when.to_string());
-        match FluxObject::from_api(api) {
-            Some(obj) => {
-                e.obj = obj;
+        match Entry::from_json(e.json.clone()) {
+            Some(next) => {
+                *e = next;
                 true
             }
             None => false,
@@ -358,13 +341,8 @@ impl Store {
         let cluster_wide = mode.namespaces.is_none();
         let rows = self.entries.iter().filter(|e| {
             let k = e.obj.key.kind.as_str();
-            let listed = match kind {
-                Some(want) => want == k,
-                None => {
-                    crate::store::RESOURCES_DEFAULT_KINDS.contains(&k)
-                        || (cluster_wide && k == "FluxInstance")
-                }
-            };
+            // Without `kind`, the server's default kinds (resources.go `GetResourcesStatus`).
+            let listed = kind.map_or_else(|| listed_by_default(k, cluster_wide), |want| want == k);
             listed
                 && ns.is_none_or(|want| want == e.obj.key.namespace)
                 && status.is_none_or(|want| want == e.obj.status.as_str())
@@ -506,10 +484,8 @@ impl Store {
             EVENTS_CAP_PER_KIND
         };
         let cluster_wide = mode.namespaces.is_none();
-        let wanted = |k: &str| match kind {
-            Some(want) => want == k,
-            None => EVENTS_DEFAULT_KINDS.contains(&k) || (cluster_wide && k == "FluxInstance"),
-        };
+        let wanted =
+            |k: &str| kind.map_or_else(|| listed_by_default(k, cluster_wide), |want| want == k);
         // The List each event falls in: (kind, namespace listed; "" = all namespaces).
         let mut lists: BTreeMap<(String, String), Vec<&Value>> = BTreeMap::new();
         for e in &self.events {

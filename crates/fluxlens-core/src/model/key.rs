@@ -20,6 +20,18 @@ impl ObjectKey {
         }
     }
 
+    /// The key of an API object; `None` when it has no kind or no name.
+    pub fn of(o: &crate::api::object::ApiObject) -> Option<ObjectKey> {
+        let kind = o.kind.as_deref().filter(|k| !k.is_empty())?;
+        (!o.metadata.name.is_empty()).then(|| {
+            ObjectKey::new(
+                Kind::parse(kind),
+                o.metadata.namespace.clone(),
+                o.metadata.name.clone(),
+            )
+        })
+    }
+
     /// Parses `Kind/namespace/name` (the `data-node-id` and `managedBy` form).
     pub fn parse(s: &str) -> Option<ObjectKey> {
         let mut it = s.splitn(3, '/');

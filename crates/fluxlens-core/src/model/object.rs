@@ -1,7 +1,6 @@
 use super::key::ObjectKey;
 use super::refs::{self, Reference};
 use crate::api::object::{ApiObject, Condition};
-use crate::kind::Kind;
 use crate::status::{self, Status};
 use serde::{Deserialize, Serialize};
 
@@ -29,15 +28,7 @@ pub struct FluxObject {
 impl FluxObject {
     /// Normalizes an API object; `None` when it has no kind or name.
     pub fn from_api(raw: ApiObject) -> Option<FluxObject> {
-        let kind = Kind::parse(raw.kind.as_deref().filter(|k| !k.is_empty())?);
-        if raw.metadata.name.is_empty() {
-            return None;
-        }
-        let key = ObjectKey::new(
-            kind,
-            raw.metadata.namespace.clone(),
-            raw.metadata.name.clone(),
-        );
+        let key = ObjectKey::of(&raw)?;
         // Prefer what the server computed; derive the same way when it is absent.
         let (status, message) = match raw
             .status
