@@ -114,3 +114,48 @@ test('a snapshot saved as a file opens read-only without the API', async () => {
     assert.match(await page.locator('[data-summary=signatures]').textContent(), /verifiable sources verified/);
   } finally { await cleanup(browser, down); }
 });
+
+// #30: a snapshot carried only what the graph needs, and the other views computed from it as
+// if it were the cluster (MIG-DIST-02 high, "0 of 3 verified", ENT-14 unknown → pass).
+test('a snapshot from the graph shows on every view what the live views show', async () => {
+  const views = ['/', '/signatures', '/migrations', '/compliance'];
+  const seen = async (page) => {
+    const out = {};
+    for (const v of views) {
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: { '/': 'Overview', '/signatures': 'Signatures', '/migrations': 'Migrations', '/compliance': 'Compliance' }[v], exact: true }).click();
+      await page.waitForFunction((p) => location.pathname === p, v);
+      await page.locator('main [data-rule], main [data-stage], main [data-control]').first().waitFor();
+      out[v] = await page.evaluate(() => ({
+        findings: [...document.querySelectorAll('main [data-rule]')].map((e) => `${e.dataset.rule}/${e.dataset.severity}`).sort(),
+        stages: [...document.querySelectorAll('main [data-stage]')].map((e) => `${e.dataset.stage}/${e.dataset.state}`),
+        controls: [...document.querySelectorAll('main [data-control]')].map((e) => `${e.dataset.control}/${e.dataset.result}`),
+        summary: document.querySelector('[data-summary="signatures"]')?.textContent ?? '',
+      }));
+    }
+    return out;
+  };
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph');
+    await page.locator('g[data-node-id]').first().waitFor();
+    const live = await seen(page);
+    assert.ok(live['/'].findings.length > 0 && live['/migrations'].stages.length > 0, 'the views show data');
+    assert.ok(live['/compliance'].controls.length > 0 && /verified/.test(live['/signatures'].summary));
+    for (const drop of [false, true]) {
+      await page.goto(sim.base + '/graph');
+      await page.locator('g[data-node-id]').first().waitFor();
+      if (drop) await page.getByLabel('drop messages').check();
+      await page.getByRole('button', { name: 'Share snapshot' }).click();
+      const link = await page.locator('[data-share-link]').inputValue();
+      const other = await newPage(browser);
+      await other.goto(link);
+      await other.locator('[data-snapshot]').waitFor();
+      await other.locator('g[data-node-id]').first().waitFor();
+      const got = await seen(other);
+      assert.deepEqual(got, live, `drop messages ${drop}`);
+      assert.deepEqual(other.errors, []);
+      await other.close();
+    }
+  } finally { await cleanup(browser, sim); }
+});

@@ -6,6 +6,7 @@ use fluxlens_core::graph::{Graph, GraphOptions};
 use fluxlens_core::migration::{self, Migration};
 use fluxlens_core::model::Cluster;
 use fluxlens_core::signatures::{self, SignatureSummary, SourcePosture};
+use fluxlens_core::snapshot::Verdicts;
 use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -30,12 +31,20 @@ pub struct Loaded {
     pub controls: Vec<fluxlens_core::compliance::Control>,
     /// The image variant the whole cluster runs, `None` when mixed.
     pub variant: Option<fluxlens_core::compliance::Variant>,
+    /// A snapshot without messages: the findings its sender's page showed (shown instead of
+    /// recomputing from blanked messages).
+    pub verdicts: Option<Verdicts>,
 }
 
 impl Loaded {
     /// Runs the analyses once for a freshly loaded cluster.
     pub fn new(cluster: Cluster) -> Loaded {
-        let per_object = findings::evaluate_all(&cluster);
+        Loaded::opened(cluster, None)
+    }
+
+    /// Runs the analyses for a cluster, or reads them from a snapshot's carried verdicts.
+    pub fn opened(cluster: Cluster, verdicts: Option<Verdicts>) -> Loaded {
+        let per_object = fluxlens_core::snapshot::per_object(&cluster, verdicts.as_ref());
         let findings = findings::aggregate(&per_object);
         let summary = ClusterSummary::compute(&cluster, &findings);
         let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
@@ -62,6 +71,7 @@ impl Loaded {
             migrations,
             controls,
             variant,
+            verdicts,
         }
     }
 }

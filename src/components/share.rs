@@ -13,13 +13,17 @@ pub const FRAGMENT_KEY: &str = "snap=";
 pub fn open_snapshot(state: AppState, text: &str) -> bool {
     match snapshot::decode(text) {
         Ok(snap) => {
-            let cluster = snap.into_cluster();
-            let captured = cluster
+            let opened = snap.open();
+            let captured = opened
+                .cluster
                 .notes
                 .captured_at_ms
                 .map(fluxlens_core::time::format_rfc3339)
                 .unwrap_or_else(|| "unknown time".into());
-            state.data.set(Some(Arc::new(Loaded::new(cluster))));
+            state.data.set(Some(Arc::new(Loaded::opened(
+                opened.cluster,
+                opened.verdicts,
+            ))));
             state.snapshot.set(Some(SnapshotInfo {
                 captured_at: captured,
             }));

@@ -107,7 +107,8 @@ impl ComplianceView {
     fn of(d: &crate::state::Loaded, search: &str) -> ComplianceView {
         let profile = Profile::from_query(search, &d.cluster);
         let comps = compliance::components(&d.cluster);
-        let findings = compliance::findings(&d.cluster, &profile);
+        let findings =
+            fluxlens_core::snapshot::compliance_findings(&d.cluster, &profile, d.verdicts.as_ref());
         let controls = compliance::scorecard(&d.cluster, &findings);
         let e = Evidence {
             cluster: &d.cluster,

@@ -9,6 +9,8 @@ mod filter;
 mod helm_storage;
 mod http;
 mod served;
+#[cfg(test)]
+mod snapshot_truth;
 mod store;
 #[cfg(test)]
 mod truth;

@@ -32,7 +32,7 @@ fn post(s: &Store, mode: &Mode, req: &InventoryObjectsRequest) -> InventoryObjec
 }
 
 /// What the app's loader does, without the network.
-fn load(s: &Store, mode: &Mode) -> Cluster {
+pub(crate) fn load(s: &Store, mode: &Mode) -> Cluster {
     let report: FluxReport = serde_json::from_value(s.report(mode, false)).unwrap();
     let rows: ResourceList =
         serde_json::from_value(s.resources(mode, None, "", None, None)).unwrap();

@@ -2,12 +2,16 @@
 //! deflated, checksummed and versioned, as `fl1.<base64url>`. Decoding is bounded in input
 //! size and decompressed size, and every failure is a clear message.
 
-use crate::api::object::{ApiObject, ObjectStatus, Spec};
+mod verdicts;
+
+pub use verdicts::{DROPPED, Verdicts, compliance_findings, per_object};
+
+use crate::api::events::Event;
+use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
 use crate::auth::base64url_encode;
 use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Format version written in the prefix and the first byte.
 pub const VERSION: u8 = 1;
@@ -17,7 +21,7 @@ pub const MAX_ENCODED: usize = 512 * 1024;
 pub const MAX_DECODED: usize = 16 * 1024 * 1024;
 const PREFIX: &str = "fl1.";
 
-/// Which view the snapshot is for: it keeps only what that view reads.
+/// Which view the snapshot was taken from (where it opens; it carries every view's data).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SnapshotView {
     Graph,
@@ -48,9 +52,11 @@ pub struct SnapshotOptions {
     pub drop_messages: bool,
 }
 
-/// What a snapshot carries.
+/// What a snapshot carries: everything every view reads (#30), so a snapshot taken from one
+/// view is as true on the others as the live page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The view it was taken from: where the link opens.
     pub view: SnapshotView,
     pub captured_at_ms: Option<i64>,
     pub report: FluxReport,
@@ -69,22 +75,38 @@ pub struct Snapshot {
     pub unreadable: Vec<(ObjectKey, String)>,
     #[serde(default)]
     pub confirmations: Vec<(ObjectKey, Answer)>,
+    #[serde(default)]
+    pub unconfirmed: Vec<(ObjectKey, String)>,
+    /// The FluxInstance's recent events (ENT-14 reads them).
+    #[serde(default)]
+    pub instance_events: Vec<Event>,
+    /// Set when messages were dropped: the findings the sender's page showed.
+    #[serde(default)]
+    pub verdicts: Option<Verdicts>,
     /// How many values `capture` redacted (shown before a link is copied; not encoded).
     #[serde(skip)]
     pub redacted: usize,
 }
 
-/// Annotations the rules read; every other annotation and every label is dropped.
+/// A snapshot opened for viewing: the cluster, and the sender's findings when it carried them.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub cluster: Cluster,
+    pub verdicts: Option<Verdicts>,
+}
+
+/// Annotations the rules read; every other annotation is dropped.
 const KEPT_ANNOTATIONS: [&str; 3] = [
     "kustomize.toolkit.fluxcd.io/prune",
     "fluxcd.controlplane.io/reconcile",
     "fluxcd.controlplane.io/prune",
 ];
 
-fn reduce(o: &ApiObject, opts: SnapshotOptions) -> ApiObject {
+/// Drops what no view reads: unread annotations and the inventory (large; the owner it
+/// yields travels as `managedBy`, see [`with_owner`]). Labels stay: selectors match them.
+fn reduce(o: &ApiObject, drop_messages: bool) -> ApiObject {
     let mut r = o.clone();
     r.api_version = None;
-    r.metadata.labels = BTreeMap::new();
     r.metadata
         .annotations
         .retain(|k, _| KEPT_ANNOTATIONS.contains(&k.as_str()));
@@ -92,40 +114,69 @@ fn reduce(o: &ApiObject, opts: SnapshotOptions) -> ApiObject {
     st.inventory = None;
     st.source_ref = None;
     st.inventory_error = None;
-    if opts.view == SnapshotView::Graph {
-        // The graph needs identity, references, status and ownership only.
-        let keep_spec = Spec {
-            suspend: r.spec.suspend,
-            source_ref: r.spec.source_ref.clone(),
-            chart_ref: r.spec.chart_ref.clone(),
-            chart: r.spec.chart.clone(),
-            depends_on: r.spec.depends_on.clone(),
-            sources: r.spec.sources.clone(),
-            artifacts: r.spec.artifacts.clone(),
-            sync: r.spec.sync.clone(),
-            provider_ref: r.spec.provider_ref.clone(),
-            event_sources: r.spec.event_sources.clone(),
-            resources: r.spec.resources.clone(),
-            ..Spec::default()
-        };
-        r.spec = keep_spec;
-        let rr = st.reconciler_ref.clone();
-        let ready = st.conditions.iter().find(|c| c.type_ == "Ready").cloned();
-        *st = ObjectStatus {
-            reconciler_ref: rr,
-            conditions: ready.into_iter().collect(),
-            ..ObjectStatus::default()
-        };
-    }
-    if opts.drop_messages {
+    if drop_messages {
         for c in &mut r.status.conditions {
-            c.message = None;
+            if let Some(m) = c.message.as_mut() {
+                *m = verdicts::replacement(&c.type_, &c.status, m);
+            }
         }
-        if let Some(rr) = r.status.reconciler_ref.as_mut() {
-            rr.message = None;
+        if let Some(m) = r
+            .status
+            .reconciler_ref
+            .as_mut()
+            .and_then(|rr| rr.message.as_mut())
+        {
+            *m = verdicts::DROPPED.to_string();
         }
     }
     r
+}
+
+/// Every free-text message of the cluster, longest first (cut out of carried findings).
+fn messages(cluster: &Cluster) -> Vec<String> {
+    let mut out: Vec<String> = cluster
+        .objects()
+        .iter()
+        .flat_map(|o| {
+            let conditions = o
+                .raw
+                .status
+                .conditions
+                .iter()
+                .filter_map(|c| c.message.clone());
+            let rr = o
+                .raw
+                .status
+                .reconciler_ref
+                .as_ref()
+                .and_then(|r| r.message.clone());
+            conditions.chain(rr)
+        })
+        .chain(cluster.instance_events.iter().map(|e| e.message.clone()))
+        .chain(report_messages(&cluster.report))
+        .filter(|m| !m.trim().is_empty())
+        .collect();
+    out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    out.dedup();
+    out
+}
+
+/// The report's free text: the sync's and each component's status line.
+fn report_messages(r: &FluxReport) -> Vec<String> {
+    let sync = r.spec.sync.as_ref().and_then(|s| s.status.clone());
+    let components = r.spec.components.iter().filter_map(|c| c.status.clone());
+    sync.into_iter().chain(components).collect()
+}
+
+fn drop_report_messages(r: &mut FluxReport) {
+    if let Some(s) = r.spec.sync.as_mut().and_then(|s| s.status.as_mut()) {
+        *s = verdicts::DROPPED.to_string();
+    }
+    for c in &mut r.spec.components {
+        if let Some(s) = c.status.as_mut() {
+            *s = verdicts::DROPPED.to_string();
+        }
+    }
 }
 
 /// Inventories are not kept (they are large), so the derived owner travels as the one
@@ -143,15 +194,23 @@ fn with_owner(mut r: ApiObject, o: &crate::model::FluxObject) -> ApiObject {
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 /// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
+    let drop = opts.drop_messages;
     let mut report = cluster.report.clone();
     report.spec.user_info = None;
-    let (crds, crds_forbidden) = match (&cluster.crds, opts.view) {
-        (CrdAccess::Known(v), SnapshotView::Migrations | SnapshotView::Overview) => {
-            (v.iter().map(|c| reduce(c, opts)).collect(), false)
-        }
-        (CrdAccess::Forbidden, _) => (vec![], true),
-        _ => (vec![], false),
+    let (crds, crds_forbidden) = match &cluster.crds {
+        CrdAccess::Known(v) => (v.iter().map(|c| reduce(c, drop)).collect(), false),
+        CrdAccess::Forbidden => (vec![], true),
+        CrdAccess::Unknown => (vec![], false),
     };
+    let verdicts = drop.then(|| Verdicts::capture(cluster, &messages(cluster)));
+    let mut instance_events = cluster.instance_events.clone();
+    // After the verdicts: they are computed from the messages, then cut free of them.
+    if drop {
+        drop_report_messages(&mut report);
+        instance_events
+            .iter_mut()
+            .for_each(|e| e.message = verdicts::DROPPED.to_string());
+    }
     let snap = Snapshot {
         view: opts.view,
         captured_at_ms: cluster.notes.captured_at_ms,
@@ -159,7 +218,7 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, Sna
         objects: cluster
             .objects()
             .iter()
-            .map(|o| with_owner(reduce(&o.raw, opts), o))
+            .map(|o| with_owner(reduce(&o.raw, drop), o))
             .collect(),
         crds,
         crds_forbidden,
@@ -171,6 +230,9 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, Sna
             .iter()
             .map(|(k, a)| (k.clone(), a.clone()))
             .collect(),
+        unconfirmed: cluster.notes.unconfirmed.clone(),
+        instance_events,
+        verdicts,
         redacted: 0,
     };
     redacted(snap, crate::redact::redact_json)
@@ -193,8 +255,9 @@ fn redacted(
 }
 
 impl Snapshot {
-    /// Rebuilds the cluster model (every analysis is recomputed from it).
-    pub fn into_cluster(self) -> Cluster {
+    /// Rebuilds the cluster model (every analysis is recomputed from it, or read from the
+    /// carried verdicts when the messages were dropped).
+    pub fn open(self) -> Opened {
         let crds = if self.crds_forbidden {
             CrdAccess::Forbidden
         } else if self.crds.is_empty() {
@@ -208,11 +271,19 @@ impl Snapshot {
             incomplete_kinds: self.incomplete_kinds,
             partial: self.partial,
             unreadable: self.unreadable,
-            // Keys the live confirming read did not answer read "not confirmed" here too.
-            unconfirmed: vec![],
+            unconfirmed: self.unconfirmed,
         };
         c.confirmations = self.confirmations.into_iter().collect();
-        c
+        c.instance_events = self.instance_events;
+        Opened {
+            cluster: c,
+            verdicts: self.verdicts,
+        }
+    }
+
+    /// The cluster alone (tests and tools that do not show findings).
+    pub fn into_cluster(self) -> Cluster {
+        self.open().cluster
     }
 }
 

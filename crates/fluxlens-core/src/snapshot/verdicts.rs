@@ -1,0 +1,107 @@
+//! What the sender computed, carried by a snapshot whose messages were dropped.
+//!
+//! Rules read condition and event messages (a verify failure's cause, an `OutdatedVersion`
+//! notice, a distroless limit, the verified revision), so a receiver recomputing from blanked
+//! messages would say "pass" where the live page says "fail". A message-less snapshot therefore
+//! carries the findings the sender's page showed — with every dropped message cut out of them —
+//! and the receiver shows those instead of recomputing (#30: never less true than the page).
+
+use crate::compliance::{self, Profile};
+use crate::findings::{self, Finding};
+use crate::model::Cluster;
+use serde::{Deserialize, Serialize};
+
+/// Written where a finding quoted a message that was dropped.
+pub const DROPPED: &str = "[message not in this snapshot]";
+
+/// Profiles the compliance view offers; the ENT findings are carried for each.
+const PROFILES: [&str; 3] = ["upstream", "enterprise", "fips"];
+
+/// The sender's findings: every per-object finding, and the ENT findings per profile.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Verdicts {
+    pub per_object: Vec<Finding>,
+    pub ent: Vec<(String, Vec<Finding>)>,
+}
+
+impl Verdicts {
+    /// Computes what the sender's page shows, then cuts every message in `dropped` out of it.
+    pub fn capture(c: &Cluster, dropped: &[String]) -> Verdicts {
+        let cut = |f: Finding| without(f, dropped);
+        let ent = PROFILES
+            .iter()
+            .map(|p| {
+                let profile = Profile::from_query(&format!("profile={p}"), c);
+                let f = compliance::findings(c, &profile).into_iter().map(cut);
+                (p.to_string(), f.collect())
+            })
+            .collect();
+        Verdicts {
+            per_object: findings::evaluate_all(c).into_iter().map(cut).collect(),
+            ent,
+        }
+    }
+
+    /// The ENT findings for a profile. A minimum operator version set on the receiving side
+    /// is a comparison of the report's version, which the snapshot keeps: recomputed, added.
+    pub fn ent_for(&self, c: &Cluster, profile: &Profile) -> Vec<Finding> {
+        let mut out = self
+            .ent
+            .iter()
+            .find(|(p, _)| p == profile.name())
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default();
+        if profile.min_operator_version.is_some() {
+            let extra: Vec<Finding> = compliance::findings(c, profile)
+                .into_iter()
+                .filter(|f| f.rule == "ENT-14" && !out.iter().any(|o| o.message == f.message))
+                .collect();
+            out.extend(extra);
+        }
+        out
+    }
+}
+
+/// What replaces a dropped condition message: the verified revision of a `SourceVerified`
+/// verdict is a fact the signatures view shows, not free text, so it stays.
+pub fn replacement(condition_type: &str, status: &str, message: &str) -> String {
+    let revision = (condition_type == "SourceVerified" && status == "True")
+        .then(|| crate::signatures::verified_revision(message))
+        .flatten();
+    match revision {
+        Some(rev) => format!("{DROPPED} (verified revision {rev})"),
+        None => DROPPED.to_string(),
+    }
+}
+
+/// A finding with every dropped message cut out of its text.
+fn without(mut f: Finding, dropped: &[String]) -> Finding {
+    let cut = |s: &mut String| {
+        for m in dropped {
+            if s.contains(m.as_str()) {
+                *s = s.replace(m.as_str(), DROPPED);
+            }
+        }
+    };
+    cut(&mut f.message);
+    f.evidence.iter_mut().for_each(cut);
+    cut(&mut f.reason);
+    cut(&mut f.remediation);
+    f
+}
+
+/// The findings an opened snapshot shows: the sender's when it carried them.
+pub fn per_object(c: &Cluster, v: Option<&Verdicts>) -> Vec<Finding> {
+    match v {
+        Some(v) => v.per_object.clone(),
+        None => findings::evaluate_all(c),
+    }
+}
+
+/// The compliance findings an opened snapshot shows for a profile.
+pub fn compliance_findings(c: &Cluster, profile: &Profile, v: Option<&Verdicts>) -> Vec<Finding> {
+    match v {
+        Some(v) => v.ent_for(c, profile),
+        None => compliance::findings(c, profile),
+    }
+}
