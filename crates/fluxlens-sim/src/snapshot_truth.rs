@@ -80,6 +80,9 @@ fn live(name: &str) -> Cluster {
     c
 }
 
+/// One profile's scorecard: each control's rule and pass/fail/unknown.
+type Scorecard = (String, Vec<(String, Option<bool>)>);
+
 /// What a person reads on each view, compared as data.
 #[derive(Debug, PartialEq)]
 struct Shown {
@@ -88,7 +91,7 @@ struct Shown {
     signatures: String,
     migrations: Vec<(String, Vec<String>, Vec<String>)>,
     /// The scorecard under each profile the compliance view offers.
-    controls: Vec<(String, Vec<(String, Option<bool>)>)>,
+    controls: Vec<Scorecard>,
     nodes: Vec<(ObjectKey, Status)>,
     edges: Vec<(ObjectKey, ObjectKey, EdgeKind)>,
 }
