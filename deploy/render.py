@@ -16,6 +16,7 @@ p.add_argument("--root", help="where nginx finds the built app, when it differs 
 p.add_argument("--frame-ancestors", default="'self'")
 p.add_argument("--out", default="-")
 p.add_argument("--subpath", action="store_true", help="serve under /fluxlens/ next to the operator UI, with the launcher plugin")
+p.add_argument("--plugin-root", help="with --subpath: where nginx finds fluxlens-plugin.js (default: deploy/plugin)")
 p.add_argument("--ui", help="with --subpath: the operator UI to proxy at / and every UI path (default: the API upstream)")
 p.add_argument("--brotli", action="store_true", help="serve the prebuilt .br files (needs nginx's brotli_static module loaded)")
 p.add_argument("--no-compression", action="store_true", help="benchmarks only: serve everything uncompressed (the kit before issue #15)")
@@ -30,7 +31,7 @@ for name, value in [("frame-ancestors", a.frame_ancestors)]:
 template = "fluxlens-subpath.conf.template" if a.subpath else "fluxlens.conf.template"
 conf = open(os.path.join(here, "nginx", template), encoding="utf-8").read()
 values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": a.api.rstrip("/"), "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
-          "@UI@": (a.ui or a.api).rstrip("/"), "@PLUGIN@": os.path.join(here, "plugin"),
+          "@UI@": (a.ui or a.api).rstrip("/"), "@PLUGIN@": a.plugin_root or os.path.join(here, "plugin"),
           "@BROTLI_STATIC@": "brotli_static on;" if a.brotli else "# brotli_static: not enabled (render with --brotli where the module is loaded)"}
 for k, v in values.items():
     conf = conf.replace(k, v)

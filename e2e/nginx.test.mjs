@@ -226,3 +226,67 @@ test('the standalone kit forwards only the reads fluxlens makes: actions, other 
   const reached = (await sim.log()).map((e) => `${e.method} ${e.path}`);
   assert.deepEqual(reached.filter((r) => /action|favorites|artifact|logout|DELETE|POST \/api\/v1\/resources/.test(r)), [], reached.join(', '));
 });
+
+/**
+ * Starts the image's entrypoint as the image does: configs rendered by deploy/render-image.sh
+ * (the Dockerfile's step), then deploy/docker-entrypoint.sh as uid 101 (setpriv, when this test
+ * runs as root) with only its run directory writable.
+ */
+async function startEntrypoint(mode, port) {
+  const { mkdtempSync, mkdirSync, chmodSync, chownSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(`${tmpdir()}/fluxlens-image-`);
+  chmodSync(dir, 0o755);
+  execFileSync(`${ROOT}deploy/render-image.sh`, [`${dir}/conf`, `${ROOT}dist`, `${ROOT}dist-fluxlens`, `${ROOT}deploy/plugin`], { cwd: ROOT });
+  mkdirSync(`${dir}/run`);
+  const root = process.getuid() === 0;
+  if (root) chownSync(`${dir}/run`, 101, 101);
+  const env = { PATH: process.env.PATH, FLUXLENS_MODE: mode, FLUXLENS_API: sim.base, FLUXLENS_LISTEN: `127.0.0.1:${port}`,
+    FLUXLENS_CONF_DIR: `${dir}/conf`, FLUXLENS_RUN_DIR: `${dir}/run` };
+  const argv = root ? ['setpriv', '--reuid=101', '--regid=101', '--clear-groups', 'sh', `${ROOT}deploy/docker-entrypoint.sh`] : ['sh', `${ROOT}deploy/docker-entrypoint.sh`];
+  const proc = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (d) => { err += d; });
+  for (let i = 0; i < 50; i++) {
+    try { await fetch(`http://127.0.0.1:${port}/`); return { proc, dir, root, err: () => err }; } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill();
+  throw new Error(`the entrypoint did not start nginx: ${err}`);
+}
+
+test('the image entrypoint runs both modes as uid 101, writing only its run directory', async () => {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  for (const mode of ['standalone', 'beside-operator']) {
+    const port = await freePort();
+    const b = `http://127.0.0.1:${port}`;
+    const e = await startEntrypoint(mode, port);
+    try {
+      if (e.root) assert.match(readFileSync(`/proc/${e.proc.pid}/status`, 'utf8'), /\nUid:\t101\t101\t101\t101\n/, 'nginx runs as 101');
+      assert.deepEqual(readdirSync(`${e.dir}/run`).sort(), ['body', 'fastcgi', 'nginx.conf', 'nginx.pid', 'proxy', 'scgi', 'site.conf', 'uwsgi']);
+      const app = mode === 'standalone' ? '/' : '/fluxlens/';
+      const html = await (await fetch(b + app)).text();
+      assert.match(html, /fluxlens/);
+      assert.equal((await fetch(b + '/api/v1/report')).status, 200, `${mode}: the API is proxied`);
+      if (mode === 'standalone') {
+        assert.equal((await fetch(b + '/api/v1/resource/action', { method: 'POST', body: '{}' })).status, 403);
+      } else {
+        const ui = await (await fetch(b + '/')).text();
+        assert.match(ui, /status page \(stand-in\)[\s\S]*fluxlens-plugin\.js/, 'the operator UI at / with the launcher');
+        assert.equal((await fetch(b + '/fluxlens/fluxlens-plugin.js')).status, 200);
+      }
+      const page = await newPage(browser);
+      await page.goto(b + app);
+      await page.locator('[data-count=objects]').waitFor({ timeout: 20000 });
+      assert.deepEqual(page.errors, [], `${mode}: the app runs under the rendered CSP`);
+      await page.context().close();
+    } finally { e.proc.kill(); }
+  }
+  // A bad mode is refused with a message, before nginx starts.
+  const out = spawn('sh', [`${ROOT}deploy/docker-entrypoint.sh`], { env: { PATH: process.env.PATH, FLUXLENS_MODE: 'proxy-all' } });
+  let msg = '';
+  out.stderr.on('data', (d) => { msg += d; });
+  const code = await new Promise((r) => out.on('close', r));
+  assert.equal(code, 2);
+  assert.match(msg, /FLUXLENS_MODE must be standalone or beside-operator/);
+});

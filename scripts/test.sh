@@ -28,5 +28,7 @@ step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
 step "build"
 scripts/build.sh
+step "deploy image (when a container engine runs)"
+scripts/image-test.sh
 step "end-to-end (Playwright on the simulator)"
 node --test --test-concurrency=1 e2e/

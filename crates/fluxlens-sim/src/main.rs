@@ -11,6 +11,8 @@ mod http;
 mod served;
 #[cfg(test)]
 mod snapshot_truth;
+#[cfg(test)]
+mod deploy_kit;
 mod store;
 #[cfg(test)]
 mod truth;
