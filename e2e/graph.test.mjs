@@ -116,3 +116,67 @@ test('history behaves: each filter and selection is one step Back undoes, pans a
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+// #30: the search filtered only after Enter, with no count; a focus opened at the previous
+// zoom; expanding a namespace left its problem object off-screen.
+test('live search with a count, one history entry; a focus and a laid-out namespace open on what matters', async () => {
+  const sim = await startSim(['--synthetic', '1000']);
+  try {
+    const page = await newPage(browser);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(sim.base + '/graph');
+    await page.locator('g[data-node-id^="Namespace//"]').first().waitFor({ timeout: 30000 });
+    const entries = await page.evaluate(() => history.length);
+    const search = page.locator('[data-graph-search]');
+    await search.pressSequentially('missing-', { delay: 20 });
+    await page.locator('[data-search-count]').waitFor();
+    const count = Number(await page.locator('[data-search-count]').getAttribute('data-search-count'));
+    assert.ok(count > 0, 'matches counted without Enter');
+    assert.match(await page.locator('[data-search-count]').textContent(), new RegExp(`^${count} match(es)?$`));
+    await page.waitForURL(/q=missing-/);
+    assert.equal(await page.evaluate(() => history.length), entries + 1, 'one history entry per search');
+    await search.fill('no-such-object-anywhere');
+    await page.locator('[data-search-count="0"]').waitFor();
+    assert.equal(await page.locator('[data-search-count]').textContent(), 'no match');
+    await page.goBack();
+    await page.waitForURL((u) => !/q=/.test(u.search));
+
+    // Expanding a namespace with problems brings its worst object on screen.
+    const svgBox = async () => page.locator('svg.fl-svg').boundingBox();
+    const onScreen = async (sel) => {
+      const b = await page.locator(sel).first().boundingBox();
+      const s = await svgBox();
+      return !!b && b.x >= s.x - 1 && b.y >= s.y - 1 && b.x + b.width <= s.x + s.width + 1 && b.y + b.height <= s.y + s.height + 1;
+    };
+    const gid = await page.locator('g[data-node-id^="Namespace//"]:not([data-problems="0"])').first().getAttribute('data-node-id');
+    const ns = gid.split('/')[2];
+    await page.locator(`g[data-node-id="${gid}"]`).click();
+    await page.locator(`g[data-node-id*="/${ns}/"]`).first().waitFor();
+    const bad = `g[data-node-id*="/${ns}/"]:is([data-status=Failed],[data-status=Missing])`;
+    await page.locator(bad).first().waitFor({ state: 'attached' });
+    await page.waitForFunction((s) => {
+      const n = document.querySelector(s); const v = document.querySelector('svg.fl-svg');
+      if (!n || !v) return false;
+      const b = n.getBoundingClientRect(), r = v.getBoundingClientRect();
+      return b.left >= r.left - 1 && b.top >= r.top - 1 && b.right <= r.right + 1 && b.bottom <= r.bottom + 1;
+    }, bad, { timeout: 5000 });
+    assert.ok(await onScreen(bad), `a failing object of ${ns} is on screen`);
+
+    // A focus opens fitted on its object, not at the zoom the page had.
+    const zoom = () => page.locator('svg.fl-svg > g[transform]').first().getAttribute('transform').then((t) => Number(/scale\(([\d.]+)\)/.exec(t)[1]));
+    await page.locator(bad).first().click();
+    await page.waitForURL(/sel=/);
+    await page.locator('.fl-canvas').focus();
+    for (let i = 0; i < 6; i++) await page.keyboard.press('+');
+    const zoomed = await zoom();
+    const sel = decodeURIComponent(/sel=([^&]+)/.exec(page.url())[1]);
+    await page.getByRole('button', { name: 'Focus on the selection' }).click();
+    await page.waitForURL(/focus=/);
+    await page.waitForFunction((z) => {
+      const t = document.querySelector('svg.fl-svg > g[transform]')?.getAttribute('transform') ?? '';
+      return Number(/scale\(([\d.]+)\)/.exec(t)?.[1]) !== z;
+    }, zoomed);
+    assert.ok(await onScreen(`g[data-node-id="${sel}"]`), 'the focused object is on screen');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

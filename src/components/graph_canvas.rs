@@ -95,8 +95,14 @@ pub fn GraphCanvas(
     on_select: Callback<u32>,
     /// Initial zoom and pan; `None` fits.
     initial: Option<(f32, f32, f32)>,
-    /// Called with (zoom, x, y) when the user finishes a pan or zoom.
+    /// Called with (zoom, x, y) when the user finishes a pan or zoom, or the canvas re-fits.
     on_viewport: Callback<(f32, f32, f32)>,
+    /// What the picture is of; a change fits the new picture (a poll keeps the viewport).
+    #[prop(into)]
+    scope: Signal<u64>,
+    /// The node a re-fit brings on screen (the focus, the worst object just laid out).
+    #[prop(into)]
+    target: Signal<Option<u32>>,
 ) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let size = RwSignal::new((1200.0f32, 700.0f32));
@@ -106,7 +112,8 @@ pub fn GraphCanvas(
             .map(|(z, x, y)| (z.max(lo), x, y))
             .unwrap_or((1.0, 20.0, 20.0)),
     );
-    let fitted = StoredValue::new(initial.is_some());
+    // The scope last fitted; a viewport from the URL counts as fitted for the first one.
+    let fitted = StoredValue::new(initial.map(|_| scope.get_untracked()));
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let (w, h) = (
@@ -115,15 +122,25 @@ pub fn GraphCanvas(
             );
             size.set((w, h));
             let d = drawing.get();
-            if !fitted.get_value() {
+            let now = scope.get();
+            let before = fitted.get_value();
+            if before != Some(now) {
                 let first = initial_view(&d.0.1, d.0.0.nodes.len(), w, h);
-                // A selection (a focus opens on its object) starts on screen.
-                let on_sel = selected
-                    .get_untracked()
+                // A selection (a focus opens on its object) starts on screen; after a change
+                // of scope, so does what the user went in for.
+                let aim = match before {
+                    None => selected.get_untracked(),
+                    Some(_) => target.get_untracked().or(selected.get_untracked()),
+                };
+                let next = aim
                     .and_then(|i| d.0.1.pos.get(i as usize).copied())
-                    .and_then(|at| reveal(first, at, w, h));
-                vp.set(on_sel.unwrap_or(first));
-                fitted.set_value(true);
+                    .and_then(|at| reveal(first, at, w, h))
+                    .unwrap_or(first);
+                vp.set(next);
+                if before.is_some() {
+                    on_viewport.run(next);
+                }
+                fitted.set_value(Some(now));
             }
         }
     });

@@ -6,6 +6,7 @@ pub mod download;
 pub mod embed;
 pub mod findings;
 pub mod graph_canvas;
+pub mod graph_search;
 pub mod hero;
 pub mod keyed;
 pub mod list_filters;

@@ -146,10 +146,30 @@ pub fn GraphPage() -> impl IntoView {
     });
     on_cleanup(move || on_key.remove());
     let initial = query.get_untracked().viewport;
+    // What the picture is of: when it changes (a focus, a namespace laid out, a filter) the
+    // canvas fits it anew; a poll or a pan does not.
+    let scope = Memo::new(move |_| crate::components::keyed::content_hash(&filter.get()));
+    // Where that fit looks: the focused object, or the worst object of the namespace laid out
+    // last, so what the user went in for is on screen.
+    let target = Memo::new(move |_| {
+        let f = filter.get();
+        let d = drawing.get();
+        let v = &d.0.0;
+        if let Some(k) = &f.focus {
+            return v.find(k);
+        }
+        let ns = f.expanded.last()?.strip_prefix("Namespace//")?.to_string();
+        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| {
+            d.as_ref()
+                .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
+                .unwrap_or_default()
+        });
+        v.worst_in(&ns, &problems)
+    });
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query/> })}
+            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query matched=Signal::derive(move || drawing.with(|d| d.0.0.matched))/> })}
             <Show when=move || state.data.with(Option::is_some)>
                 {move || {
                     let g = graph.get();
@@ -194,7 +214,7 @@ pub fn GraphPage() -> impl IntoView {
                     <button class="fl-btn" type="button" on:click=move |_| export(true)>"Export DOT"</button>
                 </div>
                 <div class="fl-graph-layout">
-                    <GraphCanvas drawing=drawing selected=selected highlight=highlight on_select=on_select initial=initial on_viewport=on_viewport/>
+                    <GraphCanvas drawing=drawing selected=selected highlight=highlight on_select=on_select initial=initial on_viewport=on_viewport scope=scope target=target/>
                     {move || {
                         // Rebuilt for a new selection or when what it shows changed, not for
                         // every poll that changed something elsewhere.
@@ -214,7 +234,12 @@ pub fn GraphPage() -> impl IntoView {
 /// The filter bar; every control writes the URL. Built once: the choices follow the data in
 /// place, so a poll never takes away a half-typed search or an open select.
 #[component]
-fn GraphFilters(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
+fn GraphFilters(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    #[prop(into)] matched: Signal<usize>,
+) -> impl IntoView {
+    use crate::components::graph_search::GraphSearch;
     use crate::components::list_filters::{Choice, options, use_choices};
     let choices = use_choices();
     let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
@@ -244,9 +269,7 @@ fn GraphFilters(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> imp
                 </select>
             </label>
             <label><input type="checkbox" prop:checked=move || query.get().filter.problems_only on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.problems_only = c)) }/>" Problems only"</label>
-            <label>"Search "
-                <input type="search" data-graph-search="" aria-keyshortcuts="/" prop:value=move || query.get().filter.query on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.query = v.clone())) }/>
-            </label>
+            <GraphSearch query=query set_query=set_query matched=matched/>
             <label>"Collapse "
                 <select prop:value="" on:change=move |ev| { let v = event_target_value(&ev); if !v.is_empty() { update(Box::new(move |q| if !q.filter.collapsed_namespaces.contains(&v) { q.filter.collapsed_namespaces.push(v.clone()) })) } }>
                     <option value="">"a namespace…"</option>

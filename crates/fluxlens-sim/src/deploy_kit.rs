@@ -41,7 +41,10 @@ fn the_manifest_runs_the_image_as_it_was_built() {
     let pod = &of_kind(&k8s, "Deployment")["spec"]["template"]["spec"];
     let c = &pod["containers"][0];
     let dockerfile = read("deploy/Dockerfile");
-    assert!(dockerfile.contains("\nUSER 101:101\n"), "the image runs as 101");
+    assert!(
+        dockerfile.contains("\nUSER 101:101\n"),
+        "the image runs as 101"
+    );
     assert_eq!(pod["securityContext"]["runAsUser"].as_u64(), Some(101));
     assert_eq!(pod["securityContext"]["runAsNonRoot"].as_bool(), Some(true));
     let sc = &c["securityContext"];
@@ -71,15 +74,21 @@ fn the_config_sets_only_what_the_entrypoint_reads() {
     for (k, v) in data {
         let k = k.as_str().unwrap();
         assert!(entrypoint.contains(&format!("${{{k}:-")), "{k} is not read");
-        assert!(!v.as_str().unwrap().contains(';'), "{k}: the entrypoint refuses ;");
+        assert!(
+            !v.as_str().unwrap().contains(';'),
+            "{k}: the entrypoint refuses ;"
+        );
     }
     let mode = data[&Value::from("FLUXLENS_MODE")].as_str().unwrap();
-    assert!(entrypoint.contains(&format!("  standalone|beside-operator) ;;")));
+    assert!(entrypoint.contains("  standalone|beside-operator) ;;"));
     assert!(["standalone", "beside-operator"].contains(&mode));
     // Both modes' configs are rendered into the image.
     let render = read("deploy/render-image.sh");
     for m in ["standalone", "beside-operator"] {
-        assert!(render.contains(&format!("{m}.conf.in")), "{m} is not rendered");
+        assert!(
+            render.contains(&format!("{m}.conf.in")),
+            "{m} is not rendered"
+        );
     }
 }
 
@@ -99,8 +108,8 @@ fn the_image_name_is_the_kustomization_parameter_and_the_ingress_reaches_the_ser
     );
     let ingress = docs("deploy/kubernetes/ingress.yaml");
     let svc = of_kind(&k8s, "Service");
-    let backend = &of_kind(&ingress, "Ingress")["spec"]["rules"][0]["http"]["paths"][0]["backend"]
-        ["service"];
+    let backend =
+        &of_kind(&ingress, "Ingress")["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"];
     assert_eq!(backend["name"], svc["metadata"]["name"]);
     assert_eq!(backend["port"]["name"], svc["spec"]["ports"][0]["name"]);
     assert_eq!(

@@ -4,6 +4,8 @@
 mod args;
 #[cfg(test)]
 mod conformance;
+#[cfg(test)]
+mod deploy_kit;
 mod faults;
 mod filter;
 mod helm_storage;
@@ -11,8 +13,6 @@ mod http;
 mod served;
 #[cfg(test)]
 mod snapshot_truth;
-#[cfg(test)]
-mod deploy_kit;
 mod store;
 #[cfg(test)]
 mod truth;

@@ -573,6 +573,7 @@ mod tests {
             edge_counts: vec![1; edges.len()],
             edges,
             overview: true,
+            matched: 5,
         };
         let l = layout(&v);
         // One column after flux-system, not a row five boxes wide.

@@ -82,6 +82,9 @@ pub struct ViewGraph {
     pub edge_counts: Vec<u32>,
     /// Whether the whole-cluster overview grouped the namespaces (large cluster, no filter).
     pub overview: bool,
+    /// How many objects the filters and search match (the search's count; context nodes and
+    /// groups are not matches).
+    pub matched: usize,
 }
 
 /// Above this many drawn nodes, the default view groups every namespace into one node
@@ -172,6 +175,15 @@ pub fn view_grouped(
         .collect();
     let mut include = matched.clone();
     let focus = f.focus.as_ref().and_then(|k| focus_chains(g, k));
+    let matched_count = (0..n)
+        .filter(|&i| {
+            let at = i as u32;
+            matched[i]
+                && focus
+                    .as_ref()
+                    .is_none_or(|(up, down)| up.contains(&at) || down.contains(&at))
+        })
+        .count();
     if let Some((up, down)) = &focus {
         // The chain is the view: filters still narrow it, no neighbours are added as context.
         for (i, inc) in include.iter_mut().enumerate() {
@@ -335,10 +347,28 @@ pub fn view_grouped(
     out.edges = merged;
     out.edge_counts = counts;
     out.overview = overview;
+    out.matched = matched_count;
     out
 }
 
 impl ViewGraph {
+    /// The node to bring on screen when a namespace is laid out: its worst object (status,
+    /// then a cycle), else its first, so the reason to expand it is in view.
+    pub fn worst_in(&self, namespace: &str, problems: &HashSet<ObjectKey>) -> Option<u32> {
+        let rank = |n: &ViewNode| (severity(n.status), n.in_cycle || problems.contains(&n.id));
+        let mut best: Option<(u32, (u8, bool))> = None;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.id.namespace != namespace || matches!(n.kind, NodeKind::Group { .. }) {
+                continue;
+            }
+            let r = rank(n);
+            if best.is_none_or(|(_, b)| r > b) {
+                best = Some((i as u32, r));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     /// Nodes reachable upstream (`up`) or downstream from `start`, including it.
     pub fn chain(&self, start: u32, up: bool) -> HashSet<u32> {
         let mut seen = HashSet::from([start]);
@@ -415,6 +445,41 @@ mod tests {
     }
 
     #[test]
+    fn expanding_a_namespace_points_at_its_worst_object() {
+        let node = |ns: &str, name: &str, status: Status, kind: NodeKind| ViewNode {
+            id: ObjectKey::new(Kind::Kustomization, ns, name),
+            status,
+            kind,
+            members: vec![],
+            context: false,
+            in_cycle: false,
+            problems: 0,
+        };
+        let v = ViewGraph {
+            nodes: vec![
+                node("team", "a", Status::Ready, NodeKind::Object),
+                node("team", "b", Status::Ready, NodeKind::Object),
+                node("other", "x", Status::Failed, NodeKind::Object),
+                node("team", "g", Status::Failed, NodeKind::Group { count: 3 }),
+            ],
+            ..Default::default()
+        };
+        let none = HashSet::new();
+        assert_eq!(v.worst_in("team", &none), Some(0), "all ready: the first");
+        let flagged = HashSet::from([v.nodes[1].id.clone()]);
+        assert_eq!(v.worst_in("team", &flagged), Some(1), "a finding decides");
+        let mut failing = v.clone();
+        failing.nodes[0].status = Status::Progressing;
+        failing.nodes[1].status = Status::Missing;
+        assert_eq!(
+            failing.worst_in("team", &flagged),
+            Some(1),
+            "the worst status"
+        );
+        assert_eq!(v.worst_in("nowhere", &none), None);
+    }
+
+    #[test]
     fn filters_keep_neighbours_as_context() {
         let g = demo(5);
         let f = GraphFilter {
@@ -443,6 +508,19 @@ mod tests {
             &HashSet::new(),
         );
         assert_eq!(q.nodes.len(), 2);
+        assert_eq!(q.matched, 1, "the search counts matches, not their context");
+        let app = |s: &str| {
+            view(
+                &g,
+                &GraphFilter {
+                    query: s.into(),
+                    ..Default::default()
+                },
+                &HashSet::new(),
+            )
+            .matched
+        };
+        assert_eq!((app("app-"), app("APP-3"), app("nothing")), (5, 1, 0));
         let ns = view(
             &g,
             &GraphFilter {
