@@ -167,6 +167,10 @@ test('the launcher is on every operator page and opens on the object in view', a
   await frame.locator('[data-panel="OCIRepository/flux-system/flux-system"] [data-posture]').waitFor();
   assert.match(await page.locator('#fluxlens-panel iframe').getAttribute('src'), /^\/fluxlens\/embed\/graph\?sel=OCIRepository%2Fflux-system%2Fflux-system&focus=OCIRepository%2Fflux-system%2Fflux-system&theme=light$/);
   await frame.locator('[data-focus]').waitFor();
+  // From the plugin, the panel's link opens the object's page in the operator UI itself.
+  const link = frame.locator('[data-panel="OCIRepository/flux-system/flux-system"] [data-operator-link]');
+  assert.equal(await link.getAttribute('href'), '/resource/OCIRepository/flux-system/flux-system');
+  assert.equal(await link.getAttribute('target'), '_top');
   // Escape closes; focus goes back to the launcher.
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#fluxlens-panel').isHidden(), true);

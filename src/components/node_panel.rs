@@ -178,7 +178,7 @@ pub fn NodePanel(
             <p class="fl-links">
                 <a href=crate::base::href(&format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())))>"Signatures"</a>" · "
                 <a href=crate::base::href("/migrations")>"Migrations"</a>
-                {operator_page(&id).map(|href| view! { " · "<a href=href data-operator-link="">"Open in the Flux Operator UI"</a> })}
+                {operator_page(&id).map(|href| view! { " · "<a href=href target="_top" data-operator-link="">"Open in the Flux Operator UI"</a> })}
             </p>
         </aside>
     }

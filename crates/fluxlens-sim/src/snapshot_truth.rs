@@ -210,6 +210,18 @@ fn the_scenario_list_is_every_scenario() {
         .collect();
     on_disk.sort();
     assert_eq!(on_disk, SCENARIOS);
+    // And the README names every one a newcomer can run (#30: it omitted four).
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let start = readme.find("Other scenarios:").unwrap();
+    let list = &readme[start..start + readme[start..].find("\n\n").unwrap()];
+    for s in SCENARIOS.iter().filter(|s| **s != "demo") {
+        assert!(
+            list.contains(&format!("`{s}`")) || list.contains(&format!("={s} ")),
+            "README omits {s}"
+        );
+    }
 }
 
 /// "Drop messages" keeps its promise although the carried findings quote messages: no
