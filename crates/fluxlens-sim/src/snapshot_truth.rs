@@ -260,3 +260,23 @@ fn dropped_messages_are_nowhere_in_the_snapshot() {
         );
     }
 }
+
+/// #30: "blank reasons on compliance findings". Every finding on every scenario — each view's
+/// and each compliance profile's — says why it has its severity and what to do.
+#[test]
+fn every_finding_says_why_and_what_to_do() {
+    for name in SCENARIOS {
+        let c = live(name);
+        let mut all = findings::evaluate_all(&c);
+        for p in ["upstream", "enterprise", "fips"] {
+            let profile = Profile::from_query(&format!("profile={p}&minop=v9.0.0"), &c);
+            all.extend(compliance::findings(&c, &profile));
+        }
+        for f in all {
+            let at = format!("{name}: {} on {}", f.rule, f.subject);
+            assert!(!f.reason.trim().is_empty(), "{at}: no reason");
+            assert!(!f.message.trim().is_empty(), "{at}: no message");
+            assert!(!f.remediation.trim().is_empty(), "{at}: no remediation");
+        }
+    }
+}
