@@ -1,6 +1,6 @@
 //! One async function per endpoint.
 
-use super::{ApiError, get_json, get_text, post_json, post_text};
+use super::{ApiError, Body, get_json, get_text, post_json, post_text};
 use fluxlens_core::api::{
     ApiObject, EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse,
     ResourceList,
@@ -46,7 +46,7 @@ pub async fn inventory_objects(
 }
 
 /// `GET /api/v1/resources` as text (compared with the last poll's before decoding).
-pub async fn resources_text(kind: &str, namespace: &str) -> Result<String, ApiError> {
+pub async fn resources_text(kind: &str, namespace: &str) -> Result<Body, ApiError> {
     get_text(
         "/api/v1/resources",
         &[("kind", kind), ("namespace", namespace)],
@@ -55,6 +55,6 @@ pub async fn resources_text(kind: &str, namespace: &str) -> Result<String, ApiEr
 }
 
 /// `POST /api/v1/inventory/objects` as text (see [`resources_text`]).
-pub async fn inventory_objects_text(req: &InventoryObjectsRequest) -> Result<String, ApiError> {
+pub async fn inventory_objects_text(req: &InventoryObjectsRequest) -> Result<Body, ApiError> {
     post_text("/api/v1/inventory/objects", req).await
 }

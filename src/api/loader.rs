@@ -8,8 +8,9 @@
 //! meanwhile. On error, or when the server degrades to its placeholder report, the last good
 //! state stays and the page says "stale since".
 
-use super::{ApiError, endpoints};
+use super::{ApiError, Body, endpoints};
 use crate::state::{AppState, Loaded};
+use fluxlens_core::answers::AnswerCache;
 use fluxlens_core::api::object::InventoryWire;
 use fluxlens_core::api::{
     ApiObject, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceSummary,
@@ -18,12 +19,14 @@ use fluxlens_core::load;
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use leptos::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// Default poll interval (the built-in UI's).
 pub const POLL_SECONDS: u32 = 30;
-/// Every object is fetched again once in this many polls (a rolling slice each poll), not only
-/// those whose summary changed; confirmations and the instance's events are renewed as often.
-const FULL_REFETCH_POLLS: u32 = 10;
+/// Once in this many polls everything is decoded afresh (no answer recognised as unchanged);
+/// confirmations and the instance's events are renewed as often. Which objects are read again
+/// each poll besides the changed ones: `load::rolling_reread`.
+const FULL_REFETCH_POLLS: u32 = fluxlens_core::load::REREAD_POLLS;
 /// Per-namespace lists in flight at once when completing a kind.
 const RELIST_IN_FLIGHT: usize = 4;
 /// HelmReleases whose inventory is read from Helm storage per full poll, at most (one GET each).
@@ -37,7 +40,9 @@ const SWEEP_POLLS: u32 = 3 * FULL_REFETCH_POLLS;
 /// What the loader keeps between polls.
 #[derive(Default)]
 struct Cache {
-    summaries: Vec<ResourceSummary>,
+    /// The last poll's rows; shared with `main_list` when nothing was added to them, so an
+    /// unchanged poll neither copies nor compares thousands of rows.
+    summaries: Arc<Vec<ResourceSummary>>,
     objects: HashMap<ObjectKey, ApiObject>,
     crds: CrdAccess,
     incomplete: Vec<(String, String)>,
@@ -58,19 +63,28 @@ struct Cache {
     last_notes: Option<NotesPrint>,
     /// References the last confirming read could not confirm: asked again next poll.
     last_unconfirmed: usize,
-    /// The default list's last answer: its fingerprint and rows (an equal answer is not decoded).
-    main_list: Option<(u64, Vec<ResourceSummary>)>,
-    /// Per object batch (fingerprint of the request): the fingerprint of its last answer that
-    /// was applied whole. Cleared with each renewal, which decodes everything.
-    batch_prints: HashMap<u64, u64>,
+    /// The default list's last answer and its rows (an equal answer is not decoded).
+    main_list: Option<(Body, Arc<Vec<ResourceSummary>>)>,
+    /// Per object batch: its last answer applied whole, recognised when it comes again.
+    batch_answers: AnswerCache<Body>,
+    /// The default list's rows and the kinds listed alone at the last poll, and the rows they
+    /// made together (reused whole while both are unchanged).
+    combined: Option<CombinedRows>,
 }
+
+/// The default list's rows, the rows of kinds listed alone, and both together.
+type CombinedRows = (
+    Arc<Vec<ResourceSummary>>,
+    Vec<ResourceSummary>,
+    Arc<Vec<ResourceSummary>>,
+);
 
 /// What a batch answered.
 enum BatchAnswer {
     /// The same text as the last time this batch was asked and applied whole.
     Same,
-    /// A new answer and its fingerprint.
-    Decoded(InventoryObjectsResponse, u64),
+    /// A new answer, and its body to recognise it next time.
+    Decoded(InventoryObjectsResponse, Body),
 }
 
 fn request_print(req: &InventoryObjectsRequest) -> u64 {
@@ -203,22 +217,20 @@ async fn refresh(
         state.report.set(Some(std::sync::Arc::new(report.clone())));
     }
     say("resource summaries".into());
-    let slice = cache.polls % FULL_REFETCH_POLLS;
-    let renew = slice == 0;
-    if renew {
-        cache.batch_prints.clear();
-    }
+    let slice_poll = cache.polls;
+    let renew = slice_poll.is_multiple_of(FULL_REFETCH_POLLS);
     let summaries = summaries(cache, &report, renew).await?;
     cache.polls += 1;
     if renew {
         cache.confirmations.clear();
     }
     // Equal lists (the usual poll) need no keyed diff of thousands of rows.
-    let (mut changed, gone) = if cache.summaries == summaries {
-        (Vec::new(), Vec::new())
-    } else {
-        load::diff_summaries(&cache.summaries, &summaries)
-    };
+    let (mut changed, gone) =
+        if Arc::ptr_eq(&cache.summaries, &summaries) || cache.summaries == summaries {
+            (Vec::new(), Vec::new())
+        } else {
+            load::diff_summaries(&cache.summaries, &summaries)
+        };
     let report_changed = cache.last_report.as_ref() != Some(&report);
     cache.last_report = Some(report.clone());
     let mut dirty = first || renew || report_changed || !changed.is_empty() || !gone.is_empty();
@@ -236,38 +248,50 @@ async fn refresh(
         }
         cache.unreadable.retain(|(u, _)| u != &k);
         cache.objects.remove(&k);
+        cache.batch_answers.forget_holding(&k);
     }
     cache
         .stale_kinds
         .retain(|kind, _| short.contains(&kind.as_str()));
-    // Items that failed last time are asked again, and a rolling tenth of the rest.
+    // Items that failed last time are asked again, and a rolling share of the rest
+    // (`load::rolling_reread`: sources every ten polls, others within a bounded load).
     let again: std::collections::HashSet<ObjectKey> =
         cache.unreadable.iter().map(|(k, _)| k.clone()).collect();
     let mut asked: std::collections::HashSet<ObjectKey> =
         changed.iter().map(load::summary_key).collect();
-    for (i, row) in summaries.iter().enumerate() {
-        let in_slice = i as u32 % FULL_REFETCH_POLLS == slice;
-        if !in_slice && again.is_empty() {
-            continue;
-        }
-        let key = load::summary_key(row);
-        if (in_slice || again.contains(&key)) && asked.insert(key) {
-            changed.push(row.clone());
+    if !again.is_empty() {
+        for row in summaries.iter() {
+            let key = load::summary_key(row);
+            if again.contains(&key) && asked.insert(key) {
+                changed.push(row.clone());
+            }
         }
     }
     cache.unreadable.retain(|(k, _)| !asked.contains(k));
-    let batches = load::object_batches(&report, &changed);
+    let mut batches = load::object_batches(&report, &changed);
+    // Each rolling group in batches of its own: its make-up repeats with its cycle, so an
+    // unchanged answer is recognised instead of decoded.
+    let due = load::rolling_reread(&summaries, slice_poll);
+    for group in [due.first, due.others] {
+        let rows: Vec<ResourceSummary> = group
+            .into_iter()
+            .map(|i| &summaries[i])
+            .filter(|row| asked.insert(load::summary_key(row)))
+            .cloned()
+            .collect();
+        batches.extend(load::object_batches(&report, &rows));
+    }
     let total: usize = batches.iter().map(|b| b.objects.len()).sum();
     // The object batches, the CRDs and the FluxInstance's events do not depend on each other:
     // on a slow link each saved round trip is half a second.
-    let prints = cache.batch_prints.clone();
+    let prints = &cache.batch_answers;
     let objects = async {
         let mut all = Vec::new();
         let mut done = 0;
         for batch in &batches {
             say(format!("objects {done} of {total}"));
             done += batch.objects.len();
-            all.push(fetch_parts(batch, &prints).await);
+            all.push(fetch_parts(batch, prints).await);
         }
         all
     };
@@ -400,14 +424,14 @@ async fn helm_storage_inventories(cache: &mut Cache) {
 /// One request of a batch read and what it answered.
 struct Part {
     req: InventoryObjectsRequest,
-    /// The request's fingerprint (the key of `Cache::batch_prints`).
+    /// The request's fingerprint (the key of `Cache::batch_answers`).
     print: u64,
     answer: Result<BatchAnswer, ApiError>,
 }
 
-/// Fetches one batch; on failure retries once as two halves. `prints`: per request, the
-/// fingerprint of its last answer that was applied whole.
-async fn fetch_parts(batch: &InventoryObjectsRequest, prints: &HashMap<u64, u64>) -> Vec<Part> {
+/// Fetches one batch; on failure retries once as two halves. `known`: the answers applied
+/// whole before.
+async fn fetch_parts(batch: &InventoryObjectsRequest, known: &AnswerCache<Body>) -> Vec<Part> {
     let print = request_print(batch);
     let part = |answer| Part {
         req: batch.clone(),
@@ -415,7 +439,10 @@ async fn fetch_parts(batch: &InventoryObjectsRequest, prints: &HashMap<u64, u64>
         answer,
     };
     match endpoints::inventory_objects_text(batch).await {
-        Ok(text) => vec![part(read_batch(&text, prints.get(&print).copied()))],
+        Ok(body) => {
+            let same = known.is_same(print, &body);
+            vec![part(read_batch(body, same))]
+        }
         // Asking again only repeats a 401/403 or an unreadable answer.
         Err(e) if !e.retryable() || batch.objects.len() < 2 => vec![part(Err(e))],
         Err(_) => {
@@ -428,7 +455,7 @@ async fn fetch_parts(batch: &InventoryObjectsRequest, prints: &HashMap<u64, u64>
                 };
                 let answer = endpoints::inventory_objects_text(&req)
                     .await
-                    .and_then(|t| read_batch(&t, None));
+                    .and_then(|b| read_batch(b, false));
                 out.push(Part {
                     print: request_print(&req),
                     req,
@@ -440,12 +467,11 @@ async fn fetch_parts(batch: &InventoryObjectsRequest, prints: &HashMap<u64, u64>
     }
 }
 
-fn read_batch(text: &str, known: Option<u64>) -> Result<BatchAnswer, ApiError> {
-    let print = load::fingerprint(text);
-    if known == Some(print) {
+fn read_batch(body: Body, same: bool) -> Result<BatchAnswer, ApiError> {
+    if same {
         return Ok(BatchAnswer::Same);
     }
-    fluxlens_core::error::decode(text).map(|r| BatchAnswer::Decoded(r, print))
+    fluxlens_core::error::decode(&body.text()).map(|r| BatchAnswer::Decoded(r, body))
 }
 
 /// What applying a batch did.
@@ -483,13 +509,17 @@ fn apply_parts(cache: &mut Cache, parts: Vec<Part>) -> Applied {
                         && cache.objects.get(&key) != Some(&o)
                     {
                         changed = true;
+                        cache.batch_answers.changed_through(req_print, &key);
                         cache.objects.insert(key, o);
                     }
                 }
                 cache.unreadable.extend(failed);
                 // Only an answer applied whole may be recognised and skipped next time.
                 if cache.unreadable.len() == unreadable_before {
-                    cache.batch_prints.insert(req_print, print);
+                    let keys = load::requested_keys(&req);
+                    cache.batch_answers.remember(req_print, keys, print);
+                } else {
+                    cache.batch_answers.forget(req_print);
                 }
             }
             Err(e) => {
@@ -509,7 +539,7 @@ async fn summaries(
     cache: &mut Cache,
     report: &FluxReport,
     renew: bool,
-) -> Result<Vec<ResourceSummary>, ApiError> {
+) -> Result<Arc<Vec<ResourceSummary>>, ApiError> {
     // The default list leaves out notification and image kinds: those go by kind, at once.
     let alone = load::kinds_listed_alone(report);
     let (main, by_kind) = futures_util::future::join(
@@ -518,19 +548,39 @@ async fn summaries(
     )
     .await;
     let main = main?;
-    let print = load::fingerprint(&main);
-    let mut rows = match &cache.main_list {
-        Some((p, rows)) if *p == print && !renew => rows.clone(),
+    let listed = match &cache.main_list {
+        Some((last, rows)) if main.same_as(last) && !renew => rows.clone(),
         _ => {
-            let list: fluxlens_core::api::ResourceList = fluxlens_core::error::decode(&main)?;
-            cache.main_list = Some((print, list.resources.clone()));
-            list.resources
+            let list: fluxlens_core::api::ResourceList =
+                fluxlens_core::error::decode(&main.text())?;
+            let rows = Arc::new(list.resources);
+            cache.main_list = Some((main, rows.clone()));
+            rows
         }
     };
     // One of these failing leaves its kind short (said as such), not the poll failed.
-    for list in by_kind.into_iter().flatten() {
-        rows.extend(list.resources);
+    let extra: Vec<ResourceSummary> = by_kind
+        .into_iter()
+        .flatten()
+        .flat_map(|l| l.resources)
+        .collect();
+    // The same default list and the same kinds listed alone make the same rows as last time:
+    // shared, neither copied nor compared row by row (#23).
+    let combined = match &cache.combined {
+        Some((l, e, rows)) if Arc::ptr_eq(l, &listed) && *e == extra => rows.clone(),
+        _ => {
+            let mut rows = listed.as_ref().clone();
+            rows.extend(extra.iter().cloned());
+            let rows = Arc::new(rows);
+            cache.combined = Some((listed, extra, rows.clone()));
+            rows
+        }
+    };
+    if load::incomplete_kinds(report, &combined).is_empty() {
+        cache.incomplete = vec![];
+        return Ok(combined);
     }
+    let mut rows: Vec<ResourceSummary> = combined.as_ref().clone();
     let poll = cache.polls;
     let mut incomplete = load::incomplete_kinds(report, &rows);
     for (kind, _) in &incomplete {
@@ -564,7 +614,7 @@ async fn summaries(
     }
     incomplete = load::incomplete_kinds(report, &rows);
     cache.incomplete = incomplete;
-    Ok(rows)
+    Ok(Arc::new(rows))
 }
 
 fn expected_rows(report: &FluxReport, kind: &str) -> usize {

@@ -110,8 +110,25 @@ fn first_line(s: &str) -> &str {
     }
 }
 
+fn media_type(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether a `Content-Type` says JSON: then a 2xx answer is classified without its body
+/// (the browser need not copy it into wasm memory to find that out).
+pub fn is_json_media(content_type: &str) -> bool {
+    media_type(content_type) == "application/json"
+}
+
 /// Classifies an answer: `Ok(())` when the body should be decoded as JSON. `origin` is the
-/// page's (`https://host[:port]`): a login URL elsewhere is never offered.
+/// page's (`https://host[:port]`): a login URL elsewhere is never offered. A 2xx JSON answer
+/// is accepted whatever `body` holds (callers pass `""` rather than copy it), and `cookies`
+/// and `origin` are read only for a 401.
 pub fn classify(
     status: u16,
     content_type: &str,
@@ -121,13 +138,8 @@ pub fn classify(
 ) -> Result<(), ApiError> {
     match status {
         200..=299 => {
-            let media = content_type
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
-            if media == "application/json"
+            let media = media_type(content_type);
+            if is_json_media(content_type)
                 || (media.is_empty() && body.trim_start().starts_with(['{', '[']))
             {
                 Ok(())
@@ -174,6 +186,18 @@ mod tests {
         assert!(!ApiError::Unauthorized { login_url: None }.retryable());
         assert!(!ApiError::Forbidden(String::new()).retryable());
         assert_eq!(ApiError::Degraded(String::new()).kind(), "Degraded");
+    }
+
+    #[test]
+    fn a_json_answer_is_classified_without_its_body() {
+        // The app passes "" for a 2xx JSON answer instead of copying it into wasm (#23).
+        assert!(is_json_media("application/json; charset=utf-8"));
+        assert!(is_json_media(" Application/JSON"));
+        assert!(!is_json_media("text/html"));
+        assert_eq!(classify(200, "application/json", "", "", ""), Ok(()));
+        // Without a JSON media type the body decides, so the app passes it.
+        assert!(classify(200, "", "", "", "").is_err());
+        assert_eq!(classify(200, "", " {\"a\":1}", "", ""), Ok(()));
     }
 
     #[test]

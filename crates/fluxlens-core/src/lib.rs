@@ -4,6 +4,7 @@
 //! API) → [`model`] (the normalized cluster: objects, references, statuses) → analyses
 //! ([`findings`]) → the views in the app crate, which only render what is computed here.
 
+pub mod answers;
 pub mod api;
 pub mod auth;
 pub mod compliance;

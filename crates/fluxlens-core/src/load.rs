@@ -20,6 +20,54 @@ pub const LIST_CAP: usize = 2500;
 /// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
 pub const BATCH_SIZE: usize = 500;
 
+/// Polls in which every source, FluxInstance and ResourceSet is read again in full (whatever
+/// its summary row says): a `spec.verify` removed without a status change shows within them.
+pub const REREAD_POLLS: u32 = 10;
+
+/// At most this many other objects (Kustomizations, HelmReleases, …) are read again a poll
+/// besides those whose row changed: a large cluster's cycle is longer instead of each poll
+/// heavier (#23: 500 full objects a poll at 5,000 cost more than the page's whole budget).
+pub const REREAD_OTHERS_MAX: usize = 200;
+
+/// The rows a poll reads again in full although their summary did not change (indices into
+/// the rows), in two groups whose make-up repeats with their cycles, so an unchanged answer to
+/// the same request can be recognised.
+#[derive(Debug, Default, PartialEq)]
+pub struct Reread {
+    /// Sources, FluxInstances and ResourceSets: every [`REREAD_POLLS`] polls.
+    pub first: Vec<usize>,
+    /// The rest: on a cycle long enough to stay within [`REREAD_OTHERS_MAX`] a poll.
+    pub others: Vec<usize>,
+}
+
+/// The roots of the signature and ownership verdicts on a [`REREAD_POLLS`] cycle, the others on
+/// a cycle long enough to stay within [`REREAD_OTHERS_MAX`] a poll.
+pub fn rolling_reread(rows: &[ResourceSummary], poll: u32) -> Reread {
+    let first = |r: &ResourceSummary| {
+        let kind = Kind::parse(&r.kind);
+        kind.role() == crate::kind::Role::Source
+            || matches!(kind, Kind::FluxInstance | Kind::ResourceSet)
+    };
+    let others = rows.iter().filter(|r| !first(r)).count();
+    let others_cycle = (REREAD_POLLS as usize).max(others.div_ceil(REREAD_OTHERS_MAX)) as u32;
+    let (mut nth_first, mut nth_other) = (0u32, 0u32);
+    let mut out = Reread::default();
+    for (i, r) in rows.iter().enumerate() {
+        if first(r) {
+            nth_first += 1;
+            if (nth_first - 1) % REREAD_POLLS == poll % REREAD_POLLS {
+                out.first.push(i);
+            }
+        } else {
+            nth_other += 1;
+            if (nth_other - 1) % others_cycle == poll % others_cycle {
+                out.others.push(i);
+            }
+        }
+    }
+    out
+}
+
 /// The kinds `GET /api/v1/resources` and `GET /api/v1/events` list when no `kind` is given
 /// (resources.go `GetResourcesStatus`, events.go `GetEvents`: appliers and sources), to which
 /// both add FluxInstance for a cluster-wide user.
@@ -403,6 +451,47 @@ mod tests {
             status: "Ready".into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn rolling_reread_covers_every_row_sources_on_the_short_cycle() {
+        // 5,000 rows: 1,000 sources, 4,000 Kustomizations.
+        let rows: Vec<ResourceSummary> = (0..5000)
+            .map(|i| match i % 5 {
+                0 => summary("OCIRepository", "a", &format!("s{i}")),
+                _ => summary("Kustomization", "a", &format!("k{i}")),
+            })
+            .collect();
+        let others_cycle = 4000usize.div_ceil(REREAD_OTHERS_MAX) as u32;
+        assert_eq!(others_cycle, 20);
+        let mut seen = vec![0u32; rows.len()];
+        for poll in 0..others_cycle {
+            let due = rolling_reread(&rows, poll);
+            assert!(due.first.iter().all(|&i| rows[i].kind == "OCIRepository"));
+            assert!(due.others.len() <= REREAD_OTHERS_MAX, "poll {poll}");
+            // The same make-up a cycle later: a repeated request, recognisable.
+            assert_eq!(rolling_reread(&rows, poll + others_cycle), due);
+            for i in due.first.into_iter().chain(due.others) {
+                seen[i] += 1;
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n >= 1),
+            "every row read within the long cycle"
+        );
+        for (i, r) in rows.iter().enumerate() {
+            let want = if r.kind == "OCIRepository" { 2 } else { 1 };
+            assert_eq!(seen[i], want, "{}", r.name);
+        }
+        // Small clusters keep the ten-poll cycle for everything.
+        let small: Vec<ResourceSummary> = (0..100)
+            .map(|i| summary("Kustomization", "a", &format!("k{i}")))
+            .collect();
+        let per_cycle: usize = (0..REREAD_POLLS)
+            .map(|p| rolling_reread(&small, p).others.len())
+            .sum();
+        assert_eq!(per_cycle, 100);
+        assert_eq!(rolling_reread(&small, 3).others.len(), 10);
     }
 
     fn report() -> FluxReport {
