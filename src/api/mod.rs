@@ -32,8 +32,10 @@ impl Body {
     }
 }
 
-/// The path prefix the app and the API live under (`""` at the root, `/fluxlens` under a
-/// sub-path). Read from `<meta name="fluxlens-api-base">`, so one build serves both.
+/// The path prefix of the API: `""` (the API at `/api/` on the page's origin, as both deploy
+/// modes serve it, also with fluxlens under `/fluxlens/`), unless a deployment that serves the
+/// API under a prefix adds `<meta name="fluxlens-api-base" content="/prefix">` to `index.html`
+/// (the build writes none; `index.html`'s prefetch script reads the same tag).
 pub fn base_path() -> String {
     web_sys::window()
         .and_then(|w| w.document())

@@ -452,6 +452,19 @@ mod tests {
     }
 
     #[test]
+    fn a_200_object_snapshot_fits_in_8_kb_with_the_default_options() {
+        // #24: the size claim was tested only with "drop messages" on.
+        for view in [SnapshotView::Graph, SnapshotView::Overview] {
+            let opts = SnapshotOptions {
+                view,
+                drop_messages: false,
+            };
+            let link = encode(&capture(&demo_cluster(200), opts).unwrap());
+            assert!(link.len() <= 8 * 1024, "{view:?}: {} bytes", link.len());
+        }
+    }
+
+    #[test]
     fn full_views_keep_rule_inputs() {
         let c = demo_cluster(50);
         let link = encode(
