@@ -22,6 +22,8 @@ step "clippy (host)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)"
 cargo clippy -p fluxlens --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "fuzz targets compile (their own workspace; run with cargo +nightly fuzz)"
+cargo check --manifest-path fuzz/Cargo.toml --bins
 step "native tests (core, sim)"
 cargo test -p fluxlens-core -p fluxlens-sim
 step "component tests (wasm-bindgen-test, headless Chromium)"
