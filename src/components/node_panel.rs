@@ -61,11 +61,7 @@ pub fn NodePanel(
         fluxlens_core::migration::checks_about(&data.migrations, &id)
             .into_iter()
             .map(|(m, stage, c)| {
-                let pass = match c.pass {
-                    Some(true) => "pass",
-                    Some(false) => "fail",
-                    None => "unknown",
-                };
+                let pass = c.outcome.as_str();
                 (m.to_string(), stage.to_string(), c.label.clone(), pass)
             })
             .collect();

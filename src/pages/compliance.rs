@@ -70,7 +70,7 @@ pub fn CompliancePage() -> impl IntoView {
                         <caption>"Scorecard"</caption>
                         <thead><tr><th scope="col">"Control"</th><th scope="col">"Title"</th><th scope="col">"Result"</th></tr></thead>
                         <tbody>{p.controls.iter().map(|c| {
-                            let r = match c.pass { Some(true) => "pass", Some(false) => "fail", None => "unknown" };
+                            let r = c.outcome.as_str();
                             view! { <tr data-control=c.rule data-result=r><td><code>{c.rule}</code></td><td>{c.title}</td><td class=format!("fl-result fl-result--{r}")>{r}</td></tr> }
                         }).collect_view()}</tbody>
                     </table>
@@ -125,7 +125,10 @@ impl ComplianceView {
             variant: compliance::cluster_variant(&comps)
                 .map(|v| v.as_str())
                 .unwrap_or("mixed"),
-            passed: controls.iter().filter(|c| c.pass == Some(true)).count(),
+            passed: controls
+                .iter()
+                .filter(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
+                .count(),
             stamp: d
                 .cluster
                 .notes

@@ -100,7 +100,7 @@ fn stage_view(s: Stage) -> impl IntoView {
             })}
             <ul class="fl-checks">
                 {s.checks.into_iter().map(|c| {
-                    let (mark, st) = match c.pass { Some(true) => ("✓", "pass"), Some(false) => ("✗", "fail"), None => ("?", "unknown") };
+                    let (mark, st) = (c.outcome.mark(), c.outcome.as_str());
                     view! {
                         <li class=format!("fl-check fl-check--{st}") data-check=st>
                             <span aria-hidden="true">{mark}</span>" "<span class="fl-sr">{st}": "</span>{c.label}

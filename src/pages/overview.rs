@@ -99,7 +99,11 @@ fn signature_card() -> impl IntoView {
 fn compliance_card() -> impl IntoView {
     let card = derive(|d| ComplianceCard {
         variant: d.variant.map(|v| v.as_str()).unwrap_or("mixed"),
-        passed: d.controls.iter().filter(|c| c.pass == Some(true)).count(),
+        passed: d
+            .controls
+            .iter()
+            .filter(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
+            .count(),
         controls: d.controls.len(),
         worst: d
             .findings

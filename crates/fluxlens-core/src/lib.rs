@@ -17,6 +17,7 @@ pub mod kind;
 pub mod load;
 pub mod migration;
 pub mod model;
+pub mod outcome;
 pub mod redact;
 pub mod revision;
 pub mod sha256;

@@ -177,10 +177,10 @@ pub fn migrations(migrations: &[Migration]) -> Verdict {
 
 /// The compliance view's verdict for the chosen profile.
 pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
-    let decided: Vec<&Control> = controls.iter().filter(|c| c.pass.is_some()).collect();
+    let decided: Vec<&Control> = controls.iter().filter(|c| c.outcome.is_known()).collect();
     let failed: Vec<&str> = decided
         .iter()
-        .filter(|c| c.pass == Some(false))
+        .filter(|c| c.outcome == crate::outcome::Outcome::Fail)
         .map(|c| c.rule)
         .collect();
     Verdict {

@@ -81,7 +81,7 @@ fn live(name: &str) -> Cluster {
 }
 
 /// One profile's scorecard: each control's rule and pass/fail/unknown.
-type Scorecard = (String, Vec<(String, Option<bool>)>);
+type Scorecard = (String, Vec<(String, &'static str)>);
 
 /// What a person reads on each view, compared as data.
 #[derive(Debug, PartialEq)]
@@ -107,7 +107,10 @@ fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
             let profile = Profile::from_query(&format!("profile={p}"), c);
             let f = snapshot::compliance_findings(c, &profile, v);
             let card = compliance::scorecard(c, &f);
-            let card = card.iter().map(|x| (x.rule.to_string(), x.pass)).collect();
+            let card = card
+                .iter()
+                .map(|x| (x.rule.to_string(), x.outcome.as_str()))
+                .collect();
             (p.to_string(), card)
         })
         .collect();

@@ -51,14 +51,6 @@ fn identity(c: &Cluster) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn pass_str(p: Option<bool>) -> &'static str {
-    match p {
-        Some(true) => "pass",
-        Some(false) => "fail",
-        None => "unknown",
-    }
-}
-
 impl Evidence<'_> {
     /// JSON evidence.
     pub fn to_json(&self) -> String {
@@ -70,7 +62,7 @@ impl Evidence<'_> {
             "generator": "fluxlens",
             "cluster": id,
             "profile": {"name": self.profile.name(), "require_enterprise": self.profile.require_enterprise, "require_fips": self.profile.require_fips, "min_operator_version": self.profile.min_operator_version},
-            "controls": self.controls.iter().map(|c| json!({"rule": c.rule, "title": c.title, "result": pass_str(c.pass)})).collect::<Vec<_>>(),
+            "controls": self.controls.iter().map(|c| json!({"rule": c.rule, "title": c.title, "result": c.outcome.as_str()})).collect::<Vec<_>>(),
             "components": self.components.iter().map(|x| json!({"name": x.name, "image": x.image, "registry": x.registry, "variant": x.variant.as_str(), "tag": x.tag, "digest": x.digest, "pinned": x.digest.is_some(), "provenance": x.provenance()})).collect::<Vec<_>>(),
             "findings": self.findings,
         });
@@ -95,7 +87,7 @@ impl Evidence<'_> {
                 "| {} | {} | {} |\n",
                 c.rule,
                 c.title,
-                pass_str(c.pass)
+                c.outcome.as_str()
             ));
         }
         md.push_str("\n## Components\n\n| component | image | variant | digest pinned | provenance |\n|---|---|---|---|---|\n");
@@ -134,7 +126,7 @@ impl Evidence<'_> {
                 "{},control,{},{},{}\n",
                 idv.join(","),
                 q(c.rule),
-                pass_str(c.pass),
+                c.outcome.as_str(),
                 q(c.title)
             ));
         }

@@ -288,8 +288,8 @@ impl Profile {
 pub struct Control {
     pub rule: &'static str,
     pub title: &'static str,
-    /// `Some(true)` pass, `Some(false)` fail, `None` unknown or informational.
-    pub pass: Option<bool>,
+    /// Unknown also when only informational findings speak to it.
+    pub outcome: crate::outcome::Outcome,
 }
 
 /// The compliance findings for a profile.
@@ -318,7 +318,11 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
             } else {
                 Some(true)
             };
-            Control { rule, title, pass }
+            Control {
+                rule,
+                title,
+                outcome: pass.into(),
+            }
         })
         .collect()
 }

@@ -426,6 +426,7 @@ mod tests {
     use crate::findings::evaluate_all;
     use crate::findings::rules::testkit::cluster;
     use crate::migration::{StageState, git_to_oci};
+    use crate::outcome::Outcome;
 
     const T: &str = r#"{"type":"Ready","status":"True"}"#;
 
@@ -587,7 +588,7 @@ mod tests {
             m.stages[2]
                 .checks
                 .iter()
-                .any(|c| c.label.contains("prune-safe") && c.pass == Some(false))
+                .any(|c| c.label.contains("prune-safe") && c.outcome == Outcome::Fail)
         );
     }
 
@@ -627,7 +628,7 @@ mod tests {
         assert!(m.blockers.iter().any(|b| b.rule == "SIG-09"));
         let m4 = m.stages.iter().find(|s| s.id == "M4").unwrap();
         for check in m4.checks.iter().filter(|c| c.label.contains("verify")) {
-            assert_eq!(check.pass, Some(false), "{}", check.label);
+            assert_eq!(check.outcome, Outcome::Fail, "{}", check.label);
         }
         assert!(
             m.next_commands[0].contains("/spec/verify"),
@@ -660,13 +661,13 @@ mod tests {
         let m3 = m.stages.iter().find(|s| s.id == "M3").unwrap();
         let flip = &m3.checks[0];
         assert_eq!(
-            flip.pass,
-            Some(true),
+            flip.outcome,
+            Outcome::Pass,
             "{:?}: the chart release is not a plain flip",
             flip.objects
         );
         let charts = &m3.checks[1];
-        assert_eq!(charts.pass, Some(false));
+        assert_eq!(charts.outcome, Outcome::Fail);
         assert!(
             charts
                 .detail

@@ -14,6 +14,7 @@ pub use storage::storage_migration;
 
 use crate::findings::Finding;
 use crate::model::{Cluster, ObjectKey};
+use crate::outcome::Outcome;
 
 /// A stage's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +41,8 @@ impl StageState {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
     pub label: String,
-    /// `None`: cannot be told from the API (shown as unknown, never as pass).
-    pub pass: Option<bool>,
+    /// Unknown when it cannot be told from the API (never shown as pass).
+    pub outcome: Outcome,
     /// Objects the check is about (to move, or failing).
     pub objects: Vec<ObjectKey>,
     pub detail: String,
@@ -51,7 +52,7 @@ impl Check {
     fn new(label: impl Into<String>, pass: Option<bool>, detail: impl Into<String>) -> Check {
         Check {
             label: label.into(),
-            pass,
+            outcome: pass.into(),
             objects: vec![],
             detail: detail.into(),
         }
@@ -141,7 +142,8 @@ impl Migration {
 /// fails, or when nothing about it can be known (all checks unknown).
 fn assign_states(stages: &mut [Stage], blocked: bool) {
     let first_open = stages.iter().position(|s| {
-        s.checks.iter().any(|c| c.pass == Some(false)) || s.checks.iter().all(|c| c.pass.is_none())
+        s.checks.iter().any(|c| c.outcome == Outcome::Fail)
+            || s.checks.iter().all(|c| c.outcome == Outcome::Unknown)
     });
     for (i, s) in stages.iter_mut().enumerate() {
         s.state = match first_open {
