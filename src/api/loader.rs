@@ -23,9 +23,10 @@ use std::sync::Arc;
 
 /// Default poll interval (the built-in UI's).
 pub const POLL_SECONDS: u32 = 30;
-/// Once in this many polls everything is decoded afresh (no answer recognised as unchanged);
-/// confirmations and the instance's events are renewed as often. Which objects are read again
-/// each poll besides the changed ones: `load::rolling_reread`.
+/// Once in this many polls the default list is decoded afresh and the confirmations, the CRDs
+/// (when unknown) and the instance's events are renewed. Which objects are read again each poll
+/// besides the changed ones: `load::rolling_reread`; an identical batch answer is recognised
+/// whenever it comes (`AnswerCache`, exact).
 const FULL_REFETCH_POLLS: u32 = fluxlens_core::load::REREAD_POLLS;
 /// Per-namespace lists in flight at once when completing a kind.
 const RELIST_IN_FLIGHT: usize = 4;
@@ -40,7 +41,7 @@ const SWEEP_POLLS: u32 = 3 * FULL_REFETCH_POLLS;
 /// What the loader keeps between polls.
 #[derive(Default)]
 struct Cache {
-    /// The last poll's rows; shared with `main_list` when nothing was added to them, so an
+    /// The last poll's rows; the same `Arc` as `combined`'s while nothing changed, so an
     /// unchanged poll neither copies nor compares thousands of rows.
     summaries: Arc<Vec<ResourceSummary>>,
     objects: HashMap<ObjectKey, ApiObject>,
