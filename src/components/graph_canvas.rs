@@ -19,8 +19,15 @@ struct EdgeItem {
     label: Option<(String, String, u32)>,
 }
 
-/// The view graph and its layout, shared.
-pub type Drawing = Shared<(ViewGraph, Layout)>;
+/// What the canvas draws: the view graph and where each of its nodes goes.
+#[derive(Debug, Default)]
+pub struct Scene {
+    pub view: ViewGraph,
+    pub layout: Layout,
+}
+
+/// The scene, shared (compared by identity in memos).
+pub type Drawing = Shared<Scene>;
 
 fn short(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -106,7 +113,7 @@ pub fn GraphCanvas(
 ) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let size = RwSignal::new((1200.0f32, 700.0f32));
-    let lo = min_zoom(drawing.get_untracked().0.0.nodes.len());
+    let lo = min_zoom(drawing.get_untracked().view.nodes.len());
     let vp = RwSignal::new(
         initial
             .map(|(z, x, y)| (z.max(lo), x, y))
@@ -125,7 +132,7 @@ pub fn GraphCanvas(
             let now = scope.get();
             let before = fitted.get_value();
             if before != Some(now) {
-                let first = initial_view(&d.0.1, d.0.0.nodes.len(), w, h);
+                let first = initial_view(&d.layout, d.view.nodes.len(), w, h);
                 // A selection (a focus opens on its object) starts on screen; after a change
                 // of scope, so does what the user went in for.
                 let aim = match before {
@@ -133,7 +140,7 @@ pub fn GraphCanvas(
                     Some(_) => target.get_untracked().or(selected.get_untracked()),
                 };
                 let next = aim
-                    .and_then(|i| d.0.1.pos.get(i as usize).copied())
+                    .and_then(|i| d.layout.pos.get(i as usize).copied())
                     .and_then(|at| reveal(first, at, w, h))
                     .unwrap_or(first);
                 vp.set(next);
@@ -146,7 +153,7 @@ pub fn GraphCanvas(
     });
     let visible = Memo::new(move |_| {
         let d = drawing.get();
-        let (v, l) = &*d.0;
+        let (v, l) = (&d.view, &d.layout);
         if v.nodes.len() <= CULL_ABOVE {
             return (0..v.nodes.len() as u32).collect::<Vec<_>>();
         }
@@ -163,7 +170,7 @@ pub fn GraphCanvas(
     // a poll that changes one object rebuilds only its node and its edges (#23).
     let edge_items = Memo::new(move |_| {
         let d = drawing.get();
-        let (v, l) = &*d.0;
+        let (v, l) = (&d.view, &d.layout);
         let vis: HashSet<u32> = visible.get().into_iter().collect();
         let hl = highlight.get();
         let items: Vec<EdgeItem> = v
@@ -211,7 +218,7 @@ pub fn GraphCanvas(
     // A node's key: its index (selection and highlight speak in indices) and what it shows.
     let node_keys = Memo::new(move |_| {
         let d = drawing.get();
-        let (v, l) = &*d.0;
+        let (v, l) = (&d.view, &d.layout);
         visible
             .get()
             .into_iter()
@@ -223,7 +230,7 @@ pub fn GraphCanvas(
     });
     let node_view = move |i: u32| {
         let d = drawing.get_untracked();
-        let (v, l) = &*d.0;
+        let (v, l) = (&d.view, &d.layout);
         let n = v.nodes[i as usize].clone();
         let (x, y) = l.pos[i as usize];
         let id = n.id.to_string();
@@ -324,7 +331,7 @@ pub fn GraphCanvas(
     let drag = StoredValue::new(None::<(f32, f32, f32, f32)>);
     let emit = move || on_viewport.run(vp.get_untracked());
     let zoom_at = move |factor: f32, px: f32, py: f32| {
-        let lo = min_zoom(drawing.get_untracked().0.0.nodes.len());
+        let lo = min_zoom(drawing.get_untracked().view.nodes.len());
         vp.update(|(z, tx, ty)| {
             let nz = (*z * factor).clamp(lo, 4.0);
             *tx = px - (px - *tx) * (nz / *z);
@@ -362,7 +369,7 @@ pub fn GraphCanvas(
             "0" => {
                 {
                     let d = drawing.get_untracked();
-                    vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h))
+                    vp.set(fit(&d.layout, d.view.nodes.len(), w, h))
                 };
                 true
             }
@@ -380,7 +387,7 @@ pub fn GraphCanvas(
             <div class="fl-canvas__tools">
                 <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); zoom_at(1.25, w / 2.0, h / 2.0); emit(); }>"Zoom in"</button>
                 <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); zoom_at(0.8, w / 2.0, h / 2.0); emit(); }>"Zoom out"</button>
-                <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); { let d = drawing.get_untracked(); vp.set(fit(&d.0.1, d.0.0.nodes.len(), w, h)) }; emit(); }>"Fit"</button>
+                <button class="fl-btn" type="button" on:click=move |_| { let (w, h) = size.get_untracked(); { let d = drawing.get_untracked(); vp.set(fit(&d.layout, d.view.nodes.len(), w, h)) }; emit(); }>"Fit"</button>
             </div>
             <svg class="fl-svg" width="100%" height="100%"
                 on:wheel=move |ev: web_sys::WheelEvent| {

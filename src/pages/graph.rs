@@ -1,5 +1,5 @@
 use crate::components::findings::FindingsList;
-use crate::components::graph_canvas::{Drawing, GraphCanvas};
+use crate::components::graph_canvas::{Drawing, GraphCanvas, Scene};
 use crate::components::node_panel::NodePanel;
 use crate::state::{AppState, Shared};
 use fluxlens_core::graph::{Graph, GraphOptions, NodeKind, layout, to_dot, to_svg, view};
@@ -44,10 +44,10 @@ pub fn GraphPage() -> impl IntoView {
         });
         let v = view(&g, &filter.get(), &problems);
         let l = layout(&v);
-        Shared(Arc::new((v, l)))
+        Shared(Arc::new(Scene { view: v, layout: l }))
     });
     Effect::new(move |_| {
-        if !drawing.get().0.0.nodes.is_empty() {
+        if !drawing.get().view.nodes.is_empty() {
             request_animation_frame(|| crate::perf::mark(crate::perf::GRAPH_LAID_OUT));
         }
     });
@@ -55,18 +55,18 @@ pub fn GraphPage() -> impl IntoView {
         query
             .get()
             .selected
-            .and_then(|k| drawing.get().0.0.find(&k))
+            .and_then(|k| drawing.get().view.find(&k))
     });
     let highlight = Memo::new(move |_| {
         let i = selected.get()?;
         let d = drawing.get();
-        let mut set = d.0.0.chain(i, true);
-        set.extend(d.0.0.chain(i, false));
+        let mut set = d.view.chain(i, true);
+        set.extend(d.view.chain(i, false));
         Some(set)
     });
     let on_select = Callback::new(move |i: u32| {
         let d = drawing.get_untracked();
-        let node = &d.0.0.nodes[i as usize];
+        let node = &d.view.nodes[i as usize];
         let mut q = query.get_untracked();
         match node.kind {
             // Activating a group expands it; a namespace group un-collapses the namespace.
@@ -96,7 +96,7 @@ pub fn GraphPage() -> impl IntoView {
     });
     let export = move |dot: bool| {
         let d = drawing.get_untracked();
-        let (v, l) = &*d.0;
+        let (v, l) = (&d.view, &d.layout);
         if dot {
             crate::components::download::download(
                 "fluxlens-graph.dot",
@@ -154,7 +154,7 @@ pub fn GraphPage() -> impl IntoView {
     let target = Memo::new(move |_| {
         let f = filter.get();
         let d = drawing.get();
-        let v = &d.0.0;
+        let v = &d.view;
         if let Some(k) = &f.focus {
             return v.find(k);
         }
@@ -169,7 +169,7 @@ pub fn GraphPage() -> impl IntoView {
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query matched=Signal::derive(move || drawing.with(|d| d.0.0.matched))/> })}
+            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query matched=Signal::derive(move || drawing.with(|d| d.view.matched))/> })}
             <Show when=move || state.data.with(Option::is_some)>
                 {move || {
                     let g = graph.get();
@@ -179,13 +179,13 @@ pub fn GraphPage() -> impl IntoView {
                     let verdict = state.data.with(|x| x.as_ref().map(|x| fluxlens_core::verdict::graph(x.summary.total, x.summary.missing_refs, x.summary.not_visible_refs, x.graph.cycles.len())));
                     view! {
                         {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v/> })}
-                        {d.0.0.overview.then(|| if query.with(|q| q.filter.focus.is_some()) {
+                        {d.view.overview.then(|| if query.with(|q| q.filter.focus.is_some()) {
                             view! { <p class="fl-lead" data-overview="">"A large focus: the object and its upstream chain as themselves, its downstream one box per namespace. Activate a namespace to lay out its objects."</p> }
                         } else {
                             view! { <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p> }
                         })}
                         <p class="fl-graph-summary" role="status">
-                            <span data-count="nodes">{d.0.0.nodes.len()}</span>{if d.0.0.nodes.len() == 1 { " node shown · " } else { " nodes shown · " }}
+                            <span data-count="nodes">{d.view.nodes.len()}</span>{if d.view.nodes.len() == 1 { " node shown · " } else { " nodes shown · " }}
                             <span data-count="missing">{missing}</span>{if missing == 1 { " missing reference · " } else { " missing references · " }}
                             <span data-count="cycles">{cycles.len()}</span>{if cycles.len() == 1 { " dependsOn cycle" } else { " dependsOn cycles" }}
                         </p>
