@@ -550,7 +550,7 @@ async fn summaries(
     .await;
     let main = main?;
     let listed = match &cache.main_list {
-        Some((last, rows)) if main.same_as(last) && !renew => rows.clone(),
+        Some((last, rows)) if main == *last && !renew => rows.clone(),
         _ => {
             let list: fluxlens_core::api::ResourceList =
                 fluxlens_core::error::decode(&main.text())?;
@@ -577,13 +577,13 @@ async fn summaries(
             rows
         }
     };
-    if load::incomplete_kinds(report, &combined).is_empty() {
-        cache.incomplete = vec![];
+    let mut incomplete = load::incomplete_kinds(report, &combined);
+    if incomplete.is_empty() {
+        cache.incomplete = incomplete;
         return Ok(combined);
     }
     let mut rows: Vec<ResourceSummary> = combined.as_ref().clone();
     let poll = cache.polls;
-    let mut incomplete = load::incomplete_kinds(report, &rows);
     for (kind, _) in &incomplete {
         let (next, wait) = cache.backoff.get(kind).copied().unwrap_or((0, 1));
         let fresh = if poll >= next {

@@ -12,6 +12,15 @@ use std::sync::Arc;
 /// How long a pan or zoom must rest before the viewport is written to the URL.
 const VIEWPORT_SETTLE_MS: u32 = 400;
 
+/// Objects with at least one finding (the graph marks them and points at them first).
+fn problem_subjects(state: AppState) -> HashSet<ObjectKey> {
+    state.data.with_untracked(|d| {
+        d.as_ref()
+            .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
+            .unwrap_or_default()
+    })
+}
+
 /// `/graph`: every source and what consumes it; filters, selection and zoom in the URL.
 #[component]
 pub fn GraphPage() -> impl IntoView {
@@ -37,11 +46,7 @@ pub fn GraphPage() -> impl IntoView {
         let Some(g) = graph.get() else {
             return Shared(Arc::new(Default::default()));
         };
-        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| {
-            d.as_ref()
-                .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
-                .unwrap_or_default()
-        });
+        let problems = problem_subjects(state);
         let v = view(&g, &filter.get(), &problems);
         let l = layout(&v);
         Shared(Arc::new(Scene { view: v, layout: l }))
@@ -159,11 +164,7 @@ pub fn GraphPage() -> impl IntoView {
             return v.find(k);
         }
         let ns = f.expanded.last()?.strip_prefix("Namespace//")?.to_string();
-        let problems: HashSet<ObjectKey> = state.data.with_untracked(|d| {
-            d.as_ref()
-                .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
-                .unwrap_or_default()
-        });
+        let problems = problem_subjects(state);
         v.worst_in(&ns, &problems)
     });
     view! {
