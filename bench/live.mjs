@@ -128,9 +128,9 @@ try {
       const target = ks.find((k) => k.namespace !== 'flux-system') || ks[0];
       const key = `Kustomization/${target.namespace}/${target.name}`;
       const { context, page } = await open(browser, sim, `/?poll=${POLL}`);
-      // Past the first load and one whole re-read cycle (sources every 10 polls, the rest at
-      // most 200 a poll: load::rolling_reread), so what follows is the steady state.
-      await waitPolls(sim, Math.max(CYCLE, Math.ceil(n / 200)) + 2);
+      // Past the first load and one whole re-read cycle (the roots every 10 polls, the rest at
+      // most REREAD_MAX = 100 a poll: load::rolling_reread), so what follows is the steady state.
+      await waitPolls(sim, Math.max(CYCLE, Math.ceil(n / 100)) + 2);
       const steady = await requestsPerPoll(sim, CYCLE);
       const cpu = await mainThreadPerPoll(sim, page, CYCLE);
       const churn = { overview: await churnPerPoll(sim, page, 3) };

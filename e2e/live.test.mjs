@@ -132,3 +132,28 @@ test('a kind forbidden in one of the user\'s namespaces: the rest of the kind is
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+test('a verify removed through Git (the applier applies a new revision, the source keeps its row) shows within a poll', async () => {
+  // The handover failure mode: spec.verify dropped from a source while its status still says
+  // verified. Its own list row does not move; its applier's does (a new revision applied), and
+  // the objects that applier applies are read again with it (load::applied_by) — not only
+  // within the rolling cycle (10 polls here, 20 s).
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/signatures?poll=2');
+    const cell = '[data-node-id="OCIRepository/team-web/web-chart"] [data-verification]';
+    await page.locator(cell).waitFor();
+    const before = await page.locator(cell).getAttribute('data-verification');
+    assert.equal(before, 'verified');
+    for (const q of ['unset-spec?object=OCIRepository/team-web/web-chart&field=verify',
+      'set-ready?object=Kustomization/flux-system/tenants&ready=1&message=Applied%20revision:%20main@sha1:0a1b2c3d']) {
+      assert.equal((await fetch(`${sim.base}/__sim/${q}`)).status, 200, q);
+    }
+    const t0 = Date.now();
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-verification') !== 'verified', cell, { timeout: 7000 });
+    assert.ok(Date.now() - t0 < 7000);
+    assert.notEqual(await page.locator(cell).getAttribute('data-verification'), 'verified');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

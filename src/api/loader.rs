@@ -2,8 +2,9 @@
 //! default list leaves out — Alerts, Providers, Receivers, image kinds — + the confirming read
 //! in batches when some references look missing, +1 for the FluxInstance's events when there
 //! is one), then polls: report and summaries every interval (paused while the tab is hidden),
-//! refetching changed objects, what failed last time, and a rolling tenth of the rest (a
-//! summary row does not change when only a spec does). Kinds whose list is incomplete are
+//! refetching changed objects, what failed last time, the objects of an applier whose row
+//! changed, and a rolling share of the rest (a summary row does not change when only a spec
+//! does): the roots every ten polls, at most `load::REREAD_MAX` others a poll. Kinds whose list is incomplete are
 //! listed again by kind and by namespace, with backoff, and keep their last objects (stale)
 //! meanwhile. On error, or when the server degrades to its placeholder report, the last good
 //! state stays and the page says "stale since".
@@ -15,6 +16,7 @@ use fluxlens_core::api::object::InventoryWire;
 use fluxlens_core::api::{
     ApiObject, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceSummary,
 };
+use fluxlens_core::kind::Role;
 use fluxlens_core::load;
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use leptos::prelude::*;
@@ -66,6 +68,8 @@ struct Cache {
     last_unconfirmed: usize,
     /// The default list's last answer and its rows (an equal answer is not decoded).
     main_list: Option<(Body, Arc<Vec<ResourceSummary>>)>,
+    /// The root sources as the last cluster built named them (read again on the short cycle).
+    roots: Vec<ObjectKey>,
     /// Per object batch: its last answer applied whole, recognised when it comes again.
     batch_answers: AnswerCache<Body>,
     /// The default list's rows and the kinds listed alone at the last poll, and the rows they
@@ -254,10 +258,18 @@ async fn refresh(
     cache
         .stale_kinds
         .retain(|kind, _| short.contains(&kind.as_str()));
-    // Items that failed last time are asked again, and a rolling share of the rest
-    // (`load::rolling_reread`: sources every ten polls, others within a bounded load).
-    let again: std::collections::HashSet<ObjectKey> =
+    // Read again besides the changed rows: what failed last time, what a changed applier
+    // applies (a GitOps change moves the applier's row, not always its objects'), and a
+    // rolling share of the rest (`load::rolling_reread`: the roots every ten polls, the others
+    // within a bounded load).
+    let appliers: Vec<ObjectKey> = changed
+        .iter()
+        .map(load::summary_key)
+        .filter(|k| k.kind.role() == Role::Applier)
+        .collect();
+    let mut again: std::collections::HashSet<ObjectKey> =
         cache.unreadable.iter().map(|(k, _)| k.clone()).collect();
+    again.extend(load::applied_by(&cache.objects, &appliers));
     let mut asked: std::collections::HashSet<ObjectKey> =
         changed.iter().map(load::summary_key).collect();
     if !again.is_empty() {
@@ -272,8 +284,8 @@ async fn refresh(
     let mut batches = load::object_batches(&report, &changed);
     // Each rolling group in batches of its own: its make-up repeats with its cycle, so an
     // unchanged answer is recognised instead of decoded.
-    let due = load::rolling_reread(&summaries, slice_poll);
-    for group in [due.first, due.others] {
+    let due = load::rolling_reread(&summaries, slice_poll, &cache.roots);
+    for group in [due.roots, due.rest] {
         let rows: Vec<ResourceSummary> = group
             .into_iter()
             .map(|i| &summaries[i])
@@ -358,6 +370,7 @@ async fn refresh(
         return Ok(None);
     }
     let mut cluster = build(report, cache);
+    cache.roots = cluster.root_source().into_iter().collect();
     cluster.instance_events = cache.instance_events.clone();
     say("checking references that look missing".into());
     cluster.notes.unconfirmed = confirm(cache, &cluster).await;
@@ -577,6 +590,14 @@ async fn summaries(
             rows
         }
     };
+    // The rows and the report of the last poll, complete then: complete now (counting 5,000
+    // rows by kind is most of an unchanged poll's own work).
+    if cache.incomplete.is_empty()
+        && Arc::ptr_eq(&combined, &cache.summaries)
+        && cache.last_report.as_ref() == Some(report)
+    {
+        return Ok(combined);
+    }
     let mut incomplete = load::incomplete_kinds(report, &combined);
     if incomplete.is_empty() {
         cache.incomplete = incomplete;

@@ -20,52 +20,94 @@ pub const LIST_CAP: usize = 2500;
 /// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
 pub const BATCH_SIZE: usize = 500;
 
-/// Polls in which every source, FluxInstance and ResourceSet is read again in full (whatever
-/// its summary row says): a `spec.verify` removed without a status change shows within them.
+/// The verdicts' roots (every FluxInstance and the root source) are read again in full once in
+/// this many polls, whatever the cluster's size; so is everything else on a cluster of up to
+/// `REREAD_POLLS × REREAD_MAX` objects.
 pub const REREAD_POLLS: u32 = 10;
 
-/// At most this many other objects (Kustomizations, HelmReleases, …) are read again a poll
-/// besides those whose row changed: a large cluster's cycle is longer instead of each poll
-/// heavier (#23: 500 full objects a poll at 5,000 cost more than the page's whole budget).
-pub const REREAD_OTHERS_MAX: usize = 200;
+/// At most this many objects besides the roots and those whose row changed are read again a
+/// poll: a large cluster's cycle is longer instead of each poll heavier (#23: at 5,000 objects
+/// the browser's own work receiving 400 full objects a poll was most of the page's budget).
+/// A change made through Git does not wait for the cycle: the objects of an applier whose row
+/// changed are read again at once ([`applied_by`]).
+pub const REREAD_MAX: usize = 100;
 
 /// The rows a poll reads again in full although their summary did not change (indices into
 /// the rows), in two groups whose make-up repeats with their cycles, so an unchanged answer to
 /// the same request can be recognised.
 #[derive(Debug, Default, PartialEq)]
 pub struct Reread {
-    /// Sources, FluxInstances and ResourceSets: every [`REREAD_POLLS`] polls.
-    pub first: Vec<usize>,
-    /// The rest: on a cycle long enough to stay within [`REREAD_OTHERS_MAX`] a poll.
-    pub others: Vec<usize>,
+    /// FluxInstances and the root sources: every [`REREAD_POLLS`] polls.
+    pub roots: Vec<usize>,
+    /// The rest: on a cycle long enough to stay within [`REREAD_MAX`] a poll.
+    pub rest: Vec<usize>,
 }
 
-/// The roots of the signature and ownership verdicts on a [`REREAD_POLLS`] cycle, the others on
-/// a cycle long enough to stay within [`REREAD_OTHERS_MAX`] a poll.
-pub fn rolling_reread(rows: &[ResourceSummary], poll: u32) -> Reread {
-    let first = |r: &ResourceSummary| {
-        let kind = Kind::parse(&r.kind);
-        kind.role() == crate::kind::Role::Source
-            || matches!(kind, Kind::FluxInstance | Kind::ResourceSet)
+/// Which rows poll `poll` reads again (see [`Reread`]); `roots`: the root sources as the last
+/// cluster named them.
+pub fn rolling_reread(rows: &[ResourceSummary], poll: u32, roots: &[ObjectKey]) -> Reread {
+    let is_root = |r: &ResourceSummary| {
+        r.kind == "FluxInstance"
+            || roots.iter().any(|k| {
+                k.kind.as_str() == r.kind && k.namespace == r.namespace && k.name == r.name
+            })
     };
-    let others = rows.iter().filter(|r| !first(r)).count();
-    let others_cycle = (REREAD_POLLS as usize).max(others.div_ceil(REREAD_OTHERS_MAX)) as u32;
-    let (mut nth_first, mut nth_other) = (0u32, 0u32);
+    let rest = rows.iter().filter(|r| !is_root(r)).count();
+    let rest_cycle = (REREAD_POLLS as usize).max(rest.div_ceil(REREAD_MAX)) as u32;
+    let (mut nth_root, mut nth_rest) = (0u32, 0u32);
     let mut out = Reread::default();
     for (i, r) in rows.iter().enumerate() {
-        if first(r) {
-            nth_first += 1;
-            if (nth_first - 1) % REREAD_POLLS == poll % REREAD_POLLS {
-                out.first.push(i);
+        if is_root(r) {
+            nth_root += 1;
+            if (nth_root - 1) % REREAD_POLLS == poll % REREAD_POLLS {
+                out.roots.push(i);
             }
         } else {
-            nth_other += 1;
-            if (nth_other - 1) % others_cycle == poll % others_cycle {
-                out.others.push(i);
+            nth_rest += 1;
+            if (nth_rest - 1) % rest_cycle == poll % rest_cycle {
+                out.rest.push(i);
             }
         }
     }
     out
+}
+
+/// The objects applied by any of `appliers`, read from what is kept: by the server's
+/// `reconcilerRef.managedBy` and by each applier's inventory. A GitOps change moves its
+/// applier's row (a new revision applied), while the objects it changed may keep theirs (a
+/// `spec.verify` removed leaves a source's message as it was), so these are read again with it.
+pub fn applied_by(
+    objects: &HashMap<ObjectKey, ApiObject>,
+    appliers: &[ObjectKey],
+) -> Vec<ObjectKey> {
+    if appliers.is_empty() {
+        return Vec::new();
+    }
+    let wanted: std::collections::HashSet<String> =
+        appliers.iter().map(ObjectKey::to_string).collect();
+    let mut out: std::collections::BTreeSet<ObjectKey> = objects
+        .iter()
+        .filter(|(_, o)| {
+            o.status
+                .reconciler_ref
+                .as_ref()
+                .and_then(|r| r.managed_by.as_ref())
+                .is_some_and(|m| wanted.contains(m))
+        })
+        .map(|(k, _)| k.clone())
+        .collect();
+    for applier in appliers {
+        let Some(o) = objects.get(applier) else {
+            continue;
+        };
+        for e in o.status.inventory_entries() {
+            let key = ObjectKey::new(Kind::parse(&e.kind), e.namespace, e.name);
+            if objects.contains_key(&key) {
+                out.insert(key);
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// The kinds `GET /api/v1/resources` and `GET /api/v1/events` list when no `kind` is given
@@ -454,44 +496,80 @@ mod tests {
     }
 
     #[test]
-    fn rolling_reread_covers_every_row_sources_on_the_short_cycle() {
-        // 5,000 rows: 1,000 sources, 4,000 Kustomizations.
-        let rows: Vec<ResourceSummary> = (0..5000)
+    fn rolling_reread_covers_every_row_roots_on_the_short_cycle() {
+        // 5,000 rows: a FluxInstance, the root source, 999 other sources, 3,999 Kustomizations.
+        let mut rows: Vec<ResourceSummary> = (2..5000)
             .map(|i| match i % 5 {
                 0 => summary("OCIRepository", "a", &format!("s{i}")),
                 _ => summary("Kustomization", "a", &format!("k{i}")),
             })
             .collect();
-        let others_cycle = 4000usize.div_ceil(REREAD_OTHERS_MAX) as u32;
-        assert_eq!(others_cycle, 20);
+        rows.push(summary("FluxInstance", "flux-system", "flux"));
+        rows.push(summary("OCIRepository", "flux-system", "flux-system"));
+        let root = ObjectKey::new(Kind::OciRepository, "flux-system", "flux-system");
+        let roots = [root];
+        let rest_cycle = 4998usize.div_ceil(REREAD_MAX) as u32;
+        assert_eq!(rest_cycle, 50);
         let mut seen = vec![0u32; rows.len()];
-        for poll in 0..others_cycle {
-            let due = rolling_reread(&rows, poll);
-            assert!(due.first.iter().all(|&i| rows[i].kind == "OCIRepository"));
-            assert!(due.others.len() <= REREAD_OTHERS_MAX, "poll {poll}");
+        for poll in 0..rest_cycle {
+            let due = rolling_reread(&rows, poll, &roots);
+            assert!(due.roots.iter().all(|&i| i >= 4998), "poll {poll}");
+            assert!(due.rest.len() <= REREAD_MAX, "poll {poll}");
             // The same make-up a cycle later: a repeated request, recognisable.
-            assert_eq!(rolling_reread(&rows, poll + others_cycle), due);
-            for i in due.first.into_iter().chain(due.others) {
+            assert_eq!(rolling_reread(&rows, poll + rest_cycle, &roots), due);
+            for i in due.roots.into_iter().chain(due.rest) {
                 seen[i] += 1;
             }
         }
-        assert!(
-            seen.iter().all(|&n| n >= 1),
-            "every row read within the long cycle"
-        );
+        // Every row within the long cycle; the roots once every ten polls.
         for (i, r) in rows.iter().enumerate() {
-            let want = if r.kind == "OCIRepository" { 2 } else { 1 };
+            let want = if i >= 4998 { 5 } else { 1 };
             assert_eq!(seen[i], want, "{}", r.name);
         }
-        // Small clusters keep the ten-poll cycle for everything.
-        let small: Vec<ResourceSummary> = (0..100)
+        // Up to a thousand objects, everything keeps the ten-poll cycle.
+        let small: Vec<ResourceSummary> = (0..1000)
             .map(|i| summary("Kustomization", "a", &format!("k{i}")))
             .collect();
         let per_cycle: usize = (0..REREAD_POLLS)
-            .map(|p| rolling_reread(&small, p).others.len())
+            .map(|p| rolling_reread(&small, p, &[]).rest.len())
             .sum();
-        assert_eq!(per_cycle, 100);
-        assert_eq!(rolling_reread(&small, 3).others.len(), 10);
+        assert_eq!(per_cycle, 1000);
+        assert_eq!(rolling_reread(&small, 3, &[]).rest.len(), 100);
+    }
+
+    fn object(text: &str) -> (ObjectKey, ApiObject) {
+        let o: ApiObject = serde_json::from_str(text).unwrap();
+        (ObjectKey::of(&o).unwrap(), o)
+    }
+
+    #[test]
+    fn applied_by_finds_objects_by_managed_by_and_by_inventory() {
+        let objects: HashMap<ObjectKey, ApiObject> = [
+            // Labelled by its applier (the server's reconcilerRef.managedBy).
+            r#"{"kind":"OCIRepository","metadata":{"name":"podinfo","namespace":"apps"},
+                "status":{"reconcilerRef":{"managedBy":"Kustomization/flux-system/apps"}}}"#,
+            // Not labelled, but in the applier's inventory (native form).
+            r#"{"kind":"HelmRelease","metadata":{"name":"web","namespace":"apps"},"status":{}}"#,
+            // Applied by another applier.
+            r#"{"kind":"GitRepository","metadata":{"name":"other","namespace":"apps"},
+                "status":{"reconcilerRef":{"managedBy":"Kustomization/flux-system/infra"}}}"#,
+            r#"{"kind":"Kustomization","metadata":{"name":"apps","namespace":"flux-system"},
+                "status":{"inventory":{"entries":[
+                  {"id":"apps_web_helm.toolkit.fluxcd.io_HelmRelease","v":"v2"},
+                  {"id":"apps_cm_apps_Deployment","v":"v1"}]}}}"#,
+        ]
+        .into_iter()
+        .map(object)
+        .collect();
+        let apps = ObjectKey::new(Kind::Kustomization, "flux-system", "apps");
+        let found = applied_by(&objects, &[apps]);
+        let names: Vec<String> = found.iter().map(ObjectKey::to_string).collect();
+        assert_eq!(
+            names,
+            ["HelmRelease/apps/web", "OCIRepository/apps/podinfo"],
+            "the inventory's Deployment is not a kept object; infra's source is not apps's"
+        );
+        assert!(applied_by(&objects, &[]).is_empty());
     }
 
     fn report() -> FluxReport {

@@ -371,6 +371,29 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
                 )
             }
         }
+        "/__sim/unset-spec" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let field = q.get("field").map(String::as_str).unwrap_or("");
+            let mut parts = object.splitn(3, '/');
+            let (kind, ns, name) = (
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+            );
+            if state
+                .store
+                .write()
+                .unwrap()
+                .unset_spec(kind, ns, name, field)
+            {
+                json_resp(&json!({"object": object, "unset": field}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no such object (Kind/namespace/name)",
+                )
+            }
+        }
         _ => text(StatusCode::NOT_FOUND, "unknown control"),
     }
 }

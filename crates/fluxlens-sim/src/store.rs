@@ -218,6 +218,29 @@ impl Store {
         }
     }
 
+    /// Removes `spec.<field>` of one object and nothing else, as an edit the controller has
+    /// not reconciled yet would (the list row and the conditions stay as they were): the
+    /// "verify lost at the handover" that no status shows. False when there is no such object.
+    pub fn unset_spec(&mut self, kind: &str, ns: &str, name: &str, field: &str) -> bool {
+        let Some(&i) = self
+            .index
+            .get(&(kind.to_string(), ns.to_string(), name.to_string()))
+        else {
+            return false;
+        };
+        let e = &mut self.entries[i];
+        if let Some(Value::Object(spec)) = e.json.get_mut("spec") {
+            spec.remove(field);
+        }
+        match Entry::from_json(e.json.clone()) {
+            Some(next) => {
+                *e = next;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Looks an object up by exact kind.
     pub fn get(&self, kind: &str, ns: &str, name: &str) -> Option<&Entry> {
         self.index
