@@ -7,7 +7,7 @@ scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step "architecture (one HTTP door; core free of leptos/web-sys/gloo)"
+step "architecture (one HTTP door; core free of leptos/web-sys/gloo; no module cycles)"
 # Only src/api/ may talk HTTP; views reach it through the loader's state.
 if grep -rnE "gloo_net|gloo::net|fetch_with_|XmlHttpRequest|crate::api::" src --include=*.rs | grep -v "^src/api/" \
   | grep -vE "crate::api::(loader::(start|POLL_SECONDS)|object_events::serve)\b"; then
@@ -16,6 +16,12 @@ fi
 if grep -nE "^(leptos|web-sys|gloo|wasm-bindgen|js-sys)" crates/fluxlens-core/Cargo.toml; then
   echo "fluxlens-core must stay pure Rust (above)"; exit 1
 fi
+# Sibling modules never depend on each other in a cycle (#24): core's analyses read shared
+# facts from facts/, finding/, enterprise/; the app's shell goes app → pages → components → router.
+python3 scripts/module-cycles.py crates/fluxlens-core/src crates/fluxlens-sim/src src
+cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a::Y;\n' >"$cyc/b.rs"
+if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi
+rm -rf "$cyc"
 step "format"
 cargo fmt --all --check
 step "clippy (host)"

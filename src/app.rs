@@ -2,6 +2,7 @@
 
 use crate::components::chrome::{Header, Notices};
 use crate::pages::*;
+use crate::router::{View, query_param, view_of};
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -53,40 +54,6 @@ fn Layout() -> impl IntoView {
     }
 }
 
-/// The views; each is also served without the chrome at `/embed/<name>`.
-#[derive(Clone, Copy, PartialEq)]
-enum View {
-    Overview,
-    Graph,
-    Signatures,
-    Migrations,
-    Compliance,
-}
-
-/// The view of a route (base removed), if it is one of the app's.
-fn view_of(route: &str) -> Option<View> {
-    let route = route.trim_end_matches('/');
-    let (name, embedded) = match route.strip_prefix("/embed/") {
-        Some(name) => (name, true),
-        None => (route.strip_prefix('/').unwrap_or(route), false),
-    };
-    Some(match name {
-        "" if !embedded => View::Overview,
-        "overview" if embedded => View::Overview,
-        "graph" => View::Graph,
-        "signatures" => View::Signatures,
-        "migrations" => View::Migrations,
-        "compliance" => View::Compliance,
-        _ => return None,
-    })
-}
-
-/// Whether a route is drawn by the app (the router leaves other same-origin links, such as
-/// the operator's login, to the browser).
-pub fn is_app_route(route: &str) -> bool {
-    view_of(route).is_some()
-}
-
 /// The page of a route.
 fn page(route: &str) -> AnyView {
     match view_of(route) {
@@ -97,11 +64,4 @@ fn page(route: &str) -> AnyView {
         Some(View::Compliance) => view! { <CompliancePage/> }.into_any(),
         None => view! { <NotFoundPage/> }.into_any(),
     }
-}
-
-/// Reads a query parameter of the page URL (outside the router, at start-up).
-pub fn query_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
 }

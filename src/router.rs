@@ -127,7 +127,7 @@ fn intercept(loc: Location, ev: &web_sys::MouseEvent) {
         return;
     }
     let path = a.pathname();
-    if !crate::base::route_within(&path).is_some_and(|r| crate::app::is_app_route(&r)) {
+    if !crate::base::route_within(&path).is_some_and(|r| is_app_route(&r)) {
         return;
     }
     let search = a.search();
@@ -170,4 +170,45 @@ pub fn NavLink(
         on.then_some("page")
     };
     view! { <a href=href aria-current=current>{children()}</a> }
+}
+
+/// The views; each is also served without the chrome at `/embed/<name>`.
+#[derive(Clone, Copy, PartialEq)]
+pub enum View {
+    Overview,
+    Graph,
+    Signatures,
+    Migrations,
+    Compliance,
+}
+
+/// The view of a route (base removed), if it is one of the app's.
+pub fn view_of(route: &str) -> Option<View> {
+    let route = route.trim_end_matches('/');
+    let (name, embedded) = match route.strip_prefix("/embed/") {
+        Some(name) => (name, true),
+        None => (route.strip_prefix('/').unwrap_or(route), false),
+    };
+    Some(match name {
+        "" if !embedded => View::Overview,
+        "overview" if embedded => View::Overview,
+        "graph" => View::Graph,
+        "signatures" => View::Signatures,
+        "migrations" => View::Migrations,
+        "compliance" => View::Compliance,
+        _ => return None,
+    })
+}
+
+/// Whether a route is drawn by the app (the router leaves other same-origin links, such as
+/// the operator's login, to the browser).
+pub fn is_app_route(route: &str) -> bool {
+    view_of(route).is_some()
+}
+
+/// Reads a query parameter of the page URL (outside the router, at start-up).
+pub fn query_param(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
 }

@@ -142,7 +142,7 @@ fn status_pill_exposes_status() {
 #[wasm_bindgen_test]
 fn router_claims_only_the_apps_routes() {
     // Other same-origin links (the operator's login, the API) must reach the browser.
-    use fluxlens::app::is_app_route;
+    use fluxlens::router::is_app_route;
     for r in [
         "/",
         "",

@@ -54,7 +54,7 @@ impl ThemeState {
     /// Creates the signal from `?theme=`, then storage, and keeps `<html data-theme>` in sync.
     pub fn provide() -> ThemeState {
         let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
-        let initial = crate::app::query_param("theme")
+        let initial = crate::router::query_param("theme")
             .or_else(|| {
                 storage
                     .as_ref()

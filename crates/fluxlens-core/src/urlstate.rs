@@ -255,7 +255,7 @@ mod tests {
 /// Filters of the list views (signatures, migrations, compliance), kept in the URL.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListQuery {
-    pub severities: Vec<crate::findings::Severity>,
+    pub severities: Vec<crate::finding::Severity>,
     pub kinds: Vec<String>,
     pub namespaces: Vec<String>,
     pub selected: Option<ObjectKey>,
@@ -271,7 +271,7 @@ impl ListQuery {
         ListQuery {
             severities: list(&p, "sev")
                 .iter()
-                .filter_map(|s| crate::findings::Severity::parse(s))
+                .filter_map(|s| crate::finding::Severity::parse(s))
                 .collect(),
             kinds: list(&p, "kind"),
             namespaces: list(&p, "ns"),
@@ -308,7 +308,7 @@ impl ListQuery {
     }
 
     /// Whether a finding passes the filters.
-    pub fn admits(&self, f: &crate::findings::Finding) -> bool {
+    pub fn admits(&self, f: &crate::finding::Finding) -> bool {
         (self.severities.is_empty() || self.severities.contains(&f.severity))
             && (self.kinds.is_empty() || self.kinds.iter().any(|k| k == f.subject.kind.as_str()))
             && (self.namespaces.is_empty() || self.namespaces.contains(&f.subject.namespace))
@@ -336,7 +336,7 @@ mod options_tests {
 #[cfg(test)]
 mod list_tests {
     use super::*;
-    use crate::findings::Severity;
+    use crate::finding::Severity;
 
     #[test]
     fn long_lists_round_trip() {

@@ -2,7 +2,7 @@
 //! unverified — 1 medium", "M3: 50 of 154 consumers on the OCI root"), then the detail.
 
 use crate::compliance::Control;
-use crate::findings::{Finding, Severity};
+use crate::finding::{Finding, Severity};
 use crate::migration::{Migration, StageState};
 use crate::signatures::{SignatureSummary, Verification};
 

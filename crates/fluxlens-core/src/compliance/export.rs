@@ -2,7 +2,7 @@
 //! cluster's identity.
 
 use super::{ComponentImage, Control, Profile};
-use crate::findings::Finding;
+use crate::finding::Finding;
 use crate::model::Cluster;
 use serde_json::json;
 

@@ -183,8 +183,30 @@ impl Graph {
         crate::sort::natural(&mut edges);
         edges.dedup();
         g.edges = edges;
-        g.cycles = super::cycles::depends_on_cycles(&g);
+        g.cycles = g.depends_on_cycles();
         g
+    }
+
+    /// Every dependsOn cycle, as sorted member lists, sorted.
+    fn depends_on_cycles(&self) -> Vec<Vec<ObjectKey>> {
+        let depends = self
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::DependsOn)
+            .map(|e| (e.from, e.to));
+        let mut out: Vec<Vec<ObjectKey>> = super::cycles::cycles(self.nodes.len(), depends)
+            .into_iter()
+            .map(|comp| {
+                let mut keys: Vec<ObjectKey> = comp
+                    .iter()
+                    .map(|&i| self.nodes[i as usize].id.clone())
+                    .collect();
+                crate::sort::natural(&mut keys);
+                keys
+            })
+            .collect();
+        crate::sort::natural(&mut out);
+        out
     }
 
     /// Nodes that stand for references fluxlens cannot see.

@@ -1,25 +1,22 @@
 //! dependsOn cycles: strongly connected components (Tarjan, iterative) of the dependsOn edges.
 
-use super::build::{EdgeKind, Graph};
-use crate::model::ObjectKey;
-
-/// Every dependsOn cycle, as sorted member lists, sorted.
-pub fn depends_on_cycles(g: &Graph) -> Vec<Vec<ObjectKey>> {
-    let n = g.nodes.len();
+/// Every cycle among `n` nodes joined by `edges` (from, to): each strongly connected set of
+/// two or more, and each node with an edge to itself; as node indices.
+pub fn cycles(n: usize, edges: impl Iterator<Item = (u32, u32)>) -> Vec<Vec<u32>> {
     let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut self_loops = Vec::new();
-    for e in g.edges.iter().filter(|e| e.kind == EdgeKind::DependsOn) {
-        if e.from == e.to {
-            self_loops.push(e.from);
+    for (from, to) in edges {
+        if from == to {
+            self_loops.push(from);
         }
-        adj[e.from as usize].push(e.to);
+        adj[from as usize].push(to);
     }
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack: Vec<u32> = Vec::new();
     let mut next = 0u32;
-    let mut out: Vec<Vec<ObjectKey>> = Vec::new();
+    let mut out: Vec<Vec<u32>> = Vec::new();
     for start in 0..n as u32 {
         if index[start as usize] != u32::MAX || adj[start as usize].is_empty() {
             continue;
@@ -59,18 +56,12 @@ pub fn depends_on_cycles(g: &Graph) -> Vec<Vec<ObjectKey>> {
                         }
                     }
                     if comp.len() > 1 || self_loops.contains(&v) {
-                        let mut keys: Vec<ObjectKey> = comp
-                            .iter()
-                            .map(|&i| g.nodes[i as usize].id.clone())
-                            .collect();
-                        crate::sort::natural(&mut keys);
-                        out.push(keys);
+                        out.push(comp);
                     }
                 }
             }
         }
     }
-    crate::sort::natural(&mut out);
     out
 }
 

@@ -1,8 +1,8 @@
 //! Distribution switch (§2.6–2.7): bootstrap/Helm/flux-aio → Flux Operator, upstream → enterprise.
 
-use super::util::{Installer, installer};
 use super::{Check, Migration, Stage, StageState, assign_states};
-use crate::findings::Finding;
+use crate::facts::cluster::{Installer, installer};
+use crate::finding::Finding;
 use crate::model::Cluster;
 
 fn clean(findings: &[Finding], rule: &str) -> Check {
@@ -28,7 +28,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
     // D3 counts the controllers the FluxInstance asks for, running as the operator's own
     // Deployments and ready; without a FluxInstance, the components the report lists.
     let comps = &c.report.spec.components;
-    let (ready_comps, total, what) = match super::util::requested_controllers(c) {
+    let (ready_comps, total, what) = match crate::facts::cluster::requested_controllers(c) {
         Some(wanted) => (
             wanted
                 .iter()

@@ -1,8 +1,8 @@
 //! Staged Git → signed-OCI root migration, M0 … M5 (§2.2, mirrors the S003 four-PR stack).
 
-use super::util::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use super::{Check, Migration, Stage, StageState, assign_states};
-use crate::findings::Finding;
+use crate::facts::cluster::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
+use crate::finding::Finding;
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
 
@@ -21,10 +21,7 @@ fn verified(c: &Cluster, k: &ObjectKey, findings: &[Finding]) -> bool {
 
 /// What to add so verify survives the handover, when no instance patch reaches the
 /// generated OCIRepository; empty when one does or nothing is to be carried.
-fn handover_patch_hint(
-    c: &Cluster,
-    handover: Option<&crate::signatures::instance::Handover>,
-) -> String {
+fn handover_patch_hint(c: &Cluster, handover: Option<&crate::facts::instance::Handover>) -> String {
     let Some(h) = handover.filter(|h| !h.patched()) else {
         return String::new();
     };
@@ -32,7 +29,7 @@ fn handover_patch_hint(
     match target {
         Some(t) => format!(
             "add to the FluxInstance spec.kustomize.patches {}",
-            crate::signatures::instance::verify_patch_yaml(&h.generated, t)
+            crate::facts::instance::verify_patch_yaml(&h.generated, t)
         ),
         None => format!(
             "add a FluxInstance verify patch targeting {{kind: {}, name: {}}}",
@@ -45,7 +42,7 @@ fn handover_patch_hint(
 pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let (git, oci) = root_pair(c);
     let ns = c.operator_namespace().to_string();
-    let r = util::root_name(c);
+    let r = cluster::root_name(c);
     let root_ks = ObjectKey::new(Kind::Kustomization, ns.clone(), r.clone());
     let oci_obj = c.get(&oci);
     let synced_oci = sync_kind(c).as_deref() == Some("OCIRepository");
@@ -103,7 +100,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         o.managed_by
             .as_ref()
             .is_none_or(|m| m.kind != Kind::Kustomization)
-            || util::prune_disabled(o.annotation("kustomize.toolkit.fluxcd.io/prune"))
+            || cluster::prune_disabled(o.annotation("kustomize.toolkit.fluxcd.io/prune"))
     });
     let pull_explicit = oci_obj.map(|o| {
         let s = &o.raw.spec;
@@ -172,7 +169,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .collect();
     // MIG-GO-13: HelmReleases whose chart is built from the Git root (and the HelmCharts
     // generated for them) cannot simply flip; counted apart, with their own advice.
-    let chart_hrs: Vec<ObjectKey> = crate::findings::rules::charts_in_git_root(c, &git)
+    let chart_hrs: Vec<ObjectKey> = cluster::charts_in_git_root(c, &git)
         .map(|o| o.key.clone())
         .collect();
     let generated_charts: Vec<ObjectKey> = chart_hrs
@@ -188,7 +185,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         .collect();
     let dangling = findings
         .iter()
-        .filter(|f| f.rule == "MIG-GO-02" && f.severity > crate::findings::Severity::Info)
+        .filter(|f| f.rule == "MIG-GO-02" && f.severity > crate::finding::Severity::Info)
         .count();
     let flipped_unhealthy: Vec<ObjectKey> = on_oci
         .iter()
@@ -222,7 +219,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let owned_by_instance = oci_obj
         .and_then(|o| o.managed_by.as_ref())
         .is_some_and(|m| Some(m) == inst.map(|i| &i.key));
-    let handover = crate::signatures::instance::handover_verify(c);
+    let handover = crate::facts::instance::handover_verify(c);
     let handover_detail = handover_patch_hint(c, handover.as_ref());
     let m4 = Stage::new(
         "M4",
@@ -333,9 +330,9 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let mut stages = vec![m0, m1, m2, m3, m4, m5];
     // §0.3-7: a dangling reference elsewhere is a finding, not a blocker of this migration,
     // unless it touches the root pair or the delivery chain (then it is critical).
-    let (git_r, oci_r) = util::root_pair(c);
+    let (git_r, oci_r) = cluster::root_pair(c);
     let about_root = |f: &Finding| {
-        f.severity == crate::findings::Severity::Critical
+        f.severity == crate::finding::Severity::Critical
             || c.get(&f.subject).is_some_and(|o| {
                 o.refs
                     .iter()
@@ -350,7 +347,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10" | "MIG-GO-14" | "SIG-10"
             ) || (f.rule == "MIG-GO-02" && about_root(f))
                 // Revision 3: a step predicted to fail open is not "in progress".
-                || (f.rule == "SIG-09" && f.severity >= crate::findings::Severity::High)
+                || (f.rule == "SIG-09" && f.severity >= crate::finding::Severity::High)
         })
         .cloned()
         .collect();
@@ -372,7 +369,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         notes.push(format!(
             "webhook path of {} (for CI): {}",
             rc.key,
-            util::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
+            cluster::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
         ));
     }
     let next_commands = match stages
@@ -408,7 +405,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         )],
         _ => vec![],
     };
-    let started = util::git_oci_intent(c);
+    let started = cluster::git_oci_intent(c);
     Migration {
         id: "git-oci",
         title: "Git → signed OCI root".into(),
@@ -612,7 +609,7 @@ mod tests {
             .iter()
             .find(|f| f.rule == "SIG-09")
             .expect("SIG-09 predicts the drop");
-        assert_eq!(sig09.severity, crate::findings::Severity::High);
+        assert_eq!(sig09.severity, crate::finding::Severity::High);
         assert!(
             sig09.message.contains("dropped at the handover"),
             "{}",

@@ -6,13 +6,12 @@ pub mod api_table;
 mod distribution;
 mod git_oci;
 mod storage;
-pub mod util;
 
 pub use distribution::distribution_switch;
 pub use git_oci::git_to_oci;
 pub use storage::storage_migration;
 
-use crate::findings::Finding;
+use crate::finding::Finding;
 use crate::model::{Cluster, ObjectKey};
 use crate::outcome::Outcome;
 
@@ -114,7 +113,7 @@ impl Migration {
                 s.state = StageState::NotStarted;
             }
             self.blockers
-                .retain(|f| f.severity == crate::findings::Severity::Critical);
+                .retain(|f| f.severity == crate::finding::Severity::Critical);
             self.next_commands.clear();
         }
         self

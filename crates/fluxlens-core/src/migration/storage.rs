@@ -3,10 +3,10 @@
 
 use super::api_table;
 use super::{Check, Migration, Stage, assign_states};
-use crate::findings::Finding;
+use crate::facts::instance::minor_version;
+use crate::finding::Finding;
 use crate::kind::Kind;
 use crate::model::{Cluster, CrdAccess, ObjectKey};
-use crate::signatures::instance::minor_version;
 
 /// CRDs whose `status.storedVersions` is not exactly `[storage version]`.
 pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>> {
@@ -105,7 +105,8 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
         ]),
     ];
     assign_states(&mut stages, !blocked.is_empty());
-    let operator = super::util::installer(c) == super::util::Installer::Operator;
+    let operator =
+        crate::facts::cluster::installer(c) == crate::facts::cluster::Installer::Operator;
     let mut next_commands = Vec::new();
     if let Some(n) = next {
         next_commands.push(format!(

@@ -2,6 +2,7 @@
 //! references resolved to keys, its status, and the cluster's identity.
 
 mod cluster;
+mod derived_status;
 mod key;
 mod object;
 pub mod owners;

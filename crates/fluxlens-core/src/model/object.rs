@@ -1,7 +1,7 @@
 use super::key::ObjectKey;
 use super::refs::{self, Reference};
 use crate::api::object::{ApiObject, Condition};
-use crate::status::{self, Status};
+use crate::status::Status;
 use serde::{Deserialize, Serialize};
 
 /// One Flux object, normalized: its key, status, references and owner, plus the decoded
@@ -44,7 +44,7 @@ impl FluxObject {
                     .and_then(|r| r.message.clone())
                     .unwrap_or_default(),
             ),
-            _ => status::derive(&raw),
+            _ => super::derived_status::derive(&raw),
         };
         let refs = refs::extract(&key, &raw);
         Some(FluxObject {

@@ -1,7 +1,6 @@
 //! Signature posture of every source: can it verify, how, what the controller said, and how
 //! much of the cluster depends on it.
 
-pub mod instance;
 pub mod order;
 
 use crate::api::object::{ChartField, Condition, OidcIdentity};
@@ -66,7 +65,7 @@ const UNDERMINING: [&str; 5] = ["SIG-03", "SIG-04", "SIG-05", "SIG-06", "SIG-10"
 pub fn verification(
     o: &FluxObject,
     verifiable: &Verifiability,
-    findings: &[crate::findings::Finding],
+    findings: &[crate::finding::Finding],
 ) -> Verification {
     let cond = o.condition("SourceVerified");
     let Some(_) = o.raw.spec.verify.as_ref() else {
@@ -90,7 +89,7 @@ pub fn verification(
     {
         return Verification::NotVerified("verdict from an older generation".into());
     }
-    let undermined: Vec<&str> = crate::findings::for_subject(findings, &o.key)
+    let undermined: Vec<&str> = crate::finding::for_subject(findings, &o.key)
         .filter(|f| UNDERMINING.contains(&f.rule.as_str()))
         .map(|f| f.rule.as_str())
         .collect();
@@ -153,7 +152,7 @@ pub fn verified_commit(message: &str) -> Option<String> {
         .chars()
         .take_while(|c| !c.is_whitespace() && !matches!(c, '\'' | '"' | '`'))
         .collect();
-    crate::migration::util::sha1_of(&token).map(str::to_string)
+    crate::facts::cluster::sha1_of(&token).map(str::to_string)
 }
 
 /// Whether a HelmChart's source is an OCI HelmRepository (the only case where verify works).
@@ -197,7 +196,7 @@ fn verifiability(o: &FluxObject, cluster: &Cluster) -> Verifiability {
 pub fn postures(
     cluster: &Cluster,
     graph: &Graph,
-    findings: &[crate::findings::Finding],
+    findings: &[crate::finding::Finding],
 ) -> Vec<SourcePosture> {
     let root = cluster.root_source();
     let n = graph.nodes.len();

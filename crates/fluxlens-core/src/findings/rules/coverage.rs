@@ -251,7 +251,7 @@ fn a_source_the_delivery_chain_reads_has_its_role() {
 fn fips_digests_count_whatever_the_registry() {
     // Revision 3, ENT-03: the AWS Marketplace registry serves FIPS builds; a digest the
     // bundled catalog lists as FIPS passes.
-    let Some(fips) = crate::compliance::catalog::digests()
+    let Some(fips) = crate::enterprise::catalog::digests()
         .entries
         .iter()
         .find(|e| e.variant == "enterprise-distroless-fips" && e.component == "source-controller")
@@ -260,7 +260,7 @@ fn fips_digests_count_whatever_the_registry() {
     };
     let image = format!(
         "{}/source-controller:{}@{}",
-        crate::compliance::AWS_MARKETPLACE_REGISTRY,
+        crate::enterprise::AWS_MARKETPLACE_REGISTRY,
         fips.tag,
         fips.digest
     );
@@ -272,9 +272,9 @@ fn fips_digests_count_whatever_the_registry() {
             r#""cluster":{"platform":"linux/amd64"},"sync""#,
         );
     let c = with_report(&report, &[]);
-    let profile = crate::compliance::Profile {
+    let profile = crate::enterprise::Profile {
         require_fips: true,
-        ..crate::compliance::Profile::default_for(&c)
+        ..crate::enterprise::Profile::default_for(&c)
     };
     let f = crate::compliance::findings(&c, &profile);
     assert!(f.iter().all(|f| f.rule != "ENT-03"), "{f:?}");

@@ -114,8 +114,8 @@ fn not_visible(rule: &str, subject: ObjectKey, r: &Reference, p: &Presence) -> F
 /// MIG-GO-04 off the delivery chain is this finding's evidence (revision 3): the missing
 /// source is the OCI root the FluxInstance does not generate yet.
 fn premature_flip(c: &Cluster, target: &ObjectKey) -> Option<String> {
-    let (_, oci) = crate::migration::util::root_pair(c);
-    (target == &oci && crate::migration::util::sync_kind(c).as_deref() == Some("GitRepository"))
+    let (_, oci) = crate::facts::cluster::root_pair(c);
+    (target == &oci && crate::facts::cluster::sync_kind(c).as_deref() == Some("GitRepository"))
         .then(|| format!("MIG-GO-04 premature flip: {oci} is created only when the FluxInstance switches spec.sync to OCIRepository; flip consumers after stage M2"))
 }
 

@@ -2,15 +2,15 @@
 //! The registry evaluates them with the profile the FluxInstance implies; the compliance
 //! view re-evaluates with the profile the reviewer chose.
 
-use crate::compliance::{
-    self, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
+use crate::enterprise::{
+    self as enterprise, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
 };
+use crate::facts::cluster::{Installer, installer};
+use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
-use crate::migration::util::{Installer, installer};
 use crate::model::{Cluster, ObjectKey};
-use crate::signatures::instance::minor_version;
 
 /// Every control, in catalog order.
 pub const CONTROLS: [(&str, &str); 14] = [
@@ -60,11 +60,11 @@ fn push(
 /// first container of the one Deployment running them all).
 fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
     let aio = comps.iter().any(|x| x.name == "flux")
-        && crate::migration::util::installer(c) == Installer::FluxAio;
+        && crate::facts::cluster::installer(c) == Installer::FluxAio;
     aio.then(|| {
-        let n = crate::migration::util::requested_controllers(c)
+        let n = crate::facts::cluster::requested_controllers(c)
             .map(|v| v.len())
-            .unwrap_or(crate::migration::util::DEFAULT_CONTROLLERS.len());
+            .unwrap_or(crate::facts::cluster::DEFAULT_CONTROLLERS.len());
         format!("1 of {n} controllers visible")
     })
 }
@@ -72,10 +72,10 @@ fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
 /// Where the registry path, the FluxInstance's `spec.distribution.variant` and the digest
 /// catalog disagree about a component's variant.
 fn contradictions(c: &Cluster, comps: &[ComponentImage]) -> Vec<String> {
-    let declared = compliance::instance_variant(c).filter(|v| *v != Variant::Unknown);
+    let declared = enterprise::instance_variant(c).filter(|v| *v != Variant::Unknown);
     let mut out = Vec::new();
     for x in comps {
-        let by_path = compliance::classify_registry(&x.registry);
+        let by_path = enterprise::classify_registry(&x.registry);
         if let (Some(path), Some(decl)) = (by_path, declared)
             && path != decl
         {
@@ -113,11 +113,11 @@ fn semver(s: &str) -> Option<(u32, u32, u32)> {
 
 /// Evaluates every ENT control.
 pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
-    let comps = compliance::components(c);
+    let comps = enterprise::components(c);
     if comps.is_empty() {
         return; // nothing to classify: every control unknown
     }
-    let cluster_variant = compliance::cluster_variant(&comps);
+    let cluster_variant = enterprise::cluster_variant(&comps);
     let describe = |x: &ComponentImage| {
         format!(
             "{}: {} → {} ({:?})",
@@ -243,7 +243,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
                 .is_some_and(|d| d.variant.is_none())
             && comps
                 .iter()
-                .any(|x| x.basis == compliance::VariantBasis::Unknown)
+                .any(|x| x.basis == enterprise::VariantBasis::Unknown)
         {
             unpinned.push("mirror registry without spec.distribution.variant: the operator cannot pick digests".into());
         }
@@ -326,7 +326,7 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             let paused = i.annotation("fluxcd.controlplane.io/reconcile") == Some("disabled");
             let mirror = comps
                 .iter()
-                .any(|x| x.basis == compliance::VariantBasis::InstanceVariant);
+                .any(|x| x.basis == enterprise::VariantBasis::InstanceVariant);
             let channel = d.artifact.as_deref().is_some_and(|a| !a.is_empty())
                 || (mirror && d.variant.is_some());
             if !channel || paused {

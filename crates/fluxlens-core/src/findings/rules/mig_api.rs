@@ -1,13 +1,13 @@
 //! MIG-API-01 … 07: storage versions and the minor upgrade path.
 
 use super::rule;
+use crate::facts::cluster::{Installer, installer};
+use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
 use crate::migration::api_table;
-use crate::migration::util::{Installer, installer};
 use crate::model::{Cluster, CrdAccess, ObjectKey};
-use crate::signatures::instance::minor_version;
 
 rule!(
     /// MIG-API-01: CRDs with objects stored at more than the storage version [needs CRD access].

@@ -1,12 +1,12 @@
 //! MIG-DIST-01 … 10: switching installers and distributions.
 
 use super::rule;
+use crate::facts::cluster::{self, Installer, installer};
+use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
-use crate::migration::util::{self, Installer, installer};
 use crate::model::{Cluster, ObjectKey};
-use crate::signatures::instance::minor_version;
 
 rule!(
     /// MIG-DIST-01: who installed Flux (info).
@@ -172,12 +172,12 @@ fn components_not_ready(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             )
         })
         .collect();
-    let absent: Vec<String> = util::requested_controllers(c)
+    let absent: Vec<String> = cluster::requested_controllers(c)
         .unwrap_or_default()
         .into_iter()
         .filter(|w| !comps.iter().any(|x| &x.name == w))
         .collect();
-    if util::aio_still_running(c) {
+    if cluster::aio_still_running(c) {
         // Not missing yet: flux-aio's one `flux` Deployment still runs them (its report image
         // is only the first container's).
         if !absent.is_empty() {

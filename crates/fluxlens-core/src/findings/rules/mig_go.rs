@@ -1,10 +1,10 @@
 //! MIG-GO-01, 03, 04, 06 … 11: the Git → OCI root migration.
 
 use super::rule;
+use crate::facts::cluster::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, graded_as};
 use crate::kind::Kind;
-use crate::migration::util::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::model::{Cluster, ObjectKey};
 
 rule!(
@@ -129,7 +129,7 @@ fn git_root_collected(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     // what carries fluxcd.controlplane.io/prune: disabled.
     let obj = c.get(&git);
     let kept =
-        obj.is_some_and(|g| util::prune_disabled(g.annotation("fluxcd.controlplane.io/prune")));
+        obj.is_some_and(|g| cluster::prune_disabled(g.annotation("fluxcd.controlplane.io/prune")));
     let operator_owned = obj.is_some_and(|g| g.owners.iter().any(|o| o.kind == Kind::FluxInstance));
     let absent = c.presence(&git).is_missing();
     let n = on_git.len();
@@ -365,7 +365,7 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             if rc.raw.spec.type_.as_deref() == Some("generic-oidc") {
                 evidence.push(format!(
                     "computed webhook path for CI: {}",
-                    util::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
+                    cluster::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
                 ));
             }
             out.push(f(
@@ -400,7 +400,7 @@ fn root_auth(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if verification {
         return;
     }
-    if reason == "AuthenticationFailed" || util::auth_failure_text(&msg) {
+    if reason == "AuthenticationFailed" || cluster::auth_failure_text(&msg) {
         out.push(f(id, ROOT_BROKEN, root, "The root OCI source cannot pull: the whole cluster stops updating".into(),
             vec![format!("{} {reason}: {msg}", fetch.type_)], "New GHCR packages are private by default: make it public and verified, or set the FluxInstance sync pullSecret."));
     }
@@ -439,7 +439,7 @@ fn root_cannot_fetch(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let msg = cause.message.clone().unwrap_or_default();
     if root.kind == Kind::OciRepository
         && (cause.reason.as_deref() == Some("AuthenticationFailed")
-            || util::auth_failure_text(&msg))
+            || cluster::auth_failure_text(&msg))
     {
         evidence
             .push("MIG-GO-10: an authentication failure of the OCI root (see that finding)".into());
@@ -543,32 +543,16 @@ fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 /// OCIRepository and a whole-repository artifact is not a chart.
 fn chart_in_git_root(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     // Revision 3: only a migration that shows intent makes a chart in Git a to-do.
-    if !util::git_oci_intent(c) {
+    if !cluster::git_oci_intent(c) {
         return;
     }
     let (git, _) = root_pair(c);
-    for hr in charts_in_git_root(c, &git) {
+    for hr in cluster::charts_in_git_root(c, &git) {
         out.push(f(id, DEGRADED, hr.key.clone(),
             format!("{} builds its chart from {git}: it cannot simply flip to the OCI root", hr.key),
             vec![format!("chart from {git} (spec.chart.spec.sourceRef, or a chartRef to a HelmChart built from it)")],
             "Publish the chart as its own OCI artifact and use spec.chartRef to an OCIRepository of it, or produce it with an ArtifactGenerator; then flip."));
     }
-}
-
-/// HelmReleases whose chart is built from `git` (directly, or through a HelmChart).
-pub(crate) fn charts_in_git_root<'a>(
-    c: &'a Cluster,
-    git: &'a ObjectKey,
-) -> impl Iterator<Item = &'a crate::model::FluxObject> + 'a {
-    c.of_kind(&Kind::HelmRelease).filter(move |hr| {
-        hr.refs.iter().any(|r| match r.kind {
-            crate::model::RefKind::ChartTemplate => &r.target == git,
-            crate::model::RefKind::ChartRef if r.target.kind == Kind::HelmChart => c
-                .get(&r.target)
-                .is_some_and(|ch| ch.refs.iter().any(|cr| &cr.target == git)),
-            _ => false,
-        })
-    })
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! MIG-GO-05: the parallel OCI root source must survive its Kustomization's pruning.
 
 use super::rule;
+use crate::facts::cluster::prune_disabled;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
-use crate::migration::util::prune_disabled;
 use crate::model::{Cluster, ObjectKey};
 
 rule!(
@@ -52,7 +52,7 @@ fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::*;
-    use crate::migration::util::prune_disabled;
+    use crate::facts::cluster::prune_disabled;
 
     fn objs(annotation: &str) -> Vec<String> {
         vec![

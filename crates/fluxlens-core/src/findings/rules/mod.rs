@@ -8,7 +8,6 @@ pub(crate) mod ent;
 mod mig_api;
 mod mig_dist;
 mod mig_go;
-pub(crate) use mig_go::charts_in_git_root;
 mod mig_prune;
 mod sig_anonymous;
 mod sig_identity;

@@ -2,11 +2,11 @@
 
 use super::rule;
 use crate::api::object::KustomizePatch;
+use crate::facts::instance::{self, PatchVerdict};
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, fixed, graded, graded_as};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject};
-use crate::signatures::instance::{self, PatchVerdict};
 
 rule!(
     /// SIG-01: the root source does not verify what it delivers.

@@ -138,7 +138,7 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                     .as_deref()
                     .and_then(signatures::verified_commit),
                 o.artifact_revision()
-                    .and_then(crate::migration::util::sha1_of),
+                    .and_then(crate::facts::cluster::sha1_of),
             )
             && verified != current
         {

@@ -1,4 +1,5 @@
-//! Shared facts for migration stages and rules.
+//! Facts about the cluster's delivery that migration stages, rules and verdicts share: the
+//! root pair and its name, the installer, who consumes what, the census of sources.
 
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject, ObjectKey, RefKind};
@@ -113,9 +114,9 @@ pub fn installer(c: &Cluster) -> Installer {
 pub fn git_oci_intent(c: &Cluster) -> bool {
     let (_, oci) = root_pair(c);
     let staged_patch = c.instance().is_some_and(|i| {
-        crate::signatures::instance::patches(i)
+        crate::facts::instance::patches(i)
             .iter()
-            .any(|p| crate::signatures::instance::is_verify_patch(&p.patch))
+            .any(|p| crate::facts::instance::is_verify_patch(&p.patch))
     });
     c.contains(&oci)
         || staged_patch
@@ -265,6 +266,22 @@ pub fn auth_failure_text(msg: &str) -> bool {
         }
     }
     false
+}
+
+/// HelmReleases whose chart is built from `git` (directly, or through a HelmChart).
+pub fn charts_in_git_root<'a>(
+    c: &'a Cluster,
+    git: &'a ObjectKey,
+) -> impl Iterator<Item = &'a FluxObject> + 'a {
+    c.of_kind(&Kind::HelmRelease).filter(move |hr| {
+        hr.refs.iter().any(|r| match r.kind {
+            RefKind::ChartTemplate => &r.target == git,
+            RefKind::ChartRef if r.target.kind == Kind::HelmChart => c
+                .get(&r.target)
+                .is_some_and(|ch| ch.refs.iter().any(|cr| &cr.target == git)),
+            _ => false,
+        })
+    })
 }
 
 #[cfg(test)]
