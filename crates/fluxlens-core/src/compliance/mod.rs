@@ -36,8 +36,8 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
     use crate::finding::Severity;
     crate::findings::rules::ent::CONTROLS
         .iter()
-        .map(|(rule, title)| {
-            let mine: Vec<&Finding> = findings.iter().filter(|f| f.rule == *rule).collect();
+        .map(|control| {
+            let mine: Vec<&Finding> = findings.iter().filter(|f| f.rule == control.id).collect();
             let pass = if mine.iter().any(|f| f.severity > Severity::Info) {
                 Some(false)
             } else if !mine.is_empty() || c.report.spec.components.is_empty() {
@@ -46,8 +46,8 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
                 Some(true)
             };
             Control {
-                rule,
-                title,
+                rule: control.id,
+                title: control.title,
                 outcome: pass.into(),
             }
         })

@@ -12,24 +12,6 @@ use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
 
-/// Every control, in catalog order.
-pub const CONTROLS: [(&str, &str); 14] = [
-    ("ENT-01", "variant classification"),
-    ("ENT-02", "enterprise required"),
-    ("ENT-03", "FIPS required"),
-    ("ENT-04", "digest pinning"),
-    ("ENT-05", "digest provenance"),
-    ("ENT-06", "CVE update channel"),
-    ("ENT-07", "supported minor"),
-    ("ENT-08", "latest patch"),
-    ("ENT-09", "Kubernetes support"),
-    ("ENT-10", "entitlement"),
-    ("ENT-11", "pull secret"),
-    ("ENT-12", "signature identity advisory"),
-    ("ENT-13", "distroless feature conflict"),
-    ("ENT-14", "operator currency"),
-];
-
 fn subject(c: &Cluster) -> ObjectKey {
     c.instance()
         .map(|i| i.key.clone())
@@ -111,33 +93,192 @@ fn semver(s: &str) -> Option<(u32, u32, u32)> {
     ))
 }
 
-/// Evaluates every ENT control.
-pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
-    let comps = enterprise::components(c);
-    if comps.is_empty() {
-        return; // nothing to classify: every control unknown
-    }
-    let cluster_variant = enterprise::cluster_variant(&comps);
-    let describe = |x: &ComponentImage| {
-        format!(
-            "{}: {} → {} ({:?})",
-            x.name,
-            x.image,
-            x.variant.as_str(),
-            x.basis
-        )
-    };
+/// Installed and latest Flux versions, when both are known.
+#[derive(Clone, Copy)]
+struct Version {
+    ma: u32,
+    mi: u32,
+    pa: u32,
+    lma: u32,
+    lmi: u32,
+}
 
-    // ENT-01. Revision 3: flux-aio shows one controller's image of several, so a variant
-    // judged from it is unknown; a registry path and a variant that disagree are said.
-    let aio_hidden = aio_visibility(c, &comps);
-    let variant_name = match (&aio_hidden, cluster_variant) {
+/// What the controls read, computed once per evaluation.
+struct Facts<'a> {
+    c: &'a Cluster,
+    p: &'a Profile,
+    comps: Vec<ComponentImage>,
+    cluster_variant: Option<Variant>,
+    /// With flux-aio: what the report can show ("1 of N controllers visible").
+    aio_hidden: Option<String>,
+    version: Option<Version>,
+}
+
+impl<'a> Facts<'a> {
+    /// `None` when no component image is known: nothing to classify, every control unknown.
+    fn new(c: &'a Cluster, p: &'a Profile) -> Option<Facts<'a>> {
+        let comps = enterprise::components(c);
+        if comps.is_empty() {
+            return None;
+        }
+        let installed = c
+            .report
+            .spec
+            .distribution
+            .version
+            .as_deref()
+            .and_then(semver);
+        let latest = catalog::parse_minor(&catalog::versions().latest_minor);
+        let version = match (installed, latest) {
+            (Some((ma, mi, pa)), Some((lma, lmi))) => Some(Version {
+                ma,
+                mi,
+                pa,
+                lma,
+                lmi,
+            }),
+            _ => None,
+        };
+        Some(Facts {
+            c,
+            p,
+            cluster_variant: enterprise::cluster_variant(&comps),
+            aio_hidden: aio_visibility(c, &comps),
+            comps,
+            version,
+        })
+    }
+}
+
+fn describe(x: &ComponentImage) -> String {
+    format!(
+        "{}: {} → {} ({:?})",
+        x.name,
+        x.image,
+        x.variant.as_str(),
+        x.basis
+    )
+}
+
+/// One ENT control: its catalog id and title and the check that writes its findings.
+pub struct Control {
+    pub id: &'static str,
+    pub title: &'static str,
+    check: fn(&Facts, &mut Vec<Finding>),
+}
+
+/// Every control, in catalog order.
+pub static CONTROLS: [Control; 14] = [
+    Control {
+        id: "ENT-01",
+        title: "variant classification",
+        check: ent01,
+    },
+    Control {
+        id: "ENT-02",
+        title: "enterprise required",
+        check: ent02,
+    },
+    Control {
+        id: "ENT-03",
+        title: "FIPS required",
+        check: ent03,
+    },
+    Control {
+        id: "ENT-04",
+        title: "digest pinning",
+        check: ent04,
+    },
+    Control {
+        id: "ENT-05",
+        title: "digest provenance",
+        check: ent05,
+    },
+    Control {
+        id: "ENT-06",
+        title: "CVE update channel",
+        check: ent06,
+    },
+    Control {
+        id: "ENT-07",
+        title: "supported minor",
+        check: ent07,
+    },
+    Control {
+        id: "ENT-08",
+        title: "latest patch",
+        check: ent08,
+    },
+    Control {
+        id: "ENT-09",
+        title: "Kubernetes support",
+        check: ent09,
+    },
+    Control {
+        id: "ENT-10",
+        title: "entitlement",
+        check: ent10,
+    },
+    Control {
+        id: "ENT-11",
+        title: "pull secret",
+        check: ent11,
+    },
+    Control {
+        id: "ENT-12",
+        title: "signature identity advisory",
+        check: ent12,
+    },
+    Control {
+        id: "ENT-13",
+        title: "distroless feature conflict",
+        check: ent13,
+    },
+    Control {
+        id: "ENT-14",
+        title: "operator currency",
+        check: ent14,
+    },
+];
+
+/// Registered like every other rule: evaluated with the profile the FluxInstance implies.
+impl crate::findings::Rule for Control {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+    fn title(&self) -> &'static str {
+        self.title
+    }
+    fn evaluate(&self, c: &Cluster, out: &mut Vec<Finding>) {
+        let p = Profile::default_for(c);
+        if let Some(facts) = Facts::new(c, &p) {
+            (self.check)(&facts, out);
+        }
+    }
+}
+
+/// Evaluates every ENT control for the profile `p` (the compliance view's choice).
+pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
+    if let Some(facts) = Facts::new(c, p) {
+        for control in &CONTROLS {
+            (control.check)(&facts, out);
+        }
+    }
+}
+
+/// ENT-01 variant classification. Revision 3: flux-aio shows one controller's image of several, so
+/// a variant judged from it is unknown; a registry path and a variant that disagree are said.
+fn ent01(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
+    let cluster_variant = facts.cluster_variant;
+    let variant_name = match (&facts.aio_hidden, cluster_variant) {
         (Some(seen), _) => format!("unknown ({seen})"),
         (None, Some(v)) => v.as_str().to_string(),
         (None, None) => "mixed".into(),
     };
     let mut ev: Vec<String> = comps.iter().map(describe).collect();
-    ev.extend(contradictions(c, &comps));
+    ev.extend(contradictions(c, comps));
     push(
         out,
         c,
@@ -147,27 +288,28 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
         ev,
         "Informational.",
     );
-    if let Some(seen) = &aio_hidden
+}
+
+/// ENT-02 enterprise required.
+fn ent02(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let p = facts.p;
+    let comps = &facts.comps;
+    let cluster_variant = facts.cluster_variant;
+    if let Some(seen) = &facts.aio_hidden
         && (p.require_enterprise || p.require_fips)
     {
-        for rule in ["ENT-02", "ENT-03"] {
-            push(
-                out,
-                c,
-                rule,
-                Class::Context,
-                format!("The variant cannot be judged: {seen}"),
-                vec!["flux-aio runs every controller in one Deployment; the report shows only the first container's image".into()],
-                "Check the flux-aio bundle's registry for every controller, or move to the Flux Operator.",
-            );
-        }
+        push(
+            out,
+            c,
+            "ENT-02",
+            Class::Context,
+            format!("The variant cannot be judged: {seen}"),
+            vec!["flux-aio runs every controller in one Deployment; the report shows only the first container's image".into()],
+            "Check the flux-aio bundle's registry for every controller, or move to the Flux Operator.",
+        );
     }
-    let (p_enterprise, p_fips) = (
-        p.require_enterprise && aio_hidden.is_none(),
-        p.require_fips && aio_hidden.is_none(),
-    );
-
-    // ENT-02
+    let p_enterprise = p.require_enterprise && facts.aio_hidden.is_none();
     if p_enterprise && !cluster_variant.is_some_and(Variant::is_enterprise) {
         let not: Vec<String> = comps
             .iter()
@@ -184,8 +326,27 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             "Switch spec.distribution.registry to ghcr.io/controlplaneio-fluxcd/<variant> with imagePullSecret.",
         );
     }
+}
 
-    // ENT-03
+/// ENT-03 FIPS required.
+fn ent03(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let p = facts.p;
+    let comps = &facts.comps;
+    if let Some(seen) = &facts.aio_hidden
+        && (p.require_enterprise || p.require_fips)
+    {
+        push(
+            out,
+            c,
+            "ENT-03",
+            Class::Context,
+            format!("The variant cannot be judged: {seen}"),
+            vec!["flux-aio runs every controller in one Deployment; the report shows only the first container's image".into()],
+            "Check the flux-aio bundle's registry for every controller, or move to the Flux Operator.",
+        );
+    }
+    let p_fips = p.require_fips && facts.aio_hidden.is_none();
     if p_fips {
         // Revision 3: a digest the FIPS catalog lists passes whatever the registry path.
         let mut ev: Vec<String> = comps
@@ -217,8 +378,13 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             );
         }
     }
+}
 
-    // ENT-04
+/// ENT-04 digest pinning.
+fn ent04(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let p = facts.p;
+    let comps = &facts.comps;
     let mut unpinned: Vec<String> = comps
         .iter()
         .filter(|x| x.digest.is_none())
@@ -267,9 +433,13 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             "Pinning needs the Flux Operator (a FluxInstance pins each image by digest from its catalog); for a mirror registry also set spec.distribution.variant. flux bootstrap installs tags.",
         );
     }
+}
 
-    // ENT-05
-    for x in &comps {
+/// ENT-05 digest provenance.
+fn ent05(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
+    for x in comps {
         let Some(d) = &x.digest else { continue };
         let upstream = x.variant == Variant::UpstreamAlpine;
         let (expected, from) = match (&x.instance_digest, &x.catalog_digest) {
@@ -318,8 +488,12 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             None => {}
         }
     }
+}
 
-    // ENT-06
+/// ENT-06 CVE update channel.
+fn ent06(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
     match (installer(c), c.instance()) {
         (Installer::Operator, Some(i)) => {
             let d = c.instance_distribution().cloned().unwrap_or_default();
@@ -358,111 +532,130 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             "Patch controllers by hand, or adopt the Flux Operator.",
         ),
     }
+}
 
-    // ENT-07, ENT-08
-    let installed = c
-        .report
-        .spec
-        .distribution
-        .version
-        .as_deref()
-        .and_then(semver);
-    let latest = catalog::parse_minor(&catalog::versions().latest_minor);
-    if let (Some((ma, mi, pa)), Some((lma, lmi))) = (installed, latest) {
-        if ma == lma && mi + 2 < lmi {
-            push(
-                out,
-                c,
-                "ENT-07",
-                Class::ControlFailing,
-                format!(
-                    "Flux {ma}.{mi} is out of support (supported: {lma}.{}–{lma}.{lmi})",
-                    lmi - 2
-                ),
-                vec![format!(
-                    "catalog: {} ({})",
-                    catalog::versions().source,
-                    catalog::versions().date
-                )],
-                "Upgrade one minor at a time, running `flux migrate` before each.",
-            );
-        }
-        if let Some(info) = catalog::minor_info(ma, mi) {
-            let lp = semver(&info.latest_patch);
-            if lp.is_some_and(|(_, _, p)| p > pa) {
-                push(
-                    out,
-                    c,
-                    "ENT-08",
-                    Class::Degraded,
-                    format!(
-                        "Flux {ma}.{mi}.{pa} is behind the latest patch {}",
-                        info.latest_patch
-                    ),
-                    vec![format!("catalog date {}", catalog::versions().date)],
-                    "Move to the latest patch (a FluxInstance range like 2.9.x does it automatically).",
-                );
-            }
-        }
-        if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
-            && semver(&v).is_some()
-        {
+/// ENT-07 supported minor: within the two minors before the latest.
+fn ent07(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let Some(Version {
+        ma, mi, lma, lmi, ..
+    }) = facts.version
+    else {
+        return;
+    };
+    if ma == lma && mi + 2 < lmi {
+        push(
+            out,
+            c,
+            "ENT-07",
+            Class::ControlFailing,
+            format!(
+                "Flux {ma}.{mi} is out of support (supported: {lma}.{}–{lma}.{lmi})",
+                lmi - 2
+            ),
+            vec![format!(
+                "catalog: {} ({})",
+                catalog::versions().source,
+                catalog::versions().date
+            )],
+            "Upgrade one minor at a time, running `flux migrate` before each.",
+        );
+    }
+}
+
+/// ENT-08 latest patch, and a version pinned exactly.
+fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let Some(Version { ma, mi, pa, .. }) = facts.version else {
+        return;
+    };
+    if let Some(info) = catalog::minor_info(ma, mi) {
+        let lp = semver(&info.latest_patch);
+        if lp.is_some_and(|(_, _, p)| p > pa) {
             push(
                 out,
                 c,
                 "ENT-08",
-                Class::Context,
-                format!("The FluxInstance pins {v} exactly: patches need a manual bump"),
-                vec![],
-                "Use a patch range such as 2.9.x.",
+                Class::Degraded,
+                format!(
+                    "Flux {ma}.{mi}.{pa} is behind the latest patch {}",
+                    info.latest_patch
+                ),
+                vec![format!("catalog date {}", catalog::versions().date)],
+                "Move to the latest patch (a FluxInstance range like 2.9.x does it automatically).",
             );
-        }
-        // ENT-09
-        let server = c
-            .report
-            .spec
-            .cluster
-            .as_ref()
-            .and_then(|k| k.server_version.clone())
-            .and_then(|s| minor_version(&s));
-        if let (Some(k), Some(range)) = (
-            server,
-            catalog::minor_info(ma, mi).and_then(|m| m.kubernetes.clone()),
-        ) {
-            let (lo, hi) = (
-                catalog::parse_minor(&range.0),
-                catalog::parse_minor(&range.1),
-            );
-            let enterprise = cluster_variant.is_some_and(Variant::is_enterprise);
-            let lo = if enterprise {
-                lo
-            } else {
-                hi.map(|(a, b)| (a, b.saturating_sub(2)))
-            };
-            if let (Some(lo), Some(hi)) = (lo, hi)
-                && (k < lo || k > hi)
-            {
-                push(
-                    out,
-                    c,
-                    "ENT-09",
-                    Class::Degraded,
-                    format!(
-                        "Kubernetes {}.{} is outside the support range {}.{}–{}.{} of Flux {ma}.{mi}",
-                        k.0, k.1, lo.0, lo.1, hi.0, hi.1
-                    ),
-                    vec![if enterprise {
-                        "enterprise: 6 most recent Kubernetes minors".into()
-                    } else {
-                        "upstream: 3 most recent Kubernetes minors".into()
-                    }],
-                    "Upgrade the cluster or pick a Flux minor that supports it.",
-                );
-            }
         }
     }
+    if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
+        && semver(&v).is_some()
+    {
+        push(
+            out,
+            c,
+            "ENT-08",
+            Class::Context,
+            format!("The FluxInstance pins {v} exactly: patches need a manual bump"),
+            vec![],
+            "Use a patch range such as 2.9.x.",
+        );
+    }
+}
 
-    // ENT-10
+/// ENT-09 Kubernetes support: the cluster's minor within the range of the installed Flux minor.
+fn ent09(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let cluster_variant = facts.cluster_variant;
+    let Some(Version { ma, mi, .. }) = facts.version else {
+        return;
+    };
+    let server = c
+        .report
+        .spec
+        .cluster
+        .as_ref()
+        .and_then(|k| k.server_version.clone())
+        .and_then(|s| minor_version(&s));
+    if let (Some(k), Some(range)) = (
+        server,
+        catalog::minor_info(ma, mi).and_then(|m| m.kubernetes.clone()),
+    ) {
+        let (lo, hi) = (
+            catalog::parse_minor(&range.0),
+            catalog::parse_minor(&range.1),
+        );
+        let enterprise = cluster_variant.is_some_and(Variant::is_enterprise);
+        let lo = if enterprise {
+            lo
+        } else {
+            hi.map(|(a, b)| (a, b.saturating_sub(2)))
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && (k < lo || k > hi)
+        {
+            push(
+                out,
+                c,
+                "ENT-09",
+                Class::Degraded,
+                format!(
+                    "Kubernetes {}.{} is outside the support range {}.{}–{}.{} of Flux {ma}.{mi}",
+                    k.0, k.1, lo.0, lo.1, hi.0, hi.1
+                ),
+                vec![if enterprise {
+                    "enterprise: 6 most recent Kubernetes minors".into()
+                } else {
+                    "upstream: 3 most recent Kubernetes minors".into()
+                }],
+                "Upgrade the cluster or pick a Flux minor that supports it.",
+            );
+        }
+    }
+}
+
+/// ENT-10 entitlement.
+fn ent10(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
     let entitlement = c
         .report
         .spec
@@ -484,8 +677,12 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
     } else {
         push(out, c, "ENT-10", Class::Context, format!("Entitlement: {entitlement}"), vec!["\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription".into()], "Keep the subscription evidence outside the cluster.");
     }
+}
 
-    // ENT-11
+/// ENT-11 pull secret.
+fn ent11(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
     let private = comps
         .iter()
         .any(|x| x.registry.starts_with("ghcr.io/controlplaneio-fluxcd/"));
@@ -506,8 +703,12 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             );
         }
     }
+}
 
-    // ENT-12
+/// ENT-12 signature identity advisory.
+fn ent12(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let comps = &facts.comps;
     let owners: Vec<String> = {
         let mut o: Vec<String> = comps
             .iter()
@@ -546,8 +747,12 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             r"Add spec.verify (cosign keyless, subject ^https://github\.com/controlplaneio-fluxcd/.*$).",
         );
     }
+}
 
-    // ENT-13
+/// ENT-13 distroless feature conflict.
+fn ent13(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let cluster_variant = facts.cluster_variant;
     if cluster_variant.is_some_and(|v| {
         matches!(
             v,
@@ -582,8 +787,12 @@ pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
             );
         }
     }
+}
 
-    // ENT-14
+/// ENT-14 operator currency.
+fn ent14(facts: &Facts, out: &mut Vec<Finding>) {
+    let c = facts.c;
+    let p = facts.p;
     if let (Some(min), Some(have)) = (
         p.min_operator_version.as_deref().and_then(semver),
         c.report
@@ -635,41 +844,6 @@ pub(crate) fn outdated_event(message: &str) -> bool {
     let m = message.to_ascii_lowercase();
     m.contains("outdated") || (m.contains("newer") && m.contains("version"))
 }
-
-macro_rules! ent_rule {
-    ($name:ident, $id:literal, $title:literal) => {
-        /// Catalog rule (default profile).
-        pub struct $name;
-        impl crate::findings::Rule for $name {
-            fn id(&self) -> &'static str {
-                $id
-            }
-            fn title(&self) -> &'static str {
-                $title
-            }
-            fn evaluate(&self, c: &Cluster, out: &mut Vec<Finding>) {
-                let mut all = Vec::new();
-                evaluate(c, &Profile::default_for(c), &mut all);
-                out.extend(all.into_iter().filter(|f| f.rule == $id));
-            }
-        }
-    };
-}
-
-ent_rule!(Ent01, "ENT-01", "variant classification");
-ent_rule!(Ent02, "ENT-02", "enterprise required");
-ent_rule!(Ent03, "ENT-03", "FIPS required");
-ent_rule!(Ent04, "ENT-04", "digest pinning");
-ent_rule!(Ent05, "ENT-05", "digest provenance");
-ent_rule!(Ent06, "ENT-06", "CVE update channel");
-ent_rule!(Ent07, "ENT-07", "supported minor");
-ent_rule!(Ent08, "ENT-08", "latest patch");
-ent_rule!(Ent09, "ENT-09", "Kubernetes support");
-ent_rule!(Ent10, "ENT-10", "entitlement");
-ent_rule!(Ent11, "ENT-11", "pull secret");
-ent_rule!(Ent12, "ENT-12", "signature identity advisory");
-ent_rule!(Ent13, "ENT-13", "distroless feature conflict");
-ent_rule!(Ent14, "ENT-14", "operator currency");
 
 #[cfg(test)]
 mod tests {
