@@ -38,16 +38,53 @@ fn handover_patch_hint(c: &Cluster, handover: Option<&crate::facts::instance::Ha
     }
 }
 
-/// The Git → OCI migration of the root source.
+/// The root pair and what every stage reads.
+struct Roots<'a> {
+    c: &'a Cluster,
+    findings: &'a [Finding],
+    git: ObjectKey,
+    oci: ObjectKey,
+    root_ks: ObjectKey,
+    synced_oci: bool,
+}
+
+/// The Git → OCI migration of the root source: stages M0 … M5, what blocks it, what to run
+/// next.
 pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let (git, oci) = root_pair(c);
     let ns = c.operator_namespace().to_string();
     let r = cluster::root_name(c);
-    let root_ks = ObjectKey::new(Kind::Kustomization, ns.clone(), r.clone());
-    let oci_obj = c.get(&oci);
-    let synced_oci = sync_kind(c).as_deref() == Some("OCIRepository");
+    let x = Roots {
+        c,
+        findings,
+        git,
+        oci,
+        root_ks: ObjectKey::new(Kind::Kustomization, ns.clone(), r.clone()),
+        synced_oci: sync_kind(c).as_deref() == Some("OCIRepository"),
+    };
+    let (m4, handover_detail) = m4(&x);
+    let mut stages = vec![m0(&x), m1(&x), m2(&x), m3(&x), m4, m5(&x)];
+    let blockers = blockers(c, findings);
+    assign_states(&mut stages, !blockers.is_empty());
+    let next_commands = next_commands(&stages, &ns, &r, &handover_detail);
+    Migration {
+        id: "git-oci",
+        title: "Git → signed OCI root".into(),
+        stages,
+        blockers,
+        next_commands,
+        notes: notes(c),
+        started: true,
+    }
+    .with_intent(cluster::git_oci_intent(c))
+}
 
-    let m0 = Stage::new(
+/// M0: the Git baseline.
+fn m0(x: &Roots) -> Stage {
+    let c = x.c;
+    let git = x.git.clone();
+    let synced_oci = x.synced_oci;
+    Stage::new(
         "M0",
         "Git baseline",
         vec![Check::new(
@@ -55,8 +92,14 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             Some(c.contains(&git) || synced_oci),
             "informational",
         )],
-    );
+    )
+}
 
+/// M1: the artifact pipeline, as far as the cluster shows it.
+fn m1(x: &Roots) -> Stage {
+    let c = x.c;
+    let oci = x.oci.clone();
+    let oci_obj = c.get(&oci);
     let receivers: Vec<_> = c
         .of_kind(&Kind::Receiver)
         .filter(|o| {
@@ -74,7 +117,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 .as_deref()
                 .is_some_and(|p| !p.is_empty())
     });
-    let m1 = Stage::new(
+    Stage::new(
         "M1",
         "Artifact pipeline (CI publishes, signs, promotes)",
         vec![
@@ -94,8 +137,16 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             )
             .with(receivers.iter().map(|o| o.key.clone()).collect()),
         ],
-    );
+    )
+}
 
+/// M2: the parallel OCI source, verified, prune-safe, at the Git root's revision.
+fn m2(x: &Roots) -> Stage {
+    let c = x.c;
+    let findings = x.findings;
+    let git = x.git.clone();
+    let oci = x.oci.clone();
+    let oci_obj = c.get(&oci);
     let prune_ok = oci_obj.map(|o| {
         o.managed_by
             .as_ref()
@@ -124,7 +175,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         (None, Some(_)) => Some(true), // Git root already gone
         _ => None,
     };
-    let m2 = Stage::new(
+    Stage::new(
         "M2",
         &format!("Parallel OCI source {oci}"),
         vec![
@@ -156,8 +207,16 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 ),
             ),
         ],
-    );
+    )
+}
 
+/// M3: every consumer of the Git root flipped to the OCI root.
+fn m3(x: &Roots) -> Stage {
+    let c = x.c;
+    let findings = x.findings;
+    let git = x.git.clone();
+    let oci = x.oci.clone();
+    let root_ks = x.root_ks.clone();
     // M3: every consumer of GitRepository/R flipped, except the root Kustomization and image automation.
     let on_git: Vec<ObjectKey> = consumers_of(c, &git)
         .filter(|o| o.key != root_ks && o.key.kind != Kind::ImageUpdateAutomation)
@@ -209,7 +268,18 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     ]);
     let total = on_git.len() + chart_hrs.len() + on_oci.len();
     m3.progress = Some((on_oci.len(), total, format!("consumers on {oci}")));
+    m3
+}
 
+/// M4: the root handed over to the FluxInstance, with verify carried across; and the patch
+/// hint for the next command.
+fn m4(x: &Roots) -> (Stage, String) {
+    let c = x.c;
+    let findings = x.findings;
+    let oci = x.oci.clone();
+    let root_ks = x.root_ks.clone();
+    let synced_oci = x.synced_oci;
+    let oci_obj = c.get(&oci);
     let inst = c.instance();
     let sync_src = c.report.spec.sync.as_ref();
     let root_on_oci = c
@@ -272,7 +342,14 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             ),
         ],
     );
+    (m4, handover_detail)
+}
 
+/// M5: cleanup and hardening.
+fn m5(x: &Roots) -> Stage {
+    let c = x.c;
+    let findings = x.findings;
+    let git = x.git.clone();
     let git_obj = c.get(&git);
     let git_kept = git_obj.is_none_or(|g| {
         g.raw.spec.suspend == Some(true)
@@ -297,7 +374,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
         })
         .map(|o| o.key.clone())
         .collect();
-    let m5 = Stage::new(
+    Stage::new(
         "M5",
         "Cleanup and hardening",
         vec![
@@ -325,11 +402,12 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             )
             .with(receivers_git),
         ],
-    );
+    )
+}
 
-    let mut stages = vec![m0, m1, m2, m3, m4, m5];
-    // §0.3-7: a dangling reference elsewhere is a finding, not a blocker of this migration,
-    // unless it touches the root pair or the delivery chain (then it is critical).
+/// What blocks the migration: §0.3-7, a dangling reference elsewhere is a finding, not a
+/// blocker, unless it touches the root pair or the delivery chain (then it is critical).
+fn blockers(c: &Cluster, findings: &[Finding]) -> Vec<Finding> {
     let (git_r, oci_r) = cluster::root_pair(c);
     let about_root = |f: &Finding| {
         f.severity == crate::finding::Severity::Critical
@@ -339,7 +417,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                     .any(|r| r.target == git_r || r.target == oci_r)
             })
     };
-    let blockers: Vec<Finding> = findings
+    findings
         .iter()
         .filter(|f| {
             matches!(
@@ -350,8 +428,11 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
                 || (f.rule == "SIG-09" && f.severity >= crate::finding::Severity::High)
         })
         .cloned()
-        .collect();
-    assign_states(&mut stages, !blockers.is_empty());
+        .collect()
+}
+
+/// The consumer census and the Receivers' webhook paths.
+fn notes(c: &Cluster) -> Vec<String> {
     let cen = census(c);
     let mut notes = vec![format!(
         "consumer census: git {}, oci {}, bucket {}, external {} (git-backed {}, oci-backed {})",
@@ -372,7 +453,12 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             cluster::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
         ));
     }
-    let next_commands = match stages
+    notes
+}
+
+/// What to run next, for the first stage not done.
+fn next_commands(stages: &[Stage], ns: &str, r: &str, handover_detail: &str) -> Vec<String> {
+    match stages
         .iter()
         .find(|s| s.state != StageState::Done)
         .map(|s| s.id.as_str())
@@ -404,18 +490,7 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
             "kubectl -n {ns} get gitrepository {r} -o yaml   # keep suspended as break-glass, or remove"
         )],
         _ => vec![],
-    };
-    let started = cluster::git_oci_intent(c);
-    Migration {
-        id: "git-oci",
-        title: "Git → signed OCI root".into(),
-        stages,
-        blockers,
-        next_commands,
-        notes,
-        started: true,
     }
-    .with_intent(started)
 }
 
 #[cfg(test)]
