@@ -2,7 +2,7 @@ use crate::components::findings::FindingsList;
 use crate::components::graph_canvas::{Drawing, GraphCanvas, Scene};
 use crate::components::node_panel::NodePanel;
 use crate::state::{AppState, Shared};
-use fluxlens_core::graph::{Graph, GraphOptions, NodeKind, layout, to_dot, to_svg, view};
+use fluxlens_core::graph::{Graph, GraphOptions, GroupOf, NodeKind, layout, to_dot, to_svg, view};
 use fluxlens_core::urlstate::GraphQuery;
 use fluxlens_core::{ObjectKey, Status};
 use leptos::prelude::*;
@@ -73,10 +73,13 @@ pub fn GraphPage() -> impl IntoView {
         let d = drawing.get_untracked();
         let node = &d.view.nodes[i as usize];
         let mut q = query.get_untracked();
-        match node.kind {
+        match &node.kind {
             // Activating a group expands it; a namespace group un-collapses the namespace.
-            NodeKind::Group { .. } if node.id.kind.as_str() == "Namespace" => {
-                q.filter.collapsed_namespaces.retain(|n| *n != node.id.name);
+            NodeKind::Group {
+                of: GroupOf::Namespace(ns),
+                ..
+            } => {
+                q.filter.collapsed_namespaces.retain(|n| n != ns);
                 q.filter.expanded.push(node.id.to_string());
             }
             NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),

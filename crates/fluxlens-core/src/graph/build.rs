@@ -14,8 +14,19 @@ pub enum NodeKind {
     NotVisible { reason: String },
     /// A non-Flux object a ResourceSet depends on, with what the server said of it.
     External { answer: String },
-    /// A collapsed group of `count` objects (a namespace, or a run of sibling consumers).
-    Group { count: usize },
+    /// A collapsed group of `count` objects, and what it groups.
+    Group { count: usize, of: GroupOf },
+}
+
+/// What a group node stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupOf {
+    /// The drawn objects of one namespace (the overview, or a namespace the user collapsed).
+    Namespace(String),
+    /// What another overview grouping names (e.g. a tenant, in the benchmark).
+    Named(String),
+    /// A run of consumers of one kind that read the same source.
+    Consumers { kind: String, source: ObjectKey },
 }
 
 /// A graph node.

@@ -14,7 +14,7 @@ pub fn to_dot(v: &ViewGraph) -> String {
     );
     for n in &v.nodes {
         let label = match n.kind {
-            NodeKind::Group { count } => format!("{} ({count})", n.id),
+            NodeKind::Group { count, .. } => format!("{} ({count})", n.id),
             _ => n.id.to_string(),
         };
         let style = match n.kind {

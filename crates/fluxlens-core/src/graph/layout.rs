@@ -547,7 +547,10 @@ mod tests {
             .map(|ns| ViewNode {
                 id: crate::graph::namespace_group(ns),
                 status: Status::Ready,
-                kind: NodeKind::Group { count: 3 },
+                kind: NodeKind::Group {
+                    count: 3,
+                    of: crate::graph::GroupOf::Named("g".into()),
+                },
                 members: vec![],
                 context: false,
                 in_cycle: false,

@@ -9,7 +9,7 @@ mod svg;
 mod tenants;
 mod view;
 
-pub use build::{Edge, EdgeKind, Graph, GraphOptions, Node, NodeKind};
+pub use build::{Edge, EdgeKind, Graph, GraphOptions, GroupOf, Node, NodeKind};
 pub use dot::to_dot;
 pub use layout::{Layout, NODE_H, NODE_W, Rect, layout};
 pub use svg::to_svg;

@@ -47,7 +47,7 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
             ""
         };
         let label = match n.kind {
-            NodeKind::Group { count } => format!("{} ({count})", n.id.name),
+            NodeKind::Group { count, .. } => format!("{} ({count})", n.id.name),
             _ => n.id.name.clone(),
         };
         out.push_str(&format!(

@@ -1,7 +1,7 @@
 //! What the graph view draws: filtered nodes (plus their direct neighbours as context) and
 //! collapsed groups (whole namespaces on demand, long runs of sibling leaf consumers by default).
 
-use super::build::{Edge, EdgeKind, Graph, NodeKind};
+use super::build::{Edge, EdgeKind, Graph, GroupOf, NodeKind};
 use crate::kind::Kind;
 use crate::model::ObjectKey;
 use crate::status::Status;
@@ -210,17 +210,22 @@ pub fn view_grouped(
         && f.collapsed_namespaces.is_empty()
         && include.iter().filter(|&&x| x).count() > OVERVIEW_ABOVE;
     // Group assignment: graph node → group key.
-    let mut group_of: Vec<Option<ObjectKey>> = vec![None; n];
+    let mut group_of: Vec<Option<(ObjectKey, GroupOf)>> = vec![None; n];
     for i in 0..n {
         let id = &g.nodes[i].id;
         let group = group(i);
+        let of = if group == namespace_group(&id.namespace) {
+            GroupOf::Namespace(id.namespace.clone())
+        } else {
+            GroupOf::Named(group.name.clone())
+        };
         let expanded = f.expanded.iter().any(|e| *e == group.to_string());
         if include[i]
             && !expanded
             && !keep.contains(&(i as u32))
             && (overview || f.collapsed_namespaces.contains(&id.namespace))
         {
-            group_of[i] = Some(group);
+            group_of[i] = Some((group, of));
         }
     }
     if f.group_threshold > 0 {
@@ -250,6 +255,10 @@ pub fn view_grouped(
         crate::sort::natural(&mut runs);
         for ((src, kind, ns), members) in runs {
             let s = &g.nodes[src as usize].id;
+            let of = GroupOf::Consumers {
+                kind: kind.to_string(),
+                source: s.clone(),
+            };
             let key = ObjectKey::new(
                 Kind::Other("Group".into()),
                 ns,
@@ -260,7 +269,7 @@ pub fn view_grouped(
             }
             for m in members {
                 if group_of[m as usize].is_none() {
-                    group_of[m as usize] = Some(key.clone());
+                    group_of[m as usize] = Some((key.clone(), of.clone()));
                 }
             }
         }
@@ -274,11 +283,14 @@ pub fn view_grouped(
         }
         let node = &g.nodes[i];
         let v = match &group_of[i] {
-            Some(key) => *groups.entry(key.clone()).or_insert_with(|| {
+            Some((key, of)) => *groups.entry(key.clone()).or_insert_with(|| {
                 out.nodes.push(ViewNode {
                     id: key.clone(),
                     status: Status::Ready,
-                    kind: NodeKind::Group { count: 0 },
+                    kind: NodeKind::Group {
+                        count: 0,
+                        of: of.clone(),
+                    },
                     members: vec![],
                     context: true,
                     in_cycle: false,
@@ -305,7 +317,7 @@ pub fn view_grouped(
         {
             vn.problems += 1;
         }
-        if let NodeKind::Group { count } = &mut vn.kind {
+        if let NodeKind::Group { count, .. } = &mut vn.kind {
             *count += 1;
             if severity(node.status) > severity(vn.status) || vn.members.len() == 1 {
                 vn.status = node.status;
@@ -423,7 +435,11 @@ mod tests {
             .iter()
             .find(|n| matches!(n.kind, NodeKind::Group { .. }))
             .unwrap();
-        assert_eq!(group.kind, NodeKind::Group { count: 20 });
+        assert!(
+            matches!(&group.kind, NodeKind::Group { count: 20, of: GroupOf::Consumers { kind, .. } } if kind == "Kustomization"),
+            "{:?}",
+            group.kind
+        );
         assert_eq!(
             group.status,
             Status::Failed,
@@ -460,7 +476,15 @@ mod tests {
                 node("team", "a", Status::Ready, NodeKind::Object),
                 node("team", "b", Status::Ready, NodeKind::Object),
                 node("other", "x", Status::Failed, NodeKind::Object),
-                node("team", "g", Status::Failed, NodeKind::Group { count: 3 }),
+                node(
+                    "team",
+                    "g",
+                    Status::Failed,
+                    NodeKind::Group {
+                        count: 3,
+                        of: GroupOf::Named("team".into()),
+                    },
+                ),
             ],
             ..Default::default()
         };
@@ -529,9 +553,16 @@ mod tests {
             },
             &HashSet::new(),
         );
-        assert!(ns.nodes.iter().any(
-            |n| n.id.to_string() == "Namespace//team" && n.kind == NodeKind::Group { count: 5 }
-        ));
+        assert!(
+            ns.nodes
+                .iter()
+                .any(|n| n.id.to_string() == "Namespace//team"
+                    && n.kind
+                        == NodeKind::Group {
+                            count: 5,
+                            of: GroupOf::Namespace("team".into()),
+                        })
+        );
     }
 
     #[test]
@@ -576,7 +607,13 @@ mod tests {
         let ids: Vec<String> = v.nodes.iter().map(|n| n.id.to_string()).collect();
         assert_eq!(ids.len(), 3, "{ids:?}");
         let team = v.find(&namespace_group("team")).unwrap() as usize;
-        assert_eq!(v.nodes[team].kind, NodeKind::Group { count: 80 });
+        assert_eq!(
+            v.nodes[team].kind,
+            NodeKind::Group {
+                count: 80,
+                of: GroupOf::Namespace("team".into()),
+            }
+        );
         assert_eq!(
             v.nodes[team].problems, 1,
             "app-3 is failing: the group says so"
