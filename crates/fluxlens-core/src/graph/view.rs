@@ -155,11 +155,39 @@ pub fn view_grouped(
     problems: &HashSet<ObjectKey>,
     group: &dyn Fn(usize) -> ObjectKey,
 ) -> ViewGraph {
-    let n = g.nodes.len();
-    let q = f.query.to_lowercase();
     let in_cycle: HashSet<&ObjectKey> = g.cycles.iter().flatten().collect();
-    let matched: Vec<bool> = g
-        .nodes
+    let matched = matching(g, f, problems, &in_cycle);
+    let focus = f.focus.as_ref().and_then(|k| focus_chains(g, k));
+    let (include, matched_count) = included(g, f, &matched, focus.as_ref());
+    // Overview first: a large cluster (or a large focus: the root source's downstream is the
+    // whole cluster) with no filter or explicit grouping is drawn as one node per namespace;
+    // the user expands the ones to look into. A focus keeps its object and upstream chain whole.
+    let keep: HashSet<u32> = focus.map(|(up, _)| up).unwrap_or_default();
+    let overview = !f.flat
+        && !f.narrows()
+        && f.collapsed_namespaces.is_empty()
+        && include.iter().filter(|&&x| x).count() > OVERVIEW_ABOVE;
+    let group_of = groups_of(g, f, &include, &keep, overview, group);
+    let (nodes, vindex) = drawn_nodes(g, f, &include, &matched, &in_cycle, &group_of);
+    let (edges, edge_counts) = drawn_edges(g, &vindex);
+    ViewGraph {
+        nodes,
+        edges,
+        edge_counts,
+        overview,
+        matched: matched_count,
+    }
+}
+
+/// Which graph nodes the filter matches.
+fn matching(
+    g: &Graph,
+    f: &GraphFilter,
+    problems: &HashSet<ObjectKey>,
+    in_cycle: &HashSet<&ObjectKey>,
+) -> Vec<bool> {
+    let q = f.query.to_lowercase();
+    g.nodes
         .iter()
         .map(|node| {
             let id = &node.id;
@@ -172,19 +200,26 @@ pub fn view_grouped(
                     || problems.contains(id)
                     || in_cycle.contains(id))
         })
-        .collect();
-    let mut include = matched.clone();
-    let focus = f.focus.as_ref().and_then(|k| focus_chains(g, k));
+        .collect()
+}
+
+/// What is drawn: the matches, within a focus its chains, else with their neighbours as
+/// context; and how many matches are drawn.
+fn included(
+    g: &Graph,
+    f: &GraphFilter,
+    matched: &[bool],
+    focus: Option<&(HashSet<u32>, HashSet<u32>)>,
+) -> (Vec<bool>, usize) {
+    let n = g.nodes.len();
+    let mut include = matched.to_vec();
     let matched_count = (0..n)
         .filter(|&i| {
             let at = i as u32;
-            matched[i]
-                && focus
-                    .as_ref()
-                    .is_none_or(|(up, down)| up.contains(&at) || down.contains(&at))
+            matched[i] && focus.is_none_or(|(up, down)| up.contains(&at) || down.contains(&at))
         })
         .count();
-    if let Some((up, down)) = &focus {
+    if let Some((up, down)) = focus {
         // The chain is the view: filters still narrow it, no neighbours are added as context.
         for (i, inc) in include.iter_mut().enumerate() {
             let i = i as u32;
@@ -201,14 +236,20 @@ pub fn view_grouped(
             }
         }
     }
-    // Overview first: a large cluster (or a large focus: the root source's downstream is the
-    // whole cluster) with no filter or explicit grouping is drawn as one node per namespace;
-    // the user expands the ones to look into. A focus keeps its object and upstream chain whole.
-    let keep: HashSet<u32> = focus.map(|(up, _)| up).unwrap_or_default();
-    let overview = !f.flat
-        && !f.narrows()
-        && f.collapsed_namespaces.is_empty()
-        && include.iter().filter(|&&x| x).count() > OVERVIEW_ABOVE;
+    (include, matched_count)
+}
+
+/// Group assignment, graph node → group: the overview's (or a collapsed namespace's) groups,
+/// then runs of sibling consumers of one source beyond the filter's threshold.
+fn groups_of(
+    g: &Graph,
+    f: &GraphFilter,
+    include: &[bool],
+    keep: &HashSet<u32>,
+    overview: bool,
+    group: &dyn Fn(usize) -> ObjectKey,
+) -> Vec<Option<(ObjectKey, GroupOf)>> {
+    let n = g.nodes.len();
     // Group assignment: graph node → group key.
     let mut group_of: Vec<Option<(ObjectKey, GroupOf)>> = vec![None; n];
     for i in 0..n {
@@ -274,6 +315,20 @@ pub fn view_grouped(
             }
         }
     }
+    group_of
+}
+
+/// The drawn nodes: each included object, or the group it falls in (its status the worst of
+/// its members'); and each graph node's index among them (`u32::MAX`: not drawn).
+fn drawn_nodes(
+    g: &Graph,
+    f: &GraphFilter,
+    include: &[bool],
+    matched: &[bool],
+    in_cycle: &HashSet<&ObjectKey>,
+    group_of: &[Option<(ObjectKey, GroupOf)>],
+) -> (Vec<ViewNode>, Vec<u32>) {
+    let n = g.nodes.len();
     let mut out = ViewGraph::default();
     let mut vindex: Vec<u32> = vec![u32::MAX; n];
     let mut groups: HashMap<ObjectKey, u32> = HashMap::new();
@@ -327,6 +382,12 @@ pub fn view_grouped(
         }
         vindex[i] = v;
     }
+    (out.nodes, vindex)
+}
+
+/// The edges between drawn nodes; those between the same two become one, with how many it
+/// stands for.
+fn drawn_edges(g: &Graph, vindex: &[u32]) -> (Vec<Edge>, Vec<u32>) {
     let mut edges: Vec<Edge> = g
         .edges
         .iter()
@@ -356,11 +417,7 @@ pub fn view_grouped(
             }
         }
     }
-    out.edges = merged;
-    out.edge_counts = counts;
-    out.overview = overview;
-    out.matched = matched_count;
-    out
+    (merged, counts)
 }
 
 impl ViewGraph {
