@@ -133,7 +133,7 @@ impl ComplianceView {
                 .cluster
                 .notes
                 .captured_at_ms
-                .map(fluxlens_core::time::format_rfc3339)
+                .map(fluxlens_core::util::time::format_rfc3339)
                 .unwrap_or_default()
                 .replace(':', ""),
             controls,

@@ -23,15 +23,13 @@ pub mod model;
 pub mod outcome;
 pub mod redact;
 pub mod revision;
-pub mod sha256;
 pub mod signatures;
 pub mod snapshot;
-pub mod sort;
 pub mod status;
 pub mod summary;
 pub mod synthetic;
-pub mod time;
 pub mod urlstate;
+pub mod util;
 pub mod verdict;
 
 pub use kind::Kind;

@@ -228,7 +228,7 @@ pub fn helm_storage_candidates<'a>(
             )
         })
         .collect();
-    crate::sort::natural(&mut keys);
+    crate::util::sort::natural(&mut keys);
     keys.truncate(cap);
     keys
 }
@@ -476,7 +476,7 @@ pub fn diff_summaries(
         .filter(|k| !after.contains_key(*k))
         .cloned()
         .collect();
-    crate::sort::natural(&mut gone);
+    crate::util::sort::natural(&mut gone);
     (changed, gone)
 }
 

@@ -36,7 +36,7 @@ impl ClusterSummary {
                 }
             }
         }
-        crate::sort::by(&mut by_kind, |a, b| a.0.as_str().cmp(b.0.as_str()));
+        crate::util::sort::by(&mut by_kind, |a, b| a.0.as_str().cmp(b.0.as_str()));
         let (mut missing_refs, mut not_visible_refs) = (0, 0);
         for r in cluster
             .objects()

@@ -541,7 +541,7 @@ fn cookie(resp: &axum::http::Response<Body>) -> String {
         .split(';')
         .next()
         .unwrap_or("");
-    String::from_utf8(fluxlens_core::auth::base64url_decode(value).unwrap_or_default()).unwrap()
+    String::from_utf8(fluxlens_core::util::base64url::decode(value).unwrap_or_default()).unwrap()
 }
 
 /// middlewares.go `CrossOriginMiddleware` wraps the auth middleware: a cross-site POST is

@@ -181,7 +181,7 @@ fn auth_provider_cookie(faults: &Faults, headers: &HeaderMap, authenticated: boo
     } else {
         r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#.to_string()
     };
-    let value = fluxlens_core::auth::base64url_encode(json.as_bytes());
+    let value = fluxlens_core::util::base64url::encode(json.as_bytes());
     HeaderValue::from_str(&format!("auth-provider={value}; Path=/; SameSite=Lax"))
         .unwrap_or_else(|_| HeaderValue::from_static("auth-provider=; Path=/"))
 }

@@ -23,7 +23,7 @@ fn identity(c: &Cluster) -> Vec<(&'static str, String)> {
             "captured_at",
             c.notes
                 .captured_at_ms
-                .map(crate::time::format_rfc3339)
+                .map(crate::util::time::format_rfc3339)
                 .unwrap_or_else(|| "unknown".into()),
         ),
         ("flux_version", or(s.distribution.version.clone())),

@@ -23,7 +23,7 @@ pub struct Control {
 pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
     let mut out = Vec::new();
     crate::findings::rules::ent::evaluate(c, profile, &mut out);
-    crate::sort::by(&mut out, |a, b| {
+    crate::util::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))

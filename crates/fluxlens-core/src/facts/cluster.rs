@@ -138,7 +138,7 @@ pub fn sha1_of(rev: &str) -> Option<&str> {
 pub fn generic_oidc_webhook_path(name: &str, namespace: &str) -> String {
     format!(
         "/hook/{}",
-        crate::sha256::hex(format!("{name}{namespace}").as_bytes())
+        crate::util::hash::hex(format!("{name}{namespace}").as_bytes())
     )
 }
 

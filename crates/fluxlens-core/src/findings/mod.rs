@@ -29,7 +29,7 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
         r.evaluate(cluster, &mut out);
     }
     let mut out = one_cause_one_finding(out);
-    crate::sort::by(&mut out, |a, b| {
+    crate::util::sort::by(&mut out, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))

@@ -191,7 +191,7 @@ impl Graph {
                 });
             }
         }
-        crate::sort::natural(&mut edges);
+        crate::util::sort::natural(&mut edges);
         edges.dedup();
         g.edges = edges;
         g.cycles = g.depends_on_cycles();
@@ -212,11 +212,11 @@ impl Graph {
                     .iter()
                     .map(|&i| self.nodes[i as usize].id.clone())
                     .collect();
-                crate::sort::natural(&mut keys);
+                crate::util::sort::natural(&mut keys);
                 keys
             })
             .collect();
-        crate::sort::natural(&mut out);
+        crate::util::sort::natural(&mut out);
         out
     }
 

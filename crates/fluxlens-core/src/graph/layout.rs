@@ -143,7 +143,7 @@ pub fn layout(v: &ViewGraph) -> Layout {
             }
         }
         for l in layers.iter_mut() {
-            crate::sort::by(l, |a, b| depth[*a as usize].cmp(&depth[*b as usize]));
+            crate::util::sort::by(l, |a, b| depth[*a as usize].cmp(&depth[*b as usize]));
         }
     }
     // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of
@@ -213,7 +213,7 @@ fn sort_by_barycenter(nodes: &mut [u32], neighbours: &[Vec<u32>], order: &[f32])
         .iter()
         .map(|&v| (key(v), order[v as usize], v))
         .collect();
-    crate::sort::by(&mut keyed, |a, b| {
+    crate::util::sort::by(&mut keyed, |a, b| {
         a.0.total_cmp(&b.0)
             .then(a.1.total_cmp(&b.1))
             .then(a.2.cmp(&b.2))

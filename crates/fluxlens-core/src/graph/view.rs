@@ -293,7 +293,7 @@ fn groups_of(
             .into_iter()
             .filter(|(_, v)| v.len() > f.group_threshold)
             .collect();
-        crate::sort::natural(&mut runs);
+        crate::util::sort::natural(&mut runs);
         for ((src, kind, ns), members) in runs {
             let s = &g.nodes[src as usize].id;
             let of = GroupOf::Consumers {
@@ -400,7 +400,7 @@ fn drawn_edges(g: &Graph, vindex: &[u32]) -> (Vec<Edge>, Vec<u32>) {
             })
         })
         .collect();
-    crate::sort::natural(&mut edges);
+    crate::util::sort::natural(&mut edges);
     // Edges between the same two drawn nodes become one, labelled with how many it stands for.
     let mut counts: Vec<u32> = Vec::with_capacity(edges.len());
     let mut merged: Vec<Edge> = Vec::with_capacity(edges.len());

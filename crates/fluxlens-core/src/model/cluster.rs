@@ -98,7 +98,7 @@ impl Cluster {
             map.insert(o.key.clone(), o);
         }
         let mut objects: Vec<FluxObject> = map.into_values().collect();
-        crate::sort::by(&mut objects, |a, b| a.key.cmp(&b.key));
+        crate::util::sort::by(&mut objects, |a, b| a.key.cmp(&b.key));
         super::owners::derive(&mut objects);
         let mut c = Cluster {
             report,
@@ -220,7 +220,7 @@ impl Cluster {
             .iter()
             .map(|o| o.key.namespace.clone())
             .collect();
-        crate::sort::natural(&mut ns);
+        crate::util::sort::natural(&mut ns);
         ns.dedup();
         ns
     }

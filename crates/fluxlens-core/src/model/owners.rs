@@ -109,7 +109,7 @@ pub fn derive(objects: &mut [FluxObject]) {
         if found.is_empty() {
             found.extend(fallback_owner(o, instance.as_ref()));
         }
-        crate::sort::natural(&mut found);
+        crate::util::sort::natural(&mut found);
         o.managed_by = found.first().cloned();
         o.owners = found;
     }

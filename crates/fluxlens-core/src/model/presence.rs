@@ -190,7 +190,7 @@ impl Cluster {
                 }
             }
         }
-        crate::sort::by(&mut out, |a, b| a.0.cmp(&b.0));
+        crate::util::sort::by(&mut out, |a, b| a.0.cmp(&b.0));
         out
     }
 }

@@ -288,7 +288,7 @@ pub fn postures(
             }
         })
         .collect();
-    crate::sort::by(&mut out, |a, b| {
+    crate::util::sort::by(&mut out, |a, b| {
         b.is_root.cmp(&a.is_root).then_with(|| a.key.cmp(&b.key))
     });
     out

@@ -39,7 +39,7 @@ pub fn sort(rows: &mut [SourcePosture], sort: &str) {
         "blast" => |a, b| a.blast_radius.cmp(&b.blast_radius),
         _ => return,
     };
-    crate::sort::by(rows, |a, b| {
+    crate::util::sort::by(rows, |a, b| {
         let o = cmp(a, b);
         // Ties keep the key order so the table never reshuffles between polls.
         let o = if desc { o.reverse() } else { o };

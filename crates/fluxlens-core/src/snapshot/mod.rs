@@ -9,8 +9,8 @@ pub use verdicts::{DROPPED, Verdicts, compliance_findings, per_object};
 use crate::api::events::Event;
 use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
-use crate::auth::base64url_encode;
 use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
+use crate::util::base64url;
 use serde::{Deserialize, Serialize};
 
 /// Format version written in the prefix and the first byte.
@@ -288,7 +288,7 @@ impl Snapshot {
 }
 
 fn checksum(data: &[u8]) -> [u8; 4] {
-    let d = crate::sha256::digest(data);
+    let d = crate::util::hash::digest(data);
     [d[0], d[1], d[2], d[3]]
 }
 
@@ -300,7 +300,7 @@ pub fn encode(s: &Snapshot) -> String {
     bytes.push(VERSION);
     bytes.extend_from_slice(&checksum(&deflated));
     bytes.extend_from_slice(&deflated);
-    format!("{PREFIX}{}", base64url_encode(&bytes))
+    format!("{PREFIX}{}", base64url::encode(&bytes))
 }
 
 /// Why a snapshot could not be opened.
@@ -349,8 +349,7 @@ pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
         return Err(SnapshotError::TooLarge(t.len()));
     }
     let body = t.strip_prefix(PREFIX).ok_or(SnapshotError::NotASnapshot)?;
-    let bytes =
-        crate::auth::base64url_decode(body).ok_or(SnapshotError::Corrupted("not base64url"))?;
+    let bytes = base64url::decode(body).ok_or(SnapshotError::Corrupted("not base64url"))?;
     let (&version, rest) = bytes
         .split_first()
         .ok_or(SnapshotError::Corrupted("empty"))?;
@@ -524,7 +523,7 @@ mod tests {
         bytes.extend_from_slice(&checksum(&bomb));
         bytes.extend_from_slice(&bomb);
         assert!(matches!(
-            decode(&format!("fl1.{}", base64url_encode(&bytes))),
+            decode(&format!("fl1.{}", base64url::encode(&bytes))),
             Err(SnapshotError::Corrupted(_))
         ));
         let mut v2 = good.clone().into_bytes();

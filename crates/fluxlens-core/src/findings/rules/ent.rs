@@ -720,7 +720,7 @@ fn ent12(facts: &Facts, out: &mut Vec<Finding>) {
                 }
             })
             .collect();
-        crate::sort::natural(&mut o);
+        crate::util::sort::natural(&mut o);
         o.dedup();
         o
     };

@@ -210,7 +210,7 @@ fn mixed_origins(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .filter_map(|x| x.image.as_deref())
         .map(registry_prefix)
         .collect();
-    crate::sort::natural(&mut prefixes);
+    crate::util::sort::natural(&mut prefixes);
     prefixes.dedup();
     if prefixes.len() > 1 {
         let ev = c

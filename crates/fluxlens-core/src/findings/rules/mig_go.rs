@@ -219,14 +219,14 @@ fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         .artifact
         .as_ref()
         .and_then(|a| a.last_update_time.as_deref())
-        .and_then(crate::time::parse_rfc3339_ms);
+        .and_then(crate::util::time::parse_rfc3339_ms);
     let oci_time = oci_obj
         .and_then(|o| o.raw.status.artifact.as_ref())
         .and_then(|a| a.last_update_time.as_deref())
-        .and_then(crate::time::parse_rfc3339_ms);
+        .and_then(crate::util::time::parse_rfc3339_ms);
     let interval = oci_obj
         .and_then(|o| o.raw.spec.interval.as_deref())
-        .and_then(crate::time::parse_duration_ms);
+        .and_then(crate::util::time::parse_duration_ms);
     let fresh = matches!((git_time, oci_time, interval), (Some(gt), Some(ot), Some(i)) if gt >= ot && gt - ot < i);
     let sev = if fresh { CONTEXT } else { DEGRADED };
     out.push(f(
