@@ -1,4 +1,4 @@
-.PHONY: demo test bench build setup screenshots
+.PHONY: demo test bench build setup screenshots fmt
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -15,3 +15,6 @@ bench:
 # The README's screenshots, light and dark, demo and a real-sized homelab (docs/screenshots)
 screenshots:
 	scripts/build.sh && node e2e/screenshots.mjs
+# Format the Rust sources, then every view! macro (the order make test checks them in)
+fmt:
+	cargo fmt --all && leptosfmt src tests

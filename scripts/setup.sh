@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14          # 0.22.x needs rustc >= 1.96.1
+LEPTOSFMT_VERSION=0.1.33       # formats every view! macro; make test checks it
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -33,6 +34,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; t
   say "installing wasm-bindgen-cli $WB_VERSION"
   # Not --locked: its lockfile pins a crate version the registry no longer has.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+# Not in the Docker build stage: formatting is checked, not built.
+if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && ! leptosfmt --version 2>/dev/null | grep -qx "leptosfmt $LEPTOSFMT_VERSION"; then
+  say "installing leptosfmt $LEPTOSFMT_VERSION (about 3 minutes on 2 cores)"
+  cargo install leptosfmt --locked --version "$LEPTOSFMT_VERSION"
 fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
   say "installing node tooling (binaryen wasm-opt, playwright-core)"

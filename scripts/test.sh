@@ -22,8 +22,9 @@ python3 scripts/module-cycles.py crates/fluxlens-core/src crates/fluxlens-sim/sr
 cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a::Y;\n' >"$cyc/b.rs"
 if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi
 rm -rf "$cyc"
-step "format"
+step "format (rustfmt, then leptosfmt for view! macros: make fmt writes both)"
 cargo fmt --all --check
+leptosfmt --check src tests
 step "clippy (host)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)"

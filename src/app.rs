@@ -28,7 +28,7 @@ pub fn App() -> impl IntoView {
     crate::components::embed::report_height();
     let _ = theme;
     crate::router::Location::provide();
-    view! { <Layout/> }
+    view! { <Layout /> }
 }
 
 /// Chrome (header, navigation) around the routed page; none under `/embed/`.
@@ -57,11 +57,11 @@ fn Layout() -> impl IntoView {
 /// The page of a route.
 fn page(route: &str) -> AnyView {
     match view_of(route) {
-        Some(View::Overview) => view! { <OverviewPage/> }.into_any(),
-        Some(View::Graph) => view! { <GraphPage/> }.into_any(),
-        Some(View::Signatures) => view! { <SignaturesPage/> }.into_any(),
-        Some(View::Migrations) => view! { <MigrationsPage/> }.into_any(),
-        Some(View::Compliance) => view! { <CompliancePage/> }.into_any(),
-        None => view! { <NotFoundPage/> }.into_any(),
+        Some(View::Overview) => view! { <OverviewPage /> }.into_any(),
+        Some(View::Graph) => view! { <GraphPage /> }.into_any(),
+        Some(View::Signatures) => view! { <SignaturesPage /> }.into_any(),
+        Some(View::Migrations) => view! { <MigrationsPage /> }.into_any(),
+        Some(View::Compliance) => view! { <CompliancePage /> }.into_any(),
+        None => view! { <NotFoundPage /> }.into_any(),
     }
 }

@@ -169,7 +169,11 @@ pub fn NavLink(
         };
         on.then_some("page")
     };
-    view! { <a href=href aria-current=current>{children()}</a> }
+    view! {
+        <a href=href aria-current=current>
+            {children()}
+        </a>
+    }
 }
 
 /// The views; each is also served without the chrome at `/embed/<name>`.

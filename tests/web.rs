@@ -29,7 +29,7 @@ fn findings_carry_rule_and_severity_and_render_markup_as_text() {
         members: vec![],
     };
     // mount_to_body keeps the view mounted for the rest of the test.
-    leptos::mount::mount_to_body(move || view! { <FindingsList findings=vec![f.clone()]/> });
+    leptos::mount::mount_to_body(move || view! { <FindingsList findings=vec![f.clone()] /> });
     let item = document()
         .query_selector("[data-rule='MIG-GO-02']")
         .unwrap()
@@ -65,9 +65,13 @@ fn hero_says_its_tone_in_a_glyph_and_keeps_hostile_text_as_text() {
         text: "<b>2 critical</b>".into(),
         detail: "detail".into(),
     };
-    leptos::mount::mount_to_body(
-        move || view! { <div id="hero"><Hero verdict=verdict.clone()/></div> },
-    );
+    leptos::mount::mount_to_body(move || {
+        view! {
+            <div id="hero">
+                <Hero verdict=verdict.clone() />
+            </div>
+        }
+    });
     let hero = document()
         .query_selector("#hero [data-verdict]")
         .unwrap()
@@ -94,9 +98,13 @@ fn hero_says_its_tone_in_a_glyph_and_keeps_hostile_text_as_text() {
 fn digest_is_short_with_the_full_value_on_hover_and_copy() {
     let full = format!("main@sha1:{}", "4f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a");
     let value = full.clone();
-    leptos::mount::mount_to_body(
-        move || view! { <div id="digest"><Digest value=value.clone()/></div> },
-    );
+    leptos::mount::mount_to_body(move || {
+        view! {
+            <div id="digest">
+                <Digest value=value.clone() />
+            </div>
+        }
+    });
     let code = document().query_selector("#digest code").unwrap().unwrap();
     assert_eq!(
         code.text_content().as_deref(),
@@ -125,9 +133,13 @@ fn keyboard_focus_pans_an_off_screen_node_into_view_and_leaves_a_visible_one() {
 
 #[wasm_bindgen_test]
 fn status_pill_exposes_status() {
-    leptos::mount::mount_to_body(
-        || view! { <div id="pill"><StatusPill status=Status::Missing/></div> },
-    );
+    leptos::mount::mount_to_body(|| {
+        view! {
+            <div id="pill">
+                <StatusPill status=Status::Missing />
+            </div>
+        }
+    });
     let pill = document()
         .query_selector("#pill .fl-pill")
         .unwrap()

@@ -40,20 +40,35 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="fl-header">
-            <a class="fl-brand" href=crate::base::href("/")>"fluxlens"</a>
+            <a class="fl-brand" href=crate::base::href("/")>
+                "fluxlens"
+            </a>
             <dl class="fl-identity" aria-label="Cluster identity">
-                {move || identity().unwrap_or_default().into_iter().map(|(k, v)| view! {
-                    <div class="fl-identity__item"><dt>{k}</dt><dd data-identity=k>{v}</dd></div>
-                }).collect_view()}
+                {move || {
+                    identity()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(k, v)| {
+                            view! {
+                                <div class="fl-identity__item">
+                                    <dt>{k}</dt>
+                                    <dd data-identity=k>{v}</dd>
+                                </div>
+                            }
+                        })
+                        .collect_view()
+                }}
             </dl>
             <nav class="fl-nav" aria-label="Views">
-                <NavLink to="/" exact=true>"Overview"</NavLink>
+                <NavLink to="/" exact=true>
+                    "Overview"
+                </NavLink>
                 <NavLink to="/graph">"Graph"</NavLink>
                 <NavLink to="/signatures">"Signatures"</NavLink>
                 <NavLink to="/migrations">"Migrations"</NavLink>
                 <NavLink to="/compliance">"Compliance"</NavLink>
             </nav>
-            <Freshness/>
+            <Freshness />
             <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
                 {move || theme.0.get().label()}
             </button>
@@ -95,19 +110,36 @@ pub fn Notices() -> impl IntoView {
         state.error.get().map(|e| {
             let login = match &e {
                 fluxlens_core::error::ApiError::Unauthorized { login_url: Some(u) } => {
-                    let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-                    Some(format!("{u}?originalPath={}", js_sys::encode_uri_component(&path)))
+                    let path = web_sys::window()
+                        .and_then(|w| w.location().pathname().ok())
+                        .unwrap_or_default();
+                    Some(format!(
+                        "{u}?originalPath={}",
+                        js_sys::encode_uri_component(&path)
+                    ))
                 }
                 _ => None,
             };
             let stale = state.stale_since.get().map(|t| {
-                format!("Showing the last good data — stale since {}", crate::clock::clock(t))
+                format!(
+                    "Showing the last good data — stale since {}",
+                    crate::clock::clock(t)
+                )
             });
             view! {
                 <div class="fl-notice fl-notice--error" role="alert" data-error=e.kind()>
                     <p>{e.to_string()}</p>
                     {stale.map(|s| view! { <p class="fl-stale">{s}</p> })}
-                    {login.map(|u| view! { <p><a class="fl-btn" href=u rel="external">"Sign in"</a></p> })}
+                    {login
+                        .map(|u| {
+                            view! {
+                                <p>
+                                    <a class="fl-btn" href=u rel="external">
+                                        "Sign in"
+                                    </a>
+                                </p>
+                            }
+                        })}
                 </div>
             }
         })
@@ -147,14 +179,34 @@ pub fn Notices() -> impl IntoView {
             }
             lines
                 .into_iter()
-                .map(|(kind, l)| view! { <p class="fl-notice fl-notice--warn" role="status" data-incomplete-kind=kind>{l}</p> })
+                .map(|(kind, l)| view! {
+                    <p class="fl-notice fl-notice--warn" role="status" data-incomplete-kind=kind>
+                        {l}
+                    </p>
+                })
                 .collect_view()
         })
     };
     view! {
-        {move || state.progress.get().map(|p| view! {
-            <p class="fl-notice fl-notice--progress" role="status" aria-live="polite" data-progress="">"Loading " {p} "…"</p>
-        })}
+        {move || {
+            state
+                .progress
+                .get()
+                .map(|p| {
+                    view! {
+                        <p
+                            class="fl-notice fl-notice--progress"
+                            role="status"
+                            aria-live="polite"
+                            data-progress=""
+                        >
+                            "Loading "
+                            {p}
+                            "…"
+                        </p>
+                    }
+                })
+        }}
         {error}
         {notes}
     }

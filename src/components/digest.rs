@@ -22,11 +22,19 @@ pub fn Digest(
     view! {
         <span class="fl-digest" data-digest=value.clone()>
             <code title=value.clone()>{shown}</code>
-            {shortened.then(|| view! {
-                <button class="fl-copy" type="button" on:click=copy aria-label=format!("Copy {value}")>
-                    {move || if copied.get() { "copied" } else { "copy" }}
-                </button>
-            })}
+            {shortened
+                .then(|| {
+                    view! {
+                        <button
+                            class="fl-copy"
+                            type="button"
+                            on:click=copy
+                            aria-label=format!("Copy {value}")
+                        >
+                            {move || if copied.get() { "copied" } else { "copy" }}
+                        </button>
+                    }
+                })}
         </span>
     }
 }

@@ -13,7 +13,10 @@ pub fn FindingsList(
 ) -> impl IntoView {
     let keyed = Memo::new(move |_| super::keyed::content_keys(findings.get()));
     view! {
-        <Show when=move || keyed.with(|k| !k.is_empty()) fallback=|| view! { <p class="fl-empty">"No findings."</p> }>
+        <Show
+            when=move || keyed.with(|k| !k.is_empty())
+            fallback=|| view! { <p class="fl-empty">"No findings."</p> }
+        >
             <ul class="fl-findings">
                 <For each=move || keyed.get() key=|(k, _)| *k let:item>
                     {finding_item(item.1)}
@@ -25,23 +28,33 @@ pub fn FindingsList(
 
 fn finding_item(f: Finding) -> impl IntoView {
     view! {
-        <li class=format!("fl-finding fl-finding--{}", f.severity.as_str()) data-rule=f.rule.clone() data-severity=f.severity.as_str()>
+        <li
+            class=format!("fl-finding fl-finding--{}", f.severity.as_str())
+            data-rule=f.rule.clone()
+            data-severity=f.severity.as_str()
+        >
             <div class="fl-finding__head">
                 <span class="fl-sev">{f.severity.as_str()}</span>
                 <code class="fl-rule">{f.rule.clone()}</code>
                 <span class="fl-finding__msg">{f.message.clone()}</span>
             </div>
-            <p class="fl-reason" data-reason="">{format!("{}: {}", f.severity.as_str(), f.reason)}</p>
+            <p class="fl-reason" data-reason="">
+                {format!("{}: {}", f.severity.as_str(), f.reason)}
+            </p>
             {if f.members.is_empty() {
                 view! {
                     <ul class="fl-evidence">
                         {f.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
                     </ul>
-                }.into_any()
+                }
+                    .into_any()
             } else {
-                view! { <MemberList count=f.members.len() lines=f.evidence.clone()/> }.into_any()
+                view! { <MemberList count=f.members.len() lines=f.evidence.clone() /> }.into_any()
             }}
-            <p class="fl-remedy"><strong>"Remediation: "</strong>{f.remediation.clone()}</p>
+            <p class="fl-remedy">
+                <strong>"Remediation: "</strong>
+                {f.remediation.clone()}
+            </p>
         </li>
     }
 }
@@ -66,8 +79,15 @@ fn MemberList(
     view! {
         <details class="fl-members" data-members=count>
             <summary>{fluxlens_core::verdict::plural(count, "object")}</summary>
-            <label>"Filter "<input type="search" class="fl-input" aria-label="Filter objects"
-                on:input=move |ev| filter.set(event_target_value(&ev))/></label>
+            <label>
+                "Filter "
+                <input
+                    type="search"
+                    class="fl-input"
+                    aria-label="Filter objects"
+                    on:input=move |ev| filter.set(event_target_value(&ev))
+                />
+            </label>
             <ul class="fl-evidence">{shown}</ul>
         </details>
     }

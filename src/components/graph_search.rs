@@ -50,12 +50,25 @@ pub fn GraphSearch(
                 1 => "1 match".to_string(),
                 n => format!("{n} matches"),
             };
-            view! { <output class="fl-search-count" data-search-count=n aria-live="polite">{text}</output> }
+            view! {
+                <output class="fl-search-count" data-search-count=n aria-live="polite">
+                    {text}
+                </output>
+            }
         })
     };
     view! {
-        <label>"Search "
-            <input type="search" data-graph-search="" aria-keyshortcuts="/" placeholder="Kind/namespace/name" prop:value=move || query.get().filter.query on:input=on_input on:change=move |_| session.set_value(false)/>
+        <label>
+            "Search "
+            <input
+                type="search"
+                data-graph-search=""
+                aria-keyshortcuts="/"
+                placeholder="Kind/namespace/name"
+                prop:value=move || query.get().filter.query
+                on:input=on_input
+                on:change=move |_| session.set_value(false)
+            />
         </label>
         {count}
     }

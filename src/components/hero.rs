@@ -19,7 +19,9 @@ pub fn Hero(
     };
     view! {
         <div class=format!("fl-hero fl-hero--{tone}") data-verdict=tone role="status">
-            <span class="fl-hero__disc" aria-hidden="true">{glyph}</span>
+            <span class="fl-hero__disc" aria-hidden="true">
+                {glyph}
+            </span>
             <div>
                 <p class="fl-hero__text">{verdict.text}</p>
                 <p class="fl-hero__detail">{verdict.detail}</p>

@@ -82,20 +82,41 @@ pub fn ListFilters(
     let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
     view! {
         <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Filters">
-            <label>"Severity "
-                <select prop:value=move || query.get().severities.first().map(|s| s.as_str().to_string()).unwrap_or_default() on:change=move |ev| set_one("sev", event_target_value(&ev))>
+            <label>
+                "Severity "
+                <select
+                    prop:value=move || {
+                        query
+                            .get()
+                            .severities
+                            .first()
+                            .map(|s| s.as_str().to_string())
+                            .unwrap_or_default()
+                    }
+                    on:change=move |ev| set_one("sev", event_target_value(&ev))
+                >
                     <option value="">"all"</option>
-                    {["critical", "high", "medium", "low", "info"].map(|s| view! { <option value=s>{s}</option> }).collect_view()}
+                    {["critical", "high", "medium", "low", "info"]
+                        .map(|s| view! { <option value=s>{s}</option> })
+                        .collect_view()}
                 </select>
             </label>
-            <label>"Kind "
-                <select prop:value=move || first(query.get().kinds) on:change=move |ev| set_one("kind", event_target_value(&ev))>
+            <label>
+                "Kind "
+                <select
+                    prop:value=move || first(query.get().kinds)
+                    on:change=move |ev| set_one("kind", event_target_value(&ev))
+                >
                     <option value="">"all"</option>
                     {options(choices, Choice::Kind)}
                 </select>
             </label>
-            <label>"Namespace "
-                <select prop:value=move || first(query.get().namespaces) on:change=move |ev| set_one("ns", event_target_value(&ev))>
+            <label>
+                "Namespace "
+                <select
+                    prop:value=move || first(query.get().namespaces)
+                    on:change=move |ev| set_one("ns", event_target_value(&ev))
+                >
                     <option value="">"all"</option>
                     {options(choices, Choice::Namespace)}
                 </select>

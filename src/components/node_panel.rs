@@ -100,24 +100,60 @@ pub fn NodePanel(
                 fluxlens_core::Status::NotVisible
             };
             view! {
-                <p data-presence=presence.describe()><StatusPill status=status/>" This object "{presence.describe()}"."</p>
+                <p data-presence=presence.describe()>
+                    <StatusPill status=status />
+                    " This object "
+                    {presence.describe()}
+                    "."
+                </p>
             }
             .into_any()
         }
         Some(o) => {
             let conditions = o.raw.status.conditions.clone();
             view! {
-                <p><StatusPill status=o.status/>" "{o.message.clone()}</p>
+                <p>
+                    <StatusPill status=o.status />
+                    " "
+                    {o.message.clone()}
+                </p>
                 <dl class="fl-facts">
-                    <dt>"Revision"</dt><dd><crate::components::digest::Digest value=o.artifact_revision().or(o.raw.status.last_applied_revision.as_deref()).unwrap_or("—").to_string()/></dd>
-                    <dt>"Managed by"</dt><dd data-owner="">{o.owner_label()}</dd>
+                    <dt>"Revision"</dt>
+                    <dd>
+                        <crate::components::digest::Digest value=o
+                            .artifact_revision()
+                            .or(o.raw.status.last_applied_revision.as_deref())
+                            .unwrap_or("—")
+                            .to_string() />
+                    </dd>
+                    <dt>"Managed by"</dt>
+                    <dd data-owner="">{o.owner_label()}</dd>
                 </dl>
                 <table class="fl-table">
                     <caption>"Conditions"</caption>
-                    <thead><tr><th scope="col">"Type"</th><th scope="col">"Status"</th><th scope="col">"Reason"</th><th scope="col">"Message"</th></tr></thead>
-                    <tbody>{conditions.into_iter().map(|c| view! {
-                        <tr><td>{c.type_}</td><td>{c.status}</td><td>{c.reason.unwrap_or_default()}</td><td>{c.message.unwrap_or_default()}</td></tr>
-                    }).collect_view()}</tbody>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Type"</th>
+                            <th scope="col">"Status"</th>
+                            <th scope="col">"Reason"</th>
+                            <th scope="col">"Message"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {conditions
+                            .into_iter()
+                            .map(|c| {
+                                view! {
+                                    <tr>
+                                        <td>{c.type_}</td>
+                                        <td>{c.status}</td>
+                                        <td>{c.reason.unwrap_or_default()}</td>
+                                        <td>{c.message.unwrap_or_default()}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
                 </table>
             }
             .into_any()
@@ -127,54 +163,137 @@ pub fn NodePanel(
         <aside class="fl-panel" aria-labelledby="panel-title" data-panel=id.to_string()>
             <div class="fl-panel__head">
                 <h2 id="panel-title">{id.to_string()}</h2>
-                <button class="fl-btn" type="button" on:click=move |_| on_close.run(())>"Close"</button>
+                <button class="fl-btn" type="button" on:click=move |_| on_close.run(())>
+                    "Close"
+                </button>
             </div>
             {body}
-            {posture.map(|p| view! {
-                <h3>"Signature"</h3>
-                <dl class="fl-facts" data-posture="">
-                    <dt>"Verification"</dt><dd data-verified=p.verdict.as_ref().map(|v| v.status.clone()).unwrap_or_else(|| "none".into()) data-verification=p.verification.as_str()>
-                        {match (&p.provider, &p.verdict) {
-                            (None, _) => p.verification.label(),
-                            (Some(pr), Some(v)) => format!("{} — {pr}: SourceVerified={}", p.verification.label(), v.status),
-                            (Some(pr), None) => format!("{} — {pr}", p.verification.label()),
-                        }}
-                    </dd>
-                    <dt>"Verified revision"</dt><dd><crate::components::digest::Digest value=p.verified_revision.clone().unwrap_or_else(|| "—".into())/></dd>
-                    <dt>"Blast radius"</dt><dd>{format!("{} consumers, {} objects downstream", p.consumers, p.blast_radius)}</dd>
-                </dl>
-            })}
-            {(!checks.is_empty()).then(|| view! {
-                <h3>"Migration checks about it"</h3>
-                <ul class="fl-checks" data-checks-about="">
-                    {checks.into_iter().map(|(m, stage, label, pass)| view! {
-                        <li data-check=pass>{format!("{m} · {stage}: {label} — {pass}")}</li>
-                    }).collect_view()}
-                </ul>
-            })}
+            {posture
+                .map(|p| {
+                    view! {
+                        <h3>"Signature"</h3>
+                        <dl class="fl-facts" data-posture="">
+                            <dt>"Verification"</dt>
+                            <dd
+                                data-verified=p
+                                    .verdict
+                                    .as_ref()
+                                    .map(|v| v.status.clone())
+                                    .unwrap_or_else(|| "none".into())
+                                data-verification=p.verification.as_str()
+                            >
+                                {match (&p.provider, &p.verdict) {
+                                    (None, _) => p.verification.label(),
+                                    (Some(pr), Some(v)) => {
+                                        format!(
+                                            "{} — {pr}: SourceVerified={}",
+                                            p.verification.label(),
+                                            v.status,
+                                        )
+                                    }
+                                    (Some(pr), None) => {
+                                        format!("{} — {pr}", p.verification.label())
+                                    }
+                                }}
+                            </dd>
+                            <dt>"Verified revision"</dt>
+                            <dd>
+                                <crate::components::digest::Digest value=p
+                                    .verified_revision
+                                    .clone()
+                                    .unwrap_or_else(|| "—".into()) />
+                            </dd>
+                            <dt>"Blast radius"</dt>
+                            <dd>
+                                {format!(
+                                    "{} consumers, {} objects downstream",
+                                    p.consumers,
+                                    p.blast_radius,
+                                )}
+                            </dd>
+                        </dl>
+                    }
+                })}
+            {(!checks.is_empty())
+                .then(|| {
+                    view! {
+                        <h3>"Migration checks about it"</h3>
+                        <ul class="fl-checks" data-checks-about="">
+                            {checks
+                                .into_iter()
+                                .map(|(m, stage, label, pass)| {
+                                    view! {
+                                        <li data-check=pass>
+                                            {format!("{m} · {stage}: {label} — {pass}")}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
             <h3>"Referenced by"</h3>
-            <ul class="fl-refs">{referrers.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+            <ul class="fl-refs">
+                {referrers.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+            </ul>
             <h3>"Findings"</h3>
-            <FindingsList findings=findings/>
+            <FindingsList findings=findings />
             <h3>"Recent events"</h3>
             {move || {
-                    match events.get() {
-                        None => view! { <p class="fl-empty">"Loading events…"</p> }.into_any(),
-                        Some(Ok(ev)) if ev.is_empty() => view! { <p class="fl-empty">"No events."</p> }.into_any(),
-                        Some(Ok(ev)) => view! {
-                            <ul class="fl-events">{ev.into_iter().take(20).map(|e| view! {
-                                <li class=format!("fl-event fl-event--{}", e.type_.to_lowercase()) data-event-type=e.type_.clone()>
-                                    <time>{e.last_timestamp.unwrap_or_default()}</time>" "<strong>{e.type_.clone()}</strong>" "{e.message}
-                                </li>
-                            }).collect_view()}</ul>
-                        }.into_any(),
-                        Some(Err(e)) => view! { <p class="fl-empty">{format!("Events unavailable: {e}")}</p> }.into_any(),
+                match events.get() {
+                    None => view! { <p class="fl-empty">"Loading events…"</p> }.into_any(),
+                    Some(Ok(ev)) if ev.is_empty() => {
+                        view! { <p class="fl-empty">"No events."</p> }.into_any()
                     }
+                    Some(Ok(ev)) => {
+                        view! {
+                            <ul class="fl-events">
+                                {ev
+                                    .into_iter()
+                                    .take(20)
+                                    .map(|e| {
+                                        view! {
+                                            <li
+                                                class=format!(
+                                                    "fl-event fl-event--{}",
+                                                    e.type_.to_lowercase(),
+                                                )
+                                                data-event-type=e.type_.clone()
+                                            >
+                                                <time>{e.last_timestamp.unwrap_or_default()}</time>
+                                                " "
+                                                <strong>{e.type_.clone()}</strong>
+                                                " "
+                                                {e.message}
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        }
+                            .into_any()
+                    }
+                    Some(Err(e)) => {
+                        view! { <p class="fl-empty">{format!("Events unavailable: {e}")}</p> }
+                            .into_any()
+                    }
+                }
             }}
             <p class="fl-links">
-                <a href=crate::base::href(&format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())))>"Signatures"</a>" · "
+                <a href=crate::base::href(
+                    &format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())),
+                )>"Signatures"</a>
+                " · "
                 <a href=crate::base::href("/migrations")>"Migrations"</a>
-                {operator_page(&id).map(|href| view! { " · "<a href=href target="_top" data-operator-link="">"Open in the Flux Operator UI"</a> })}
+                {operator_page(&id)
+                    .map(|href| {
+                        view! {
+                            " · "
+                            <a href=href target="_top" data-operator-link="">
+                                "Open in the Flux Operator UI"
+                            </a>
+                        }
+                    })}
             </p>
         </aside>
     }

@@ -135,24 +135,84 @@ pub fn ShareControls() -> impl IntoView {
     };
     view! {
         <div class="fl-share">
-            <button class="fl-btn" type="button" on:click=move |_| { let l = live_link(); copy(&l); shown.set(Some(l)); }>"Copy link"</button>
-            <Show when=move || state.snapshot.with(Option::is_none)>
-                <button class="fl-btn" type="button" on:click=share>"Share snapshot"</button>
-            </Show>
-            <button class="fl-btn" type="button" on:click=save>"Save snapshot"</button>
-            <label class="fl-btn">"Open snapshot…"<input class="fl-sr" type="file" accept=".fluxlens,text/plain" on:change=open_file/></label>
-            <label><input type="checkbox" prop:checked=move || drop_messages.get() on:change=move |ev| drop_messages.set(event_target_checked(&ev))/>" drop messages"</label>
-            {move || shown.get().map(|l| {
-                let redaction = prepared.get().filter(|(p, _)| *p == l).map(|(p, n)| view! {
-                    <span class="fl-share__redacted" data-redacted=n>{redaction_text(n)}</span>
-                    <button class="fl-btn" type="button" data-copy-snapshot="" on:click=move |_| copy(&p)>"Copy snapshot link"</button>
-                });
-                let label = if redaction.is_some() { "Snapshot link " } else { "Link (copied) " };
-                view! {
-                    <label class="fl-share__link">{label}<input type="text" readonly prop:value=l.clone() data-share-link="" size="40"/></label>
-                    {redaction}
+            <button
+                class="fl-btn"
+                type="button"
+                on:click=move |_| {
+                    let l = live_link();
+                    copy(&l);
+                    shown.set(Some(l));
                 }
-            })}
+            >
+                "Copy link"
+            </button>
+            <Show when=move || state.snapshot.with(Option::is_none)>
+                <button class="fl-btn" type="button" on:click=share>
+                    "Share snapshot"
+                </button>
+            </Show>
+            <button class="fl-btn" type="button" on:click=save>
+                "Save snapshot"
+            </button>
+            <label class="fl-btn">
+                "Open snapshot…"
+                <input
+                    class="fl-sr"
+                    type="file"
+                    accept=".fluxlens,text/plain"
+                    on:change=open_file
+                />
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || drop_messages.get()
+                    on:change=move |ev| drop_messages.set(event_target_checked(&ev))
+                />
+                " drop messages"
+            </label>
+            {move || {
+                shown
+                    .get()
+                    .map(|l| {
+                        let redaction = prepared
+                            .get()
+                            .filter(|(p, _)| *p == l)
+                            .map(|(p, n)| {
+                                view! {
+                                    <span class="fl-share__redacted" data-redacted=n>
+                                        {redaction_text(n)}
+                                    </span>
+                                    <button
+                                        class="fl-btn"
+                                        type="button"
+                                        data-copy-snapshot=""
+                                        on:click=move |_| copy(&p)
+                                    >
+                                        "Copy snapshot link"
+                                    </button>
+                                }
+                            });
+                        let label = if redaction.is_some() {
+                            "Snapshot link "
+                        } else {
+                            "Link (copied) "
+                        };
+                        view! {
+                            <label class="fl-share__link">
+                                {label}
+                                <input
+                                    type="text"
+                                    readonly
+                                    prop:value=l.clone()
+                                    data-share-link=""
+                                    size="40"
+                                />
+                            </label>
+                            {redaction}
+                        }
+                    })
+            }}
         </div>
     }
 }
@@ -171,14 +231,33 @@ fn redaction_text(n: usize) -> String {
 pub fn SnapshotBanner() -> impl IntoView {
     let state = AppState::expect();
     move || {
-        let err = state.snapshot_error.get().map(|e| view! { <div class="fl-notice fl-notice--error" role="alert" data-snapshot-error="">{e}</div> });
+        let err = state.snapshot_error.get().map(|e| {
+            view! {
+                <div class="fl-notice fl-notice--error" role="alert" data-snapshot-error="">
+                    {e}
+                </div>
+            }
+        });
         let banner = state.snapshot.get().map(|s| {
-            let cluster = state.data.with(|d| d.as_ref().and_then(|d| d.cluster.report.spec.distribution.version.clone())).unwrap_or_else(|| "unknown".into());
+            let cluster = state
+                .data
+                .with(|d| {
+                    d.as_ref()
+                        .and_then(|d| d.cluster.report.spec.distribution.version.clone())
+                })
+                .unwrap_or_else(|| "unknown".into());
             view! {
                 <div class="fl-notice fl-notice--snapshot" role="status" data-snapshot="">
-                    <strong>"Snapshot — not live. "</strong>{format!("Captured at {} · cluster Flux {cluster} · read-only", s.captured_at)}
+                    <strong>"Snapshot — not live. "</strong>
+                    {format!(
+                        "Captured at {} · cluster Flux {cluster} · read-only",
+                        s.captured_at,
+                    )}
                     // A full load: the page must start over without the snapshot and contact the API.
-                    " "<a href=live_link() rel="external">"Open the live view"</a>
+                    " "
+                    <a href=live_link() rel="external">
+                        "Open the live view"
+                    </a>
                 </div>
             }
         });

@@ -9,5 +9,9 @@ pub fn StatusPill(
     /// The status.
     status: Status,
 ) -> impl IntoView {
-    view! { <span class=format!("fl-pill {}", status.css_class()) data-status=status.as_str()>{status.as_str()}</span> }
+    view! {
+        <span class=format!("fl-pill {}", status.css_class()) data-status=status.as_str()>
+            {status.as_str()}
+        </span>
+    }
 }

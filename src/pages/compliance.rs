@@ -42,46 +42,125 @@ pub fn CompliancePage() -> impl IntoView {
     view! {
         <section class="fl-page" aria-labelledby="ent-title">
             <h1 id="ent-title">"Flux Enterprise compliance"</h1>
-            {when_loaded(move || view! {
-                {move || page.with(|p| p.as_ref().map(|p| view! {
-                    <crate::components::hero::Hero verdict=p.verdict.clone()/>
-                    <p class="fl-lead" data-summary="compliance">"Variant "<strong data-variant=p.variant>{p.variant}</strong>" · "
-                        <strong data-count="controls-passed">{p.passed}</strong>" of "{p.controls.len()}" controls passed"</p>
-                }))}
-                <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Compliance profile">
-                    <label>"Profile "
-                        <select name="profile" prop:value=move || profile.get().0 on:change=move |ev| set.run(("profile", event_target_value(&ev)))>
-                            <option value="upstream">"upstream (no requirement)"</option>
-                            <option value="enterprise">"require Flux Enterprise"</option>
-                            <option value="fips">"require FIPS"</option>
-                        </select>
-                    </label>
-                    <label>"Minimum operator version "
-                        <input type="text" placeholder="v0.33.0" prop:value=move || profile.get().1 on:change=move |ev| set.run(("minop", event_target_value(&ev)))/>
-                    </label>
-                </form>
-                <div class="fl-graph-actions">
-                    {export_button(page, "json", "application/json", "Export JSON")}
-                    {export_button(page, "md", "text/markdown", "Export Markdown")}
-                    {export_button(page, "csv", "text/csv", "Export CSV")}
-                </div>
-                {move || page.with(|p| p.as_ref().map(|p| view! {
-                    <table class="fl-table" data-table="scorecard">
-                        <caption>"Scorecard"</caption>
-                        <thead><tr><th scope="col">"Control"</th><th scope="col">"Title"</th><th scope="col">"Result"</th></tr></thead>
-                        <tbody>{p.controls.iter().map(|c| {
-                            let r = c.outcome.as_str();
-                            view! { <tr data-control=c.rule data-result=r><td><code>{c.rule}</code></td><td>{c.title}</td><td class=format!("fl-result fl-result--{r}")>{r}</td></tr> }
-                        }).collect_view()}</tbody>
-                    </table>
-                    <div class="fl-scroll"><table class="fl-table" data-table="components">
-                        <caption>"Components"</caption>
-                        <thead><tr><th scope="col">"Component"</th><th scope="col">"Registry"</th><th scope="col">"Variant"</th><th scope="col">"Tag"</th><th scope="col">"Digest"</th><th scope="col">"Pinned"</th><th scope="col">"Provenance"</th></tr></thead>
-                        <tbody>{p.components.iter().cloned().map(component_row).collect_view()}</tbody>
-                    </table></div>
-                }))}
-                <h2>"Compliance findings"</h2>
-                <FindingsList findings=Signal::derive(move || page.with(|p| p.as_ref().map(|p| p.findings.clone()).unwrap_or_default()))/>
+            {when_loaded(move || {
+                view! {
+                    {move || {
+                        page.with(|p| {
+                            p.as_ref()
+                                .map(|p| {
+                                    view! {
+                                        <crate::components::hero::Hero verdict=p.verdict.clone() />
+                                        <p class="fl-lead" data-summary="compliance">
+                                            "Variant "
+                                            <strong data-variant=p.variant>{p.variant}</strong>
+                                            " · "
+                                            <strong data-count="controls-passed">{p.passed}</strong>
+                                            " of "
+                                            {p.controls.len()}
+                                            " controls passed"
+                                        </p>
+                                    }
+                                })
+                        })
+                    }}
+                    <form
+                        class="fl-filters"
+                        on:submit=|ev| ev.prevent_default()
+                        aria-label="Compliance profile"
+                    >
+                        <label>
+                            "Profile "
+                            <select
+                                name="profile"
+                                prop:value=move || profile.get().0
+                                on:change=move |ev| set.run(("profile", event_target_value(&ev)))
+                            >
+                                <option value="upstream">"upstream (no requirement)"</option>
+                                <option value="enterprise">"require Flux Enterprise"</option>
+                                <option value="fips">"require FIPS"</option>
+                            </select>
+                        </label>
+                        <label>
+                            "Minimum operator version "
+                            <input
+                                type="text"
+                                placeholder="v0.33.0"
+                                prop:value=move || profile.get().1
+                                on:change=move |ev| set.run(("minop", event_target_value(&ev)))
+                            />
+                        </label>
+                    </form>
+                    <div class="fl-graph-actions">
+                        {export_button(page, "json", "application/json", "Export JSON")}
+                        {export_button(page, "md", "text/markdown", "Export Markdown")}
+                        {export_button(page, "csv", "text/csv", "Export CSV")}
+                    </div>
+                    {move || {
+                        page.with(|p| {
+                            p.as_ref()
+                                .map(|p| {
+                                    view! {
+                                        <table class="fl-table" data-table="scorecard">
+                                            <caption>"Scorecard"</caption>
+                                            <thead>
+                                                <tr>
+                                                    <th scope="col">"Control"</th>
+                                                    <th scope="col">"Title"</th>
+                                                    <th scope="col">"Result"</th>
+                                                </tr>
+                                            </thead>
+                                            <tbody>
+                                                {p
+                                                    .controls
+                                                    .iter()
+                                                    .map(|c| {
+                                                        let r = c.outcome.as_str();
+                                                        view! {
+                                                            <tr data-control=c.rule data-result=r>
+                                                                <td>
+                                                                    <code>{c.rule}</code>
+                                                                </td>
+                                                                <td>{c.title}</td>
+                                                                <td class=format!("fl-result fl-result--{r}")>{r}</td>
+                                                            </tr>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </tbody>
+                                        </table>
+                                        <div class="fl-scroll">
+                                            <table class="fl-table" data-table="components">
+                                                <caption>"Components"</caption>
+                                                <thead>
+                                                    <tr>
+                                                        <th scope="col">"Component"</th>
+                                                        <th scope="col">"Registry"</th>
+                                                        <th scope="col">"Variant"</th>
+                                                        <th scope="col">"Tag"</th>
+                                                        <th scope="col">"Digest"</th>
+                                                        <th scope="col">"Pinned"</th>
+                                                        <th scope="col">"Provenance"</th>
+                                                    </tr>
+                                                </thead>
+                                                <tbody>
+                                                    {p
+                                                        .components
+                                                        .iter()
+                                                        .cloned()
+                                                        .map(component_row)
+                                                        .collect_view()}
+                                                </tbody>
+                                            </table>
+                                        </div>
+                                    }
+                                })
+                        })
+                    }}
+                    <h2>"Compliance findings"</h2>
+                    <FindingsList findings=Signal::derive(move || {
+                        page.with(|p| p.as_ref().map(|p| p.findings.clone()).unwrap_or_default())
+                    }) />
+                }
             })}
         </section>
     }
@@ -166,17 +245,30 @@ fn export_button(
             }
         })
     };
-    view! { <button class="fl-btn" type="button" on:click=click>{label}</button> }
+    view! {
+        <button class="fl-btn" type="button" on:click=click>
+            {label}
+        </button>
+    }
 }
 
 fn component_row(x: ComponentImage) -> impl IntoView {
     view! {
         <tr data-component=x.name.clone() data-variant=x.variant.as_str()>
             <th scope="row">{x.name.clone()}</th>
-            <td><code>{x.registry.clone()}</code></td>
+            <td>
+                <code>{x.registry.clone()}</code>
+            </td>
             <td>{x.variant.as_str()}</td>
-            <td><code>{x.tag.clone()}</code></td>
-            <td><crate::components::digest::Digest value=x.digest.clone().unwrap_or_else(|| "—".into())/></td>
+            <td>
+                <code>{x.tag.clone()}</code>
+            </td>
+            <td>
+                <crate::components::digest::Digest value=x
+                    .digest
+                    .clone()
+                    .unwrap_or_else(|| "—".into()) />
+            </td>
             <td>{if x.digest.is_some() { "yes" } else { "no" }}</td>
             <td>{x.provenance()}</td>
         </tr>

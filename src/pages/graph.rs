@@ -173,63 +173,188 @@ pub fn GraphPage() -> impl IntoView {
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
             <h1 id="gr-title">"Source graph"</h1>
-            {crate::pages::when_loaded(move || view! { <GraphFilters query=query set_query=set_query matched=Signal::derive(move || drawing.with(|d| d.view.matched))/> })}
-            <Show when=move || state.data.with(Option::is_some)>
+            {crate::pages::when_loaded(move || {
+                view! {
+                    <GraphFilters
+                        query=query
+                        set_query=set_query
+                        matched=Signal::derive(move || drawing.with(|d| d.view.matched))
+                    />
+                }
+            })}
+            <Show when=move || {
+                state.data.with(Option::is_some)
+            }>
                 {move || {
                     let g = graph.get();
                     let missing = g.as_ref().map(|g| g.missing().count()).unwrap_or(0);
                     let cycles = g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default();
                     let d = drawing.get();
-                    let verdict = state.data.with(|x| x.as_ref().map(|x| fluxlens_core::verdict::graph(x.summary.total, x.summary.missing_refs, x.summary.not_visible_refs, x.graph.cycles.len())));
+                    let verdict = state
+                        .data
+                        .with(|x| {
+                            x.as_ref()
+                                .map(|x| fluxlens_core::verdict::graph(
+                                    x.summary.total,
+                                    x.summary.missing_refs,
+                                    x.summary.not_visible_refs,
+                                    x.graph.cycles.len(),
+                                ))
+                        });
                     view! {
-                        {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v/> })}
-                        {d.view.overview.then(|| if query.with(|q| q.filter.focus.is_some()) {
-                            view! { <p class="fl-lead" data-overview="">"A large focus: the object and its upstream chain as themselves, its downstream one box per namespace. Activate a namespace to lay out its objects."</p> }
-                        } else {
-                            view! { <p class="fl-lead" data-overview="">"Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."</p> }
-                        })}
+                        {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v /> })}
+                        {d
+                            .view
+                            .overview
+                            .then(|| {
+                                if query.with(|q| q.filter.focus.is_some()) {
+                                    view! {
+                                        <p class="fl-lead" data-overview="">
+                                            "A large focus: the object and its upstream chain as themselves, its downstream one box per namespace. Activate a namespace to lay out its objects."
+                                        </p>
+                                    }
+                                } else {
+                                    view! {
+                                        <p class="fl-lead" data-overview="">
+                                            "Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."
+                                        </p>
+                                    }
+                                }
+                            })}
                         <p class="fl-graph-summary" role="status">
-                            <span data-count="nodes">{d.view.nodes.len()}</span>{if d.view.nodes.len() == 1 { " node shown · " } else { " nodes shown · " }}
-                            <span data-count="missing">{missing}</span>{if missing == 1 { " missing reference · " } else { " missing references · " }}
-                            <span data-count="cycles">{cycles.len()}</span>{if cycles.len() == 1 { " dependsOn cycle" } else { " dependsOn cycles" }}
+                            <span data-count="nodes">{d.view.nodes.len()}</span>
+                            {if d.view.nodes.len() == 1 {
+                                " node shown · "
+                            } else {
+                                " nodes shown · "
+                            }}
+                            <span data-count="missing">{missing}</span>
+                            {if missing == 1 {
+                                " missing reference · "
+                            } else {
+                                " missing references · "
+                            }}
+                            <span data-count="cycles">{cycles.len()}</span>
+                            {if cycles.len() == 1 {
+                                " dependsOn cycle"
+                            } else {
+                                " dependsOn cycles"
+                            }}
                         </p>
-                        {(!cycles.is_empty()).then(|| view! {
-                            <ul class="fl-cycles" aria-label="dependsOn cycles">
-                                {cycles.into_iter().map(|c| view! { <li data-cycle="">{c.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(" → ")}</li> }).collect_view()}
-                            </ul>
-                        })}
+                        {(!cycles.is_empty())
+                            .then(|| {
+                                view! {
+                                    <ul class="fl-cycles" aria-label="dependsOn cycles">
+                                        {cycles
+                                            .into_iter()
+                                            .map(|c| {
+                                                view! {
+                                                    <li data-cycle="">
+                                                        {c
+                                                            .iter()
+                                                            .map(|k| k.to_string())
+                                                            .collect::<Vec<_>>()
+                                                            .join(" → ")}
+                                                    </li>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </ul>
+                                }
+                            })}
                     }
                 }}
-                {move || query.get().filter.focus.map(|k| {
-                    let whole = move |_| { let mut q = query.get_untracked(); q.filter.focus = None; set_query.run(q); };
-                    view! {
-                        <nav class="fl-breadcrumb" aria-label="Focus" data-focus=k.to_string()>
-                            <button class="fl-btn" type="button" on:click=whole>"Whole graph"</button>
-                            " › focus on "<strong>{k.to_string()}</strong>": its upstream chain and everything downstream"
-                        </nav>
-                    }
-                })}
+                {move || {
+                    query
+                        .get()
+                        .filter
+                        .focus
+                        .map(|k| {
+                            let whole = move |_| {
+                                let mut q = query.get_untracked();
+                                q.filter.focus = None;
+                                set_query.run(q);
+                            };
+                            view! {
+                                <nav
+                                    class="fl-breadcrumb"
+                                    aria-label="Focus"
+                                    data-focus=k.to_string()
+                                >
+                                    <button class="fl-btn" type="button" on:click=whole>
+                                        "Whole graph"
+                                    </button>
+                                    " › focus on "
+                                    <strong>{k.to_string()}</strong>
+                                    ": its upstream chain and everything downstream"
+                                </nav>
+                            }
+                        })
+                }}
                 <div class="fl-graph-actions">
-                    {move || query.get().selected.filter(|s| query.get().filter.focus.as_ref() != Some(s)).map(|sel| {
-                        let focus = move |_| { let mut q = query.get_untracked(); q.filter.focus = Some(sel.clone()); set_query.run(q); };
-                        view! { <button class="fl-btn" type="button" on:click=focus>"Focus on the selection"</button> }
-                    })}
-                    <button class="fl-btn" type="button" on:click=move |_| export(false)>"Export SVG"</button>
-                    <button class="fl-btn" type="button" on:click=move |_| export(true)>"Export DOT"</button>
-                </div>
-                <div class="fl-graph-layout">
-                    <GraphCanvas drawing=drawing selected=selected highlight=highlight on_select=on_select initial=initial on_viewport=on_viewport scope=scope target=target/>
                     {move || {
-                        // Rebuilt for a new selection or when what it shows changed, not for
-                        // every poll that changed something elsewhere.
+                        query
+                            .get()
+                            .selected
+                            .filter(|s| query.get().filter.focus.as_ref() != Some(s))
+                            .map(|sel| {
+                                let focus = move |_| {
+                                    let mut q = query.get_untracked();
+                                    q.filter.focus = Some(sel.clone());
+                                    set_query.run(q);
+                                };
+                                view! {
+                                    <button class="fl-btn" type="button" on:click=focus>
+                                        "Focus on the selection"
+                                    </button>
+                                }
+                            })
+                    }} <button class="fl-btn" type="button" on:click=move |_| export(false)>
+                        "Export SVG"
+                    </button> <button class="fl-btn" type="button" on:click=move |_| export(true)>
+                        "Export DOT"
+                    </button>
+                </div> <div class="fl-graph-layout">
+                    <GraphCanvas
+                        drawing=drawing
+                        selected=selected
+                        highlight=highlight
+                        on_select=on_select
+                        initial=initial
+                        on_viewport=on_viewport
+                        scope=scope
+                        target=target
+                    />
+                    {move || {
                         let id = panel.get()?.0;
                         let d = state.data.get_untracked()?;
-                        let close = Callback::new(move |_| { let mut q = query.get_untracked(); q.selected = None; set_query.run(q); });
-                        Some(view! { <NodePanel data=d id=id on_close=close/> })
+                        let close = Callback::new(move |_| {
+                            let mut q = query.get_untracked();
+                            q.selected = None;
+                            set_query.run(q);
+                        });
+                        Some(
+                            // Rebuilt for a new selection or when what it shows changed, not for
+                            // every poll that changed something elsewhere.
+                            view! { <NodePanel data=d id=id on_close=close /> },
+                        )
                     }}
-                </div>
-                <h2>"Reference findings"</h2>
-                <FindingsList findings=Signal::derive(move || state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule == "MIG-GO-02").cloned().collect()).unwrap_or_default()))/>
+                </div> <h2>"Reference findings"</h2>
+                <FindingsList findings=Signal::derive(move || {
+                    state
+                        .data
+                        .with(|d| {
+                            d.as_ref()
+                                .map(|d| {
+                                    d.findings
+                                        .iter()
+                                        .filter(|f| f.rule == "MIG-GO-02")
+                                        .cloned()
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
+                }) />
             </Show>
         </section>
     }
@@ -254,39 +379,175 @@ fn GraphFilters(
     let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
     view! {
         <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
-            <label>"Namespace "
-                <select prop:value=move || first(query.get().filter.namespaces) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.namespaces = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
+            <label>
+                "Namespace "
+                <select
+                    prop:value=move || first(query.get().filter.namespaces)
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        update(
+                            Box::new(move |q| {
+                                q.filter.namespaces = if v.is_empty() {
+                                    vec![]
+                                } else {
+                                    vec![v.clone()]
+                                };
+                            }),
+                        )
+                    }
+                >
                     <option value="">"all"</option>
                     {options(choices, Choice::Namespace)}
                 </select>
             </label>
-            <label>"Kind "
-                <select prop:value=move || first(query.get().filter.kinds) on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.kinds = if v.is_empty() { vec![] } else { vec![v.clone()] })) }>
+            <label>
+                "Kind "
+                <select
+                    prop:value=move || first(query.get().filter.kinds)
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        update(
+                            Box::new(move |q| {
+                                q.filter.kinds = if v.is_empty() {
+                                    vec![]
+                                } else {
+                                    vec![v.clone()]
+                                };
+                            }),
+                        )
+                    }
+                >
                     <option value="">"all"</option>
                     {options(choices, Choice::Kind)}
                 </select>
             </label>
-            <label>"Status "
-                <select prop:value=move || query.get().filter.statuses.first().map(|s| s.as_str().to_string()).unwrap_or_default() on:change=move |ev| { let v = event_target_value(&ev); update(Box::new(move |q| q.filter.statuses = if v.is_empty() { vec![] } else { vec![Status::parse(&v)] })) }>
+            <label>
+                "Status "
+                <select
+                    prop:value=move || {
+                        query
+                            .get()
+                            .filter
+                            .statuses
+                            .first()
+                            .map(|s| s.as_str().to_string())
+                            .unwrap_or_default()
+                    }
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        update(
+                            Box::new(move |q| {
+                                q.filter.statuses = if v.is_empty() {
+                                    vec![]
+                                } else {
+                                    vec![Status::parse(&v)]
+                                };
+                            }),
+                        )
+                    }
+                >
                     <option value="">"all"</option>
-                    {Status::ALL.iter().map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> }).collect_view()}
+                    {Status::ALL
+                        .iter()
+                        .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
+                        .collect_view()}
                 </select>
             </label>
-            <label><input type="checkbox" prop:checked=move || query.get().filter.problems_only on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.problems_only = c)) }/>" Problems only"</label>
-            <GraphSearch query=query set_query=set_query matched=matched/>
-            <label>"Collapse "
-                <select prop:value="" on:change=move |ev| { let v = event_target_value(&ev); if !v.is_empty() { update(Box::new(move |q| if !q.filter.collapsed_namespaces.contains(&v) { q.filter.collapsed_namespaces.push(v.clone()) })) } }>
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || query.get().filter.problems_only
+                    on:change=move |ev| {
+                        let c = event_target_checked(&ev);
+                        update(Box::new(move |q| q.filter.problems_only = c))
+                    }
+                />
+                " Problems only"
+            </label>
+            <GraphSearch query=query set_query=set_query matched=matched />
+            <label>
+                "Collapse "
+                <select
+                    prop:value=""
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if !v.is_empty() {
+                            update(
+                                Box::new(move |q| {
+                                    if !q.filter.collapsed_namespaces.contains(&v) {
+                                        q.filter.collapsed_namespaces.push(v.clone())
+                                    }
+                                }),
+                            )
+                        }
+                    }
+                >
                     <option value="">"a namespace…"</option>
                     {options(choices, Choice::Namespace)}
                 </select>
             </label>
-            <label><input type="checkbox" prop:checked=move || query.get().notifications on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.notifications = c)) }/>" Notifications"</label>
-            <label><input type="checkbox" prop:checked=move || query.get().managed_by on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.managed_by = c)) }/>" Ownership"</label>
-            <label><input type="checkbox" prop:checked=move || query.get().filter.flat on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.flat = c)) }/>" Every object"</label>
-            {move || (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//"))).then(|| view! {
-                <button class="fl-btn" type="button" on:click=move |_| update(Box::new(|q| q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))))>"Back to the overview"</button>
-            })}
-            <label><input type="checkbox" prop:checked=move || query.get().filter.group_threshold != 0 on:change=move |ev| { let c = event_target_checked(&ev); update(Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 })) }/>" Group siblings"</label>
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || query.get().notifications
+                    on:change=move |ev| {
+                        let c = event_target_checked(&ev);
+                        update(Box::new(move |q| q.notifications = c))
+                    }
+                />
+                " Notifications"
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || query.get().managed_by
+                    on:change=move |ev| {
+                        let c = event_target_checked(&ev);
+                        update(Box::new(move |q| q.managed_by = c))
+                    }
+                />
+                " Ownership"
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || query.get().filter.flat
+                    on:change=move |ev| {
+                        let c = event_target_checked(&ev);
+                        update(Box::new(move |q| q.filter.flat = c))
+                    }
+                />
+                " Every object"
+            </label>
+            {move || {
+                (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//")))
+                    .then(|| {
+                        view! {
+                            <button
+                                class="fl-btn"
+                                type="button"
+                                on:click=move |_| update(
+                                    Box::new(|q| {
+                                        q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))
+                                    }),
+                                )
+                            >
+                                "Back to the overview"
+                            </button>
+                        }
+                    })
+            }}
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || query.get().filter.group_threshold != 0
+                    on:change=move |ev| {
+                        let c = event_target_checked(&ev);
+                        update(Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 }))
+                    }
+                />
+                " Group siblings"
+            </label>
         </form>
     }
 }

@@ -21,16 +21,28 @@ pub fn MigrationsPage() -> impl IntoView {
                 let migrations = derive(|d| content_keys(d.migrations.clone()));
                 let findings = Signal::derive(move || {
                     let q = query.get();
-                    state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule.starts_with("MIG-") && q.admits(f)).cloned().collect()).unwrap_or_default())
+                    state
+                        .data
+                        .with(|d| {
+                            d.as_ref()
+                                .map(|d| {
+                                    d.findings
+                                        .iter()
+                                        .filter(|f| f.rule.starts_with("MIG-") && q.admits(f))
+                                        .cloned()
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
                 });
                 view! {
-                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v /> })}
                     <For each=move || migrations.get().unwrap_or_default() key=|(k, _)| *k let:item>
-                        <MigrationCard migration=item.1/>
+                        <MigrationCard migration=item.1 />
                     </For>
                     <h2>"Migration findings"</h2>
-                    <ListFilters query=query set_query=set_query/>
-                    <FindingsList findings=findings/>
+                    <ListFilters query=query set_query=set_query />
+                    <FindingsList findings=findings />
                 }
             })}
         </section>
@@ -53,25 +65,53 @@ pub fn MigrationCard(
     };
     let badge = migration.badge();
     view! {
-        <article class="fl-migration" data-migration=migration.id data-badge=badge aria-labelledby=format!("mig-{}", migration.id)>
+        <article
+            class="fl-migration"
+            data-migration=migration.id
+            data-badge=badge
+            aria-labelledby=format!("mig-{}", migration.id)
+        >
             <h2 id=format!("mig-{}", migration.id)>{migration.title.clone()}</h2>
             <p class="fl-lead">"Current stage: "<strong data-current-stage="">{current}</strong></p>
-            {(!migration.blockers.is_empty()).then(|| view! {
-                <div class="fl-blockers" role="alert">
-                    <h3>"Blockers"</h3>
-                    <FindingsList findings=migration.blockers.clone()/>
-                </div>
-            })}
+            {(!migration.blockers.is_empty())
+                .then(|| {
+                    view! {
+                        <div class="fl-blockers" role="alert">
+                            <h3>"Blockers"</h3>
+                            <FindingsList findings=migration.blockers.clone() />
+                        </div>
+                    }
+                })}
             <ol class="fl-stepper">
                 {migration.stages.into_iter().map(stage_view).collect_view()}
             </ol>
-            {(!migration.notes.is_empty()).then(|| view! {
-                <ul class="fl-notes">{migration.notes.into_iter().map(|n| view! { <li><code>{n}</code></li> }).collect_view()}</ul>
-            })}
-            {(!migration.next_commands.is_empty()).then(|| view! {
-                <h3>"Next commands (shown, never run)"</h3>
-                <pre class="fl-commands" data-commands=""><code>{migration.next_commands.join("\n")}</code></pre>
-            })}
+            {(!migration.notes.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="fl-notes">
+                            {migration
+                                .notes
+                                .into_iter()
+                                .map(|n| {
+                                    view! {
+                                        <li>
+                                            <code>{n}</code>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
+            {(!migration.next_commands.is_empty())
+                .then(|| {
+                    view! {
+                        <h3>"Next commands (shown, never run)"</h3>
+                        <pre class="fl-commands" data-commands="">
+                            <code>{migration.next_commands.join("\n")}</code>
+                        </pre>
+                    }
+                })}
         </article>
     }
 }
@@ -86,39 +126,94 @@ fn stage_view(s: Stage) -> impl IntoView {
         StageState::NotStarted => "○",
     };
     view! {
-        <li class=class data-stage=s.id.clone() data-state=state.as_str() aria-current=(matches!(state, StageState::InProgress | StageState::Blocked)).then_some("step")>
-            <div class="fl-step__head"><span class="fl-step__icon" aria-hidden="true">{icon}</span>
-                <strong>{s.id.clone()}" "{s.title.clone()}</strong>" "<span class="fl-step__state">"("{state.as_str()}")"</span></div>
-            {s.progress.map(|(done, total, what)| {
-                let pct = if total == 0 { 100.0 } else { done as f64 * 100.0 / total as f64 };
-                view! {
-                    <div class="fl-progress" role="progressbar" aria-valuemin="0" aria-valuemax=total aria-valuenow=done aria-label=what.clone()>
-                        <div class="fl-progress__bar" style=format!("width:{pct:.0}%")></div>
-                    </div>
-                    <p class="fl-progress__text" data-progress-text="">{format!("{done} of {total} {what}")}</p>
-                }
-            })}
-            <ul class="fl-checks">
-                {s.checks.into_iter().map(|c| {
-                    let (mark, st) = (c.outcome.mark(), c.outcome.as_str());
+        <li
+            class=class
+            data-stage=s.id.clone()
+            data-state=state.as_str()
+            aria-current=(matches!(state, StageState::InProgress | StageState::Blocked))
+                .then_some("step")
+        >
+            <div class="fl-step__head">
+                <span class="fl-step__icon" aria-hidden="true">
+                    {icon}
+                </span>
+                <strong>{s.id.clone()}" "{s.title.clone()}</strong>
+                " "
+                <span class="fl-step__state">"("{state.as_str()}")"</span>
+            </div>
+            {s
+                .progress
+                .map(|(done, total, what)| {
+                    let pct = if total == 0 { 100.0 } else { done as f64 * 100.0 / total as f64 };
                     view! {
-                        <li class=format!("fl-check fl-check--{st}") data-check=st>
-                            <span aria-hidden="true">{mark}</span>" "<span class="fl-sr">{st}": "</span>{c.label}
-                            {(!c.detail.is_empty()).then(|| view! { <span class="fl-check__detail">" — "{c.detail}</span> })}
-                            {(!c.objects.is_empty()).then(|| {
-                                let more = c.objects.len().saturating_sub(12);
-                                view! {
-                                    <ul class="fl-objects">
-                                        {c.objects.into_iter().take(12).map(|k| { let id = k.to_string(); view! {
-                                            <li><a href=crate::base::href(&format!("/graph?sel={}", encode(&id)))>{id.clone()}</a>" · "<a href=crate::base::href(&format!("/signatures?sel={}", encode(&id)))>"signatures"</a></li>
-                                        }}).collect_view()}
-                                        {(more > 0).then(|| view! { <li>{format!("… and {more} more")}</li> })}
-                                    </ul>
-                                }
-                            })}
-                        </li>
+                        <div
+                            class="fl-progress"
+                            role="progressbar"
+                            aria-valuemin="0"
+                            aria-valuemax=total
+                            aria-valuenow=done
+                            aria-label=what.clone()
+                        >
+                            <div class="fl-progress__bar" style=format!("width:{pct:.0}%")></div>
+                        </div>
+                        <p class="fl-progress__text" data-progress-text="">
+                            {format!("{done} of {total} {what}")}
+                        </p>
                     }
-                }).collect_view()}
+                })}
+            <ul class="fl-checks">
+                {s
+                    .checks
+                    .into_iter()
+                    .map(|c| {
+                        let (mark, st) = (c.outcome.mark(), c.outcome.as_str());
+                        view! {
+                            <li class=format!("fl-check fl-check--{st}") data-check=st>
+                                <span aria-hidden="true">{mark}</span>
+                                " "
+                                <span class="fl-sr">{st}": "</span>
+                                {c.label}
+                                {(!c.detail.is_empty())
+                                    .then(|| {
+                                        view! {
+                                            <span class="fl-check__detail">" — "{c.detail}</span>
+                                        }
+                                    })}
+                                {(!c.objects.is_empty())
+                                    .then(|| {
+                                        let more = c.objects.len().saturating_sub(12);
+                                        view! {
+                                            <ul class="fl-objects">
+                                                {c
+                                                    .objects
+                                                    .into_iter()
+                                                    .take(12)
+                                                    .map(|k| {
+                                                        let id = k.to_string();
+                                                        view! {
+                                                            <li>
+                                                                <a href=crate::base::href(
+                                                                    &format!("/graph?sel={}", encode(&id)),
+                                                                )>{id.clone()}</a>
+                                                                " · "
+                                                                <a href=crate::base::href(
+                                                                    &format!("/signatures?sel={}", encode(&id)),
+                                                                )>"signatures"</a>
+                                                            </li>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                                {(more > 0)
+                                                    .then(|| {
+                                                        view! { <li>{format!("… and {more} more")}</li> }
+                                                    })}
+                                            </ul>
+                                        }
+                                    })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         </li>
     }

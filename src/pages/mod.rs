@@ -32,8 +32,12 @@ pub(crate) fn when_loaded<V: IntoView + 'static>(
     });
     move || match ready.get() {
         true => body().into_any(),
-        false => view! { <p class="fl-empty" aria-busy="true">"Waiting for cluster data…"</p> }
-            .into_any(),
+        false => view! {
+            <p class="fl-empty" aria-busy="true">
+                "Waiting for cluster data…"
+            </p>
+        }
+        .into_any(),
     }
 }
 

@@ -28,17 +28,17 @@ pub fn OverviewPage() -> impl IntoView {
                 let summary = derive(|d| d.summary.clone());
                 let findings = derive(|d| d.findings.clone());
                 view! {
-                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v /> })}
                     <div class="fl-cards">
-                        {count_cards(summary)}
-                        {signature_card()}
-                        {compliance_card()}
+                        {count_cards(summary)} {signature_card()} {compliance_card()}
                         {findings_card(summary)}
                     </div>
                     {migration_cards()}
                     {by_kind_table(summary)}
                     <h2>"Findings"</h2>
-                    <FindingsList findings=Signal::derive(move || findings.get().unwrap_or_default())/>
+                    <FindingsList findings=Signal::derive(move || {
+                        findings.get().unwrap_or_default()
+                    }) />
                 }
             })}
         </section>
@@ -58,18 +58,30 @@ fn count_cards(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
     view! {
         <article class="fl-card" data-card="objects">
             <h2>"Objects"</h2>
-            <p class="fl-big" data-count="objects">{number(summary, |s| s.total)}</p>
-            <p><a href=crate::base::href("/graph")>"Open the source graph"</a></p>
+            <p class="fl-big" data-count="objects">
+                {number(summary, |s| s.total)}
+            </p>
+            <p>
+                <a href=crate::base::href("/graph")>"Open the source graph"</a>
+            </p>
         </article>
         <article class="fl-card" data-card="missing">
             <h2>"Missing references"</h2>
-            <p class="fl-big" data-count="missing">{number(summary, |s| s.missing_refs)}</p>
-            <p><a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a></p>
+            <p class="fl-big" data-count="missing">
+                {number(summary, |s| s.missing_refs)}
+            </p>
+            <p>
+                <a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a>
+            </p>
         </article>
         <article class="fl-card" data-card="cycles">
             <h2>"dependsOn cycles"</h2>
-            <p class="fl-big" data-count="cycles">{move || cycles.get().unwrap_or(0)}</p>
-            <p><a href=crate::base::href("/graph?problems=1")>"Show problems in the graph"</a></p>
+            <p class="fl-big" data-count="cycles">
+                {move || cycles.get().unwrap_or(0)}
+            </p>
+            <p>
+                <a href=crate::base::href("/graph?problems=1")>"Show problems in the graph"</a>
+            </p>
         </article>
     }
 }
@@ -88,10 +100,18 @@ fn signature_card() -> impl IntoView {
     view! {
         <article class="fl-card" data-card="signatures">
             <h2>"Signatures"</h2>
-            <p class="fl-big"><span data-count="verified">{part(|s| s.0.to_string())}</span>" / "<span data-count="verifiable">{part(|s| s.1.to_string())}</span></p>
-            <p>"verifiable sources verified; root source verified: "
-                <strong data-root-verified="">{part(|s| s.2.clone())}</strong></p>
-            <p><a href=crate::base::href("/signatures")>"Open signatures"</a></p>
+            <p class="fl-big">
+                <span data-count="verified">{part(|s| s.0.to_string())}</span>
+                " / "
+                <span data-count="verifiable">{part(|s| s.1.to_string())}</span>
+            </p>
+            <p>
+                "verifiable sources verified; root source verified: "
+                <strong data-root-verified="">{part(|s| s.2.clone())}</strong>
+            </p>
+            <p>
+                <a href=crate::base::href("/signatures")>"Open signatures"</a>
+            </p>
         </article>
     }
 }
@@ -119,10 +139,14 @@ fn compliance_card() -> impl IntoView {
             view! {
                 <article class="fl-card" data-card="compliance">
                     <h2>"Compliance"</h2>
-                    <p><strong data-variant="">{c.variant}</strong></p>
+                    <p>
+                        <strong data-variant="">{c.variant}</strong>
+                    </p>
                     <p>{format!("{} of {} controls passed", c.passed, c.controls)}</p>
                     <p>"Worst: "{c.worst}</p>
-                    <p><a href=crate::base::href("/compliance")>"Open compliance"</a></p>
+                    <p>
+                        <a href=crate::base::href("/compliance")>"Open compliance"</a>
+                    </p>
                 </article>
             }
         })
@@ -136,15 +160,32 @@ fn findings_card(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
     view! {
         <article class="fl-card" data-card="findings">
             <h2>"Findings"</h2>
-            <p class="fl-big" data-count="findings">{number(summary, |s| s.findings_by_severity.iter().sum())}</p>
-            <p>
-                <span data-count="critical">{sev(4)}</span>" critical · "
-                <span data-count="high">{sev(3)}</span>" high · "
-                <span data-count="medium">{sev(2)}</span>" medium · "
-                <span data-count="low">{sev(1)}</span>" low · "
-                <span data-count="info">{sev(0)}</span>" info"
+            <p class="fl-big" data-count="findings">
+                {number(summary, |s| s.findings_by_severity.iter().sum())}
             </p>
-            <p>"affecting "<span data-count="affected">{number(summary, |s| s.affected_objects)}</span>{move || if number(summary, |s| s.affected_objects)() == 1 { " object" } else { " objects" }}</p>
+            <p>
+                <span data-count="critical">{sev(4)}</span>
+                " critical · "
+                <span data-count="high">{sev(3)}</span>
+                " high · "
+                <span data-count="medium">{sev(2)}</span>
+                " medium · "
+                <span data-count="low">{sev(1)}</span>
+                " low · "
+                <span data-count="info">{sev(0)}</span>
+                " info"
+            </p>
+            <p>
+                "affecting "
+                <span data-count="affected">{number(summary, |s| s.affected_objects)}</span>
+                {move || {
+                    if number(summary, |s| s.affected_objects)() == 1 {
+                        " object"
+                    } else {
+                        " objects"
+                    }
+                }}
+            </p>
         </article>
     }
 }
@@ -177,10 +218,24 @@ fn migration_card(m: Migration) -> impl IntoView {
     view! {
         <article class="fl-card" data-card=format!("migration-{}", m.id) data-badge=m.badge()>
             <h2>{m.title.clone()}</h2>
-            <p><strong data-current-stage="">{cur.0}</strong>" ("{cur.1}")"</p>
+            <p>
+                <strong data-current-stage="">{cur.0}</strong>
+                " ("
+                {cur.1}
+                ")"
+            </p>
             {cur.2.map(|(d, t, w)| view! { <p>{format!("{d} of {t} {w}")}</p> })}
-            {(!m.blockers.is_empty()).then(|| view! { <p class="fl-blocked">{fluxlens_core::verdict::plural(m.blockers.len(), "blocker")}</p> })}
-            <p><a href=crate::base::href("/migrations")>"Open migrations"</a></p>
+            {(!m.blockers.is_empty())
+                .then(|| {
+                    view! {
+                        <p class="fl-blocked">
+                            {fluxlens_core::verdict::plural(m.blockers.len(), "blocker")}
+                        </p>
+                    }
+                })}
+            <p>
+                <a href=crate::base::href("/migrations")>"Open migrations"</a>
+            </p>
         </article>
     }
 }
@@ -196,16 +251,48 @@ fn by_kind_table(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
     view! {
         <table class="fl-table" data-table="by-kind">
             <caption>"Objects by kind and status"</caption>
-            <thead><tr><th scope="col">"Kind"</th>
-                {Status::ALL.iter().map(|st| view! { <th scope="col">{st.as_str()}</th> }).collect_view()}
-            </tr></thead>
+            <thead>
+                <tr>
+                    <th scope="col">"Kind"</th>
+                    {Status::ALL
+                        .iter()
+                        .map(|st| view! { <th scope="col">{st.as_str()}</th> })
+                        .collect_view()}
+                </tr>
+            </thead>
             <tbody>
                 <For each=move || rows.get() key=|(k, _)| *k let:item>
                     {
                         let (k, c) = item.1;
                         view! {
-                            <tr data-kind=k.as_str().to_string()><th scope="row"><a href=crate::base::href(&format!("/graph?kind={}", k.as_str()))>{k.as_str().to_string()}</a></th>
-                                {c.iter().zip(Status::ALL).map(|(n, st)| view! { <td>{(*n > 0).then(|| view! { <a href=crate::base::href(&format!("/graph?kind={}&status={}", k.as_str(), st.as_str()))>{*n}</a> })}{(*n == 0).then_some("0")}</td> }).collect_view()}
+                            <tr data-kind=k.as_str().to_string()>
+                                <th scope="row">
+                                    <a href=crate::base::href(
+                                        &format!("/graph?kind={}", k.as_str()),
+                                    )>{k.as_str().to_string()}</a>
+                                </th>
+                                {c
+                                    .iter()
+                                    .zip(Status::ALL)
+                                    .map(|(n, st)| {
+                                        view! {
+                                            <td>
+                                                {(*n > 0)
+                                                    .then(|| {
+                                                        view! {
+                                                            <a href=crate::base::href(
+                                                                &format!(
+                                                                    "/graph?kind={}&status={}",
+                                                                    k.as_str(),
+                                                                    st.as_str(),
+                                                                ),
+                                                            )>{*n}</a>
+                                                        }
+                                                    })}{(*n == 0).then_some("0")}
+                                            </td>
+                                        }
+                                    })
+                                    .collect_view()}
                             </tr>
                         }
                     }

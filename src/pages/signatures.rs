@@ -29,29 +29,67 @@ pub fn SignaturesPage() -> impl IntoView {
                     let root = d.postures.iter().find(|p| p.is_root).map(|p| &p.verification);
                     fluxlens_core::verdict::signatures(&d.signatures, root, &d.findings)
                 });
-                let lead = derive(|d| Lead { verified: d.signatures.verified, verifiable: d.signatures.verifiable, root: d.signatures.root_label().to_string() });
+                let lead = derive(|d| Lead {
+                    verified: d.signatures.verified,
+                    verifiable: d.signatures.verifiable,
+                    root: d.signatures.root_label().to_string(),
+                });
                 let state = crate::state::AppState::expect();
                 let rows = Memo::new(move |_| {
                     let q = query.get();
-                    state.data.with(|d| {
-                        let Some(d) = d else { return vec![] };
-                        let mut rows: Vec<SourcePosture> = d.postures.iter().filter(|p| {
-                            (q.kinds.is_empty() || q.kinds.iter().any(|k| k == p.key.kind.as_str())) && (q.namespaces.is_empty() || q.namespaces.contains(&p.key.namespace))
-                        }).cloned().collect();
-                        order::sort(&mut rows, &q.sort);
-                        let sel = q.selected.clone();
-                        content_keys(rows.into_iter().map(|p| { let s = sel.as_ref() == Some(&p.key); (p, s) }).collect())
-                    })
+                    state
+                        .data
+                        .with(|d| {
+                            let Some(d) = d else { return vec![] };
+                            let mut rows: Vec<SourcePosture> = d
+                                .postures
+                                .iter()
+                                .filter(|p| {
+                                    (q.kinds.is_empty()
+                                        || q.kinds.iter().any(|k| k == p.key.kind.as_str()))
+                                        && (q.namespaces.is_empty()
+                                            || q.namespaces.contains(&p.key.namespace))
+                                })
+                                .cloned()
+                                .collect();
+                            order::sort(&mut rows, &q.sort);
+                            let sel = q.selected.clone();
+                            content_keys(
+                                rows
+                                    .into_iter()
+                                    .map(|p| {
+                                        let s = sel.as_ref() == Some(&p.key);
+                                        (p, s)
+                                    })
+                                    .collect(),
+                            )
+                        })
                 });
                 let findings = Signal::derive(move || {
                     let q = query.get();
-                    state.data.with(|d| d.as_ref().map(|d| d.findings.iter().filter(|f| f.rule.starts_with("SIG-") && q.admits(f)).cloned().collect()).unwrap_or_default())
+                    state
+                        .data
+                        .with(|d| {
+                            d.as_ref()
+                                .map(|d| {
+                                    d.findings
+                                        .iter()
+                                        .filter(|f| f.rule.starts_with("SIG-") && q.admits(f))
+                                        .cloned()
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
                 });
                 let header = move |col: &'static str, label: &'static str| {
                     let aria = move || {
                         let sort = query.get().sort;
                         let (cur, desc) = order::parse(&sort);
-                        if cur == col { if desc { "descending" } else { "ascending" } } else { "none" }
+                        if cur == col {
+                            if desc { "descending" } else { "ascending" }
+                        } else {
+                            "none"
+                        }
                     };
                     let click = move |_| {
                         let mut q = query.get_untracked();
@@ -60,36 +98,59 @@ pub fn SignaturesPage() -> impl IntoView {
                     };
                     view! {
                         <th scope="col" aria-sort=aria data-sort=col>
-                            <button class="fl-sort" type="button" on:click=click>{label}
-                                <span aria-hidden="true">{move || match aria() { "ascending" => " ▲", "descending" => " ▼", _ => "" }}</span>
+                            <button class="fl-sort" type="button" on:click=click>
+                                {label}
+                                <span aria-hidden="true">
+                                    {move || match aria() {
+                                        "ascending" => " ▲",
+                                        "descending" => " ▼",
+                                        _ => "",
+                                    }}
+                                </span>
                             </button>
                         </th>
                     }
                 };
-                let fact = move |f: fn(&Lead) -> String| move || lead.with(|l| l.as_ref().map(f).unwrap_or_default());
+                let fact = move |f: fn(&Lead) -> String| move || {
+                    lead.with(|l| l.as_ref().map(f).unwrap_or_default())
+                };
                 view! {
-                    {move || verdict.get().map(|v| view! { <Hero verdict=v/> })}
+                    {move || verdict.get().map(|v| view! { <Hero verdict=v /> })}
                     <p class="fl-lead" data-summary="signatures">
-                        <strong data-count="verified">{fact(|l| l.verified.to_string())}</strong>" of "<strong data-count="verifiable">{fact(|l| l.verifiable.to_string())}</strong>
-                        " verifiable sources verified; root source verified: "<strong data-root-verified=fact(|l| l.root.clone())>{fact(|l| l.root.clone())}</strong>
+                        <strong data-count="verified">{fact(|l| l.verified.to_string())}</strong>
+                        " of "
+                        <strong data-count="verifiable">
+                            {fact(|l| l.verifiable.to_string())}
+                        </strong>
+                        " verifiable sources verified; root source verified: "
+                        <strong data-root-verified=fact(|l| {
+                            l.root.clone()
+                        })>{fact(|l| l.root.clone())}</strong>
                     </p>
-                    <ListFilters query=query set_query=set_query/>
+                    <ListFilters query=query set_query=set_query />
                     <div class="fl-scroll">
-                    <table class="fl-table" data-table="sources">
-                        <thead><tr>
-                            {header("source", "Source")}{header("status", "Status")}{header("verifiable", "Verifiable")}{header("provider", "Provider")}
-                            <th scope="col">"Identity rules"</th><th scope="col">"SourceVerified"</th><th scope="col">"Verified / artifact revision"</th>
-                            {header("consumers", "Consumers")}{header("blast", "Blast radius")}
-                        </tr></thead>
-                        <tbody>
-                            <For each=move || rows.get() key=|(k, _)| *k let:item>
-                                {posture_row(item.1.0, item.1.1)}
-                            </For>
-                        </tbody>
-                    </table>
+                        <table class="fl-table" data-table="sources">
+                            <thead>
+                                <tr>
+                                    {header("source", "Source")}{header("status", "Status")}
+                                    {header("verifiable", "Verifiable")}
+                                    {header("provider", "Provider")}
+                                    <th scope="col">"Identity rules"</th>
+                                    <th scope="col">"SourceVerified"</th>
+                                    <th scope="col">"Verified / artifact revision"</th>
+                                    {header("consumers", "Consumers")}
+                                    {header("blast", "Blast radius")}
+                                </tr>
+                            </thead>
+                            <tbody>
+                                <For each=move || rows.get() key=|(k, _)| *k let:item>
+                                    {posture_row(item.1.0, item.1.1)}
+                                </For>
+                            </tbody>
+                        </table>
                     </div>
                     <h2>"Signature findings"</h2>
-                    <FindingsList findings=findings/>
+                    <FindingsList findings=findings />
                 }
             })}
         </section>
@@ -142,7 +203,7 @@ fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
 
 fn revision(r: Option<String>) -> AnyView {
     match r {
-        Some(v) => view! { <Digest value=v/> }.into_any(),
+        Some(v) => view! { <Digest value=v /> }.into_any(),
         None => view! { <code>"—"</code> }.into_any(),
     }
 }
