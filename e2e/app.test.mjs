@@ -141,8 +141,11 @@ test('read-only: visiting every route sends no mutating request', async () => {
     const log = await sim.log();
     assert.ok(log.some((e) => e.path === '/api/v1/inventory/objects'));
     assert.deepEqual(log.filter((e) => e.mutating), []);
-    assert.ok(log.filter((e) => e.path.startsWith('/api/')).every((e) => ['GET', 'POST'].includes(e.method)));
-    assert.ok(log.filter((e) => e.method === 'POST').every((e) => e.path === '/api/v1/inventory/objects'));
+    const api = log.filter((e) => e.path.startsWith('/api/'));
+    const posts = log.filter((e) => e.method === 'POST');
+    assert.ok(api.length > 0 && posts.length > 0, 'the pages asked the API (reads and batch reads)');
+    assert.deepEqual(api.filter((e) => !['GET', 'POST'].includes(e.method)), []);
+    assert.deepEqual(posts.filter((e) => e.path !== '/api/v1/inventory/objects'), []);
   } finally { await cleanup(browser, sim); }
 });
 
@@ -195,7 +198,7 @@ test('faults after load: dropped connections and 500s keep the last good data', 
   } finally { await cleanup(browser, sim); }
 });
 
-test('5 s latency and 10 MB answers still load, with a progress indicator meanwhile', async () => {
+test('2.5 s latency on every request and 10 MB answers still load, with a progress indicator meanwhile', async () => {
   const sim = await startSim(['--scenario', 'demo', '--latency-ms', '2500', '--big']);
   try {
     const page = await newPage(browser);

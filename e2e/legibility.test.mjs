@@ -50,7 +50,11 @@ test('overview: a namespace expands in place and the overview comes back; keyboa
     await page.locator('[data-overview]').waitFor();
     const group = page.locator('g[data-node-id="Namespace//team-payments"]');
     await group.waitFor();
-    assert.ok(Number(await group.getAttribute('data-problems')) >= 0);
+    // The group says how many of its objects have problems, and its kind line agrees.
+    const problems = await group.getAttribute('data-problems');
+    assert.match(problems ?? '', /^\d+$/);
+    const line = await group.locator('.fl-node__sub').textContent();
+    assert.match(line, Number(problems) > 0 ? new RegExp(`${problems} with problems`) : /all ready|no problems/);
     assert.ok(await page.locator('[data-edge-count]').count() >= 1, 'aggregated edges say how many');
     await group.focus();
     await page.keyboard.press('Enter');
