@@ -340,21 +340,7 @@ pub fn GraphPage() -> impl IntoView {
                         )
                     }}
                 </div> <h2>"Reference findings"</h2>
-                <FindingsList findings=Signal::derive(move || {
-                    state
-                        .data
-                        .with(|d| {
-                            d.as_ref()
-                                .map(|d| {
-                                    d.findings
-                                        .iter()
-                                        .filter(|f| f.rule == "MIG-GO-02")
-                                        .cloned()
-                                        .collect()
-                                })
-                                .unwrap_or_default()
-                        })
-                }) />
+                <FindingsList findings=super::findings_where(|r| r == "MIG-GO-02", None) />
             </Show>
         </section>
     }

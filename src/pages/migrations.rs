@@ -16,25 +16,9 @@ pub fn MigrationsPage() -> impl IntoView {
         <section class="fl-page" aria-labelledby="mig-title">
             <h1 id="mig-title">"Migrations"</h1>
             {when_loaded(move || {
-                let state = crate::state::AppState::expect();
                 let verdict = derive(|d| fluxlens_core::verdict::migrations(&d.migrations));
                 let migrations = derive(|d| content_keys(d.migrations.clone()));
-                let findings = Signal::derive(move || {
-                    let q = query.get();
-                    state
-                        .data
-                        .with(|d| {
-                            d.as_ref()
-                                .map(|d| {
-                                    d.findings
-                                        .iter()
-                                        .filter(|f| f.rule.starts_with("MIG-") && q.admits(f))
-                                        .cloned()
-                                        .collect()
-                                })
-                                .unwrap_or_default()
-                        })
-                });
+                let findings = super::findings_where(|r| r.starts_with("MIG-"), Some(query));
                 view! {
                     {move || verdict.get().map(|v| view! { <Hero verdict=v /> })}
                     <For each=move || migrations.get().unwrap_or_default() key=|(k, _)| *k let:item>

@@ -49,3 +49,26 @@ pub(crate) fn derive<T: PartialEq + Clone + Send + Sync + 'static>(
     let state = AppState::expect();
     Memo::new(move |_| state.data.with(|d| d.as_deref().map(&f)))
 }
+
+/// The loaded findings of the rules `rule` keeps that the list filters `query` admit (all of
+/// them without a query), for a findings list.
+pub(crate) fn findings_where(
+    rule: fn(&str) -> bool,
+    query: Option<Memo<fluxlens_core::urlstate::ListQuery>>,
+) -> Signal<Vec<fluxlens_core::findings::Finding>> {
+    let state = AppState::expect();
+    Signal::derive(move || {
+        let q = query.map(|q| q.get());
+        state.data.with(|d| {
+            d.as_ref()
+                .map(|d| {
+                    d.findings
+                        .iter()
+                        .filter(|f| rule(&f.rule) && q.as_ref().is_none_or(|q| q.admits(f)))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    })
+}

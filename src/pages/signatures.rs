@@ -65,22 +65,7 @@ pub fn SignaturesPage() -> impl IntoView {
                             )
                         })
                 });
-                let findings = Signal::derive(move || {
-                    let q = query.get();
-                    state
-                        .data
-                        .with(|d| {
-                            d.as_ref()
-                                .map(|d| {
-                                    d.findings
-                                        .iter()
-                                        .filter(|f| f.rule.starts_with("SIG-") && q.admits(f))
-                                        .cloned()
-                                        .collect()
-                                })
-                                .unwrap_or_default()
-                        })
-                });
+                let findings = super::findings_where(|r| r.starts_with("SIG-"), Some(query));
                 let header = move |col: &'static str, label: &'static str| {
                     let aria = move || {
                         let sort = query.get().sort;
