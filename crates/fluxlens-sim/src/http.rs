@@ -27,7 +27,8 @@ pub struct LogEntry {
 
 /// Shared server state.
 pub struct AppState {
-    /// Written only by `/__sim/set-ready` (a reconcile that changes one object).
+    /// Written only by `/__sim/set-ready` (a reconcile that changes one object) and
+    /// `/__sim/unset-spec` (an edit no status shows yet).
     pub store: RwLock<Store>,
     pub faults: Mutex<Faults>,
     pub log: Mutex<Vec<LogEntry>>,
