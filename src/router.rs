@@ -1,6 +1,6 @@
 //! The client-side router: the page URL as signals, history navigation and same-app link
 //! interception. fluxlens needs a handful of fixed routes and query-string state; this does
-//! that in a few hundred bytes where `leptos_router` cost ≈ 50 KB gzip (BENCHMARKS.md).
+//! that in a few hundred bytes where `leptos_router` cost 41 KB gzip of wasm (BENCHMARKS.md).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
