@@ -347,12 +347,7 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
         "/__sim/status-page" => html(STAND_IN_STATUS_PAGE),
         "/__sim/set-ready" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
-            let mut parts = object.splitn(3, '/');
-            let (kind, ns, name) = (
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-            );
+            let (kind, ns, name) = object_param(object);
             let ready = !matches!(q.get("ready").map(String::as_str), Some("0" | "false"));
             let message = q
                 .get("message")
@@ -375,12 +370,7 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
         "/__sim/unset-spec" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let field = q.get("field").map(String::as_str).unwrap_or("");
-            let mut parts = object.splitn(3, '/');
-            let (kind, ns, name) = (
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-            );
+            let (kind, ns, name) = object_param(object);
             if state
                 .store
                 .write()
@@ -397,6 +387,16 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
         }
         _ => text(StatusCode::NOT_FOUND, "unknown control"),
     }
+}
+
+/// `Kind/namespace/name` of a control's `object=` parameter (missing parts empty).
+fn object_param(object: &str) -> (&str, &str, &str) {
+    let mut parts = object.splitn(3, '/');
+    (
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+    )
 }
 
 /// A stand-in for the Flux Operator's own UI, for the launcher-plugin tests: a small SPA with

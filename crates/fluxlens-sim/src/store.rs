@@ -187,41 +187,38 @@ impl Store {
         ready: bool,
         message: &str,
     ) -> bool {
-        let Some(&i) = self
-            .index
-            .get(&(kind.to_string(), ns.to_string(), name.to_string()))
-        else {
-            return false;
-        };
-        let e = &mut self.entries[i];
         let when = "2026-11-30T12:00:00Z";
         let cond = json!({"type": "Ready", "status": if ready { "True" } else { "False" },
             "reason": if ready { "Succeeded" } else { "ReconciliationFailed" },
             "message": message, "lastTransitionTime": when, "observedGeneration": 1});
-        let status = e
-            .json
-            .as_object_mut()
-            .map(|o| o.entry("status").or_insert_with(|| json!({})));
-        if let Some(Value::Object(status)) = status {
-            let conds = status.entry("conditions").or_insert_with(|| json!([]));
-            if let Value::Array(list) = conds {
-                list.retain(|c| c["type"] != "Ready");
-                list.push(cond);
+        self.edit(kind, ns, name, |json| {
+            let status = json
+                .as_object_mut()
+                .map(|o| o.entry("status").or_insert_with(|| json!({})));
+            if let Some(Value::Object(status)) = status {
+                let conds = status.entry("conditions").or_insert_with(|| json!([]));
+                if let Value::Array(list) = conds {
+                    list.retain(|c| c["type"] != "Ready");
+                    list.push(cond);
+                }
             }
-        }
-        match Entry::from_json(e.json.clone()) {
-            Some(next) => {
-                *e = next;
-                true
-            }
-            None => false,
-        }
+        })
     }
 
     /// Removes `spec.<field>` of one object and nothing else, as an edit the controller has
     /// not reconciled yet would (the list row and the conditions stay as they were): the
     /// "verify lost at the handover" that no status shows. False when there is no such object.
     pub fn unset_spec(&mut self, kind: &str, ns: &str, name: &str, field: &str) -> bool {
+        self.edit(kind, ns, name, |json| {
+            if let Some(Value::Object(spec)) = json.get_mut("spec") {
+                spec.remove(field);
+            }
+        })
+    }
+
+    /// Changes one stored object's JSON and re-reads it; false when there is no such object
+    /// or the result is no longer an object the store can hold.
+    fn edit(&mut self, kind: &str, ns: &str, name: &str, change: impl FnOnce(&mut Value)) -> bool {
         let Some(&i) = self
             .index
             .get(&(kind.to_string(), ns.to_string(), name.to_string()))
@@ -229,9 +226,7 @@ impl Store {
             return false;
         };
         let e = &mut self.entries[i];
-        if let Some(Value::Object(spec)) = e.json.get_mut("spec") {
-            spec.remove(field);
-        }
+        change(&mut e.json);
         match Entry::from_json(e.json.clone()) {
             Some(next) => {
                 *e = next;
