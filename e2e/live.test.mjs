@@ -157,3 +157,29 @@ test('a verify removed through Git (the applier applies a new revision, the sour
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+for (const workers of [true, false]) {
+  test(`reads ${workers ? 'run in the reader worker' : 'fall back to the page\'s thread where no worker can start'}; a change still shows within a poll`, async () => {
+    // #23: the reader worker (src/api/reader.js) sends the polls' requests and answers an
+    // unchanged one with "same"; without it the client reads on the page's own thread.
+    const sim = await startSim(['--scenario', 'demo']);
+    try {
+      const page = await newPage(browser);
+      if (!workers) await page.addInitScript(() => { delete window.Worker; });
+      await page.goto(sim.base + '/graph?flat=1&poll=2');
+      const node = '[data-node-id="Kustomization/flux-system/tenants"]';
+      await page.locator(node).waitFor();
+      assert.equal(await page.locator(node).getAttribute('data-status'), 'Ready');
+      const readers = page.workers().filter((w) => w.url().endsWith('/reader.js'));
+      assert.equal(readers.length, workers ? 1 : 0);
+      // Two unchanged polls through the chosen path, then a change.
+      const polls = async () => (await sim.log()).filter((e) => e.path === '/api/v1/report').length;
+      const p0 = await polls();
+      for (;;) { if ((await polls()) >= p0 + 2) break; await new Promise((r) => setTimeout(r, 200)); }
+      assert.equal(await page.locator(node).getAttribute('data-status'), 'Ready');
+      assert.equal((await fetch(`${sim.base}/__sim/set-ready?object=Kustomization/flux-system/tenants&ready=0&message=boom`)).status, 200);
+      await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-status') === 'Failed', node, { timeout: 7000 });
+      assert.deepEqual(page.errors, []);
+    } finally { await cleanup(browser, sim); }
+  });
+}

@@ -562,8 +562,13 @@ async fn summaries(
     )
     .await;
     let main = main?;
-    let listed = match &cache.main_list {
-        Some((last, rows)) if main == *last && !renew => rows.clone(),
+    let listed = match cache.main_list.take() {
+        Some((last, rows)) if main == last && !renew => {
+            // Keep the newer of two equal bodies: it is the one the reader answers "same"
+            // with, so the next comparison is one of identity, not of 766 KB (#23).
+            cache.main_list = Some((main, rows.clone()));
+            rows
+        }
         _ => {
             let list: fluxlens_core::api::ResourceList =
                 fluxlens_core::error::decode(&main.text())?;

@@ -1,14 +1,16 @@
 //! The only module that talks HTTP. Relative `/api/v1/...` URLs under a base path, every
-//! answer classified by `fluxlens_core::error`, deadlines by `AbortController`, and a
-//! read-only allowlist checked before anything is sent.
+//! answer classified by `fluxlens_core::error`, sent and read off the main thread by a worker
+//! (`reader.rs`) where one runs, with a deadline, and a read-only allowlist checked before
+//! anything is sent.
 
 mod endpoints;
 pub mod loader;
 pub mod object_events;
+mod reader;
 
 pub use fluxlens_core::error::ApiError;
 
-use gloo_net::http::{Request, RequestBuilder};
+use gloo_net::http::Request;
 use wasm_bindgen::JsCast;
 
 /// Deadline for one request.
@@ -58,10 +60,23 @@ fn page_origin() -> String {
         .unwrap_or_default()
 }
 
-/// Reads a response's body and classifies the answer. The body is copied into wasm memory only
-/// when the classification needs it (not JSON, an error status); cookies and origin only for
-/// a 401, where they name the sign-in page.
-async fn classified(resp: web_sys::Response) -> Result<Body, ApiError> {
+/// Classifies an answer. The body is copied into wasm memory only when the classification
+/// needs it (not JSON, an error status); cookies and origin only for a 401, where they name
+/// the sign-in page.
+fn classified(status: u16, content_type: &str, body: Body) -> Result<Body, ApiError> {
+    let json = (200..300).contains(&status) && fluxlens_core::error::is_json_media(content_type);
+    let text = if json { String::new() } else { body.text() };
+    let (cookies, origin) = if status == 401 {
+        (cookies(), page_origin())
+    } else {
+        Default::default()
+    };
+    fluxlens_core::error::classify(status, content_type, &text, &cookies, &origin)?;
+    Ok(body)
+}
+
+/// Reads a browser response's body and classifies the answer.
+async fn classified_response(resp: web_sys::Response) -> Result<Body, ApiError> {
     let status = resp.status();
     let ct = resp
         .headers()
@@ -76,42 +91,76 @@ async fn classified(resp: web_sys::Response) -> Result<Body, ApiError> {
         .await
         .map_err(|_| ApiError::Network("the body could not be read".into()))?;
     let body = Body(value.dyn_into::<js_sys::JsString>().unwrap_or_default());
-    let json = (200..300).contains(&status) && fluxlens_core::error::is_json_media(&ct);
-    let text = if json { String::new() } else { body.text() };
-    let (cookies, origin) = if status == 401 {
-        (cookies(), page_origin())
-    } else {
-        Default::default()
-    };
-    fluxlens_core::error::classify(status, &ct, &text, &cookies, &origin)?;
-    Ok(body)
+    classified(status, &ct, body)
 }
 
-/// Sends a request with a deadline and returns the JSON body, or a typed error.
-async fn send(
-    method: &str,
-    path: &str,
-    build: impl FnOnce(RequestBuilder) -> Result<Request, gloo_net::Error>,
-) -> Result<Body, ApiError> {
+/// `path?query` under the API base, empty values left out.
+fn url_of(path: &str, query: &[(&str, &str)]) -> String {
+    let params = web_sys::UrlSearchParams::new().ok();
+    if let Some(params) = &params {
+        for (k, v) in query.iter().filter(|(_, v)| !v.is_empty()) {
+            params.append(k, v);
+        }
+    }
+    let query = params
+        .map(|p| String::from(p.to_string()))
+        .unwrap_or_default();
+    let sep = if query.is_empty() { "" } else { "?" };
+    format!("{}{path}{sep}{query}", base_path())
+}
+
+/// Sends a request with a deadline and returns the JSON body, or a typed error: through the
+/// reader worker (`reader.rs`), or from this thread where no worker runs.
+async fn send(method: &str, path: &str, url: &str, body: Option<&str>) -> Result<Body, ApiError> {
     if !fluxlens_core::api::is_allowed(method, path) {
         return Err(ApiError::Refused(format!("{method} {path}")));
     }
-    let url = format!("{}{}", base_path(), path);
+    // The same request (a rolling batch comes round again) is recognised by URL and body.
+    let key = format!("{method} {url}\n{}", body.unwrap_or_default());
+    let read = reader::Read {
+        method,
+        url,
+        body,
+        key,
+        timeout_ms: TIMEOUT_SECONDS * 1000,
+    };
+    match reader::read(read).await {
+        Some(reader::Answer::Response {
+            status,
+            content_type,
+            body,
+        }) => classified(status, &content_type, body),
+        Some(reader::Answer::Timeout) => Err(ApiError::Timeout {
+            seconds: TIMEOUT_SECONDS,
+        }),
+        Some(reader::Answer::Network(message)) => Err(ApiError::Network(message)),
+        None => send_here(method, url, body).await,
+    }
+}
+
+/// [`send`] on this thread, with its deadline by `AbortController`.
+async fn send_here(method: &str, url: &str, body: Option<&str>) -> Result<Body, ApiError> {
     let controller = web_sys::AbortController::new()
         .map_err(|_| ApiError::Network("no AbortController".into()))?;
     let signal = controller.signal();
     let builder = match method {
-        "POST" => Request::post(&url),
-        _ => Request::get(&url),
+        "POST" => Request::post(url),
+        _ => Request::get(url),
     }
     .abort_signal(Some(&signal));
-    let request = build(builder).map_err(|e| ApiError::Network(e.to_string()))?;
+    let request = match body {
+        Some(text) => builder
+            .header("Content-Type", "application/json")
+            .body(text.to_string()),
+        None => builder.build(),
+    }
+    .map_err(|e| ApiError::Network(e.to_string()))?;
     let request = async {
         let resp = request
             .send()
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
-        classified(web_sys::Response::from(resp)).await
+        classified_response(web_sys::Response::from(resp)).await
     };
     // The deadline is dropped with the request when it answers first (no timer left behind).
     let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
@@ -154,7 +203,7 @@ async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
             }));
         }
     };
-    Some(classified(resp).await)
+    Some(classified_response(resp).await)
 }
 
 /// `GET path?query` decoded as `T`.
@@ -168,23 +217,15 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
 /// `GET path?query` as text, undecoded: a poll compares it with the last answer before
 /// paying for decoding (#23).
 pub async fn get_text(path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
-    let pairs: Vec<(String, String)> = query
-        .iter()
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    if pairs.is_empty()
+    let url = url_of(path, query);
+    if url == format!("{}{path}", base_path())
         && fluxlens_core::api::is_allowed("GET", path)
         && let Some(p) = take_prefetch(path)
         && let Some(body) = adopt(p).await
     {
         return body;
     }
-    send("GET", path, |b| {
-        b.query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .build()
-    })
-    .await
+    send("GET", path, &url, None).await
 }
 
 /// `POST path` with a JSON body (read-only endpoints only), decoded as `T`.
@@ -198,8 +239,5 @@ pub async fn post_json<B: serde::Serialize, T: serde::de::DeserializeOwned>(
 /// `POST path` with a JSON body, the answer as text (see [`get_text`]).
 pub async fn post_text<B: serde::Serialize>(path: &str, body: &B) -> Result<Body, ApiError> {
     let text = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-    send("POST", path, |b| {
-        b.header("Content-Type", "application/json").body(text)
-    })
-    .await
+    send("POST", path, &url_of(path, &[]), Some(&text)).await
 }
