@@ -19,6 +19,11 @@ test('broken: missing nodes, the cycle, selection with side panel and events, UR
     assert.equal(await page.locator('[data-count=cycles]').textContent(), '1');
     assert.equal(await page.locator('g[data-node-id="Kustomization/apps/backend"]').getAttribute('data-cycle'), 'true');
     assert.ok((await marks(page)).includes('fluxlens:graph-laid-out'));
+    // view-rendered is its own measurement: after the frame that drew the graph was painted.
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0);
+    const [laid, shown] = await page.evaluate(() => ['graph-laid-out', 'view-rendered']
+      .map((m) => performance.getEntriesByName(`fluxlens:${m}`)[0].startTime));
+    assert.ok(shown > laid, `view-rendered ${shown} after graph-laid-out ${laid}`);
     await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();
     await page.waitForURL(/sel=Kustomization\/flux-system\/cluster-apps/);
     const panel = page.locator('[data-panel="Kustomization/flux-system/cluster-apps"]');

@@ -7,9 +7,29 @@ pub const GRAPH_LAID_OUT: &str = "fluxlens:graph-laid-out";
 /// The current route shows its data.
 pub const VIEW_RENDERED: &str = "fluxlens:view-rendered";
 
+/// A live poll starts (one entry kept: each poll clears the last; observe it to see them all).
+pub const POLL_STARTED: &str = "fluxlens:poll-started";
+
 /// Records a mark (ignored where the Performance API is unavailable).
 pub fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }
+}
+
+/// Records a mark that replaces its previous entry, so a page left open for hours does not
+/// grow the performance timeline by one entry a poll.
+pub fn mark_once(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.clear_marks_with_mark_name(name);
+        let _ = p.mark(name);
+    }
+}
+
+/// Records a mark once the current frame has been painted: the next task after the animation
+/// frame, so the mark says "on screen", not "in the DOM" (`fluxlens:view-rendered`).
+pub fn mark_after_paint(name: &'static str) {
+    leptos::prelude::request_animation_frame(move || {
+        leptos::prelude::set_timeout(move || mark(name), std::time::Duration::ZERO);
+    });
 }

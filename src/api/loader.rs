@@ -135,6 +135,7 @@ pub fn start(state: AppState, poll_seconds: u32) {
             if state.snapshot.with_untracked(Option::is_some) {
                 return;
             }
+            crate::perf::mark_once(crate::perf::POLL_STARTED);
             match refresh(&mut cache, &state, first).await {
                 Ok(fresh) => {
                     // A refresh whose data is the same does not touch the app's state (#23);

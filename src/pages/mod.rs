@@ -27,7 +27,7 @@ pub(crate) fn when_loaded<V: IntoView + 'static>(
     let ready = Memo::new(move |_| state.data.with(Option::is_some));
     Effect::new(move |_| {
         if ready.get() {
-            request_animation_frame(|| crate::perf::mark(crate::perf::VIEW_RENDERED));
+            crate::perf::mark_after_paint(crate::perf::VIEW_RENDERED);
         }
     });
     move || match ready.get() {
