@@ -2,7 +2,6 @@
 //! count of an aggregated edge beside it.
 
 use super::Drawing;
-use fluxlens_core::graph::{NODE_H, NODE_W};
 use leptos::prelude::*;
 use std::collections::HashSet;
 
@@ -38,22 +37,20 @@ pub fn EdgeLayer(
                 let dim = hl
                     .as_ref()
                     .is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
-                // Aggregated edges between groups say how many they stand for.
-                let label = (count > 1).then(|| {
-                    let (a, b) = (l.pos[e.from as usize], l.pos[e.to as usize]);
-                    let (x, y) = (
-                        (a.0 + NODE_W + b.0) / 2.0,
-                        (a.1 + b.1) / 2.0 + NODE_H / 2.0 - 4.0,
-                    );
-                    (format!("{x}"), format!("{y}"), count)
-                });
+                let route = l.edge_route(e.from, e.to);
+                // Aggregated edges between groups say how many they stand for, halfway along
+                // the line drawn (just above it).
+                let label = route
+                    .middle()
+                    .filter(|_| count > 1)
+                    .map(|m| (format!("{}", m.x), format!("{}", m.y - 4.0), count));
                 EdgeItem {
                     class: format!(
                         "fl-edge fl-edge--{}{}",
                         e.kind.as_str(),
                         if dim { " fl-dim" } else { "" }
                     ),
-                    d: l.edge_path(e.from, e.to),
+                    d: route.svg(),
                     label,
                 }
             })

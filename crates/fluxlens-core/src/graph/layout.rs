@@ -28,7 +28,7 @@ pub struct Rect {
 }
 
 impl Rect {
-    fn intersects(&self, o: &Rect) -> bool {
+    pub(super) fn intersects(&self, o: &Rect) -> bool {
         self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
     }
 }
@@ -40,6 +40,35 @@ pub struct Layout {
     pub layer: Vec<u32>,
     pub width: f32,
     pub height: f32,
+    /// The columns of boxes, left to right: what an edge passes on its way (`edge_route`).
+    pub columns: Vec<Column>,
+}
+
+/// A column of boxes (a layer, or one sub-column of a wrapped layer).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Column {
+    /// Left side of its boxes.
+    pub x: f32,
+    /// Tops of its boxes, in order down the column.
+    pub tops: Vec<f32>,
+}
+
+/// The columns of `pos`, left to right.
+fn columns(pos: &[(f32, f32)]) -> Vec<Column> {
+    let mut by_x: std::collections::BTreeMap<u32, Vec<f32>> = Default::default();
+    for &(x, y) in pos {
+        // Positions are non-negative, so their bits order as the numbers do.
+        by_x.entry(x.to_bits()).or_default().push(y);
+    }
+    by_x.into_iter()
+        .map(|(x, mut tops)| {
+            tops.sort_by(f32::total_cmp);
+            Column {
+                x: f32::from_bits(x),
+                tops,
+            }
+        })
+        .collect()
 }
 
 /// Lays a view graph out.
@@ -187,6 +216,7 @@ pub fn layout(v: &ViewGraph) -> Layout {
     }
     let width = x - GAP_X;
     Layout {
+        columns: columns(&pos),
         pos,
         layer,
         width,
@@ -262,29 +292,6 @@ fn acyclic_edges(n: usize, succ: &[Vec<u32>]) -> Vec<(u32, u32)> {
 
 impl Layout {
     /// The box of node `i`.
-    /// Layout quality: how many pairs of edges cross, and their total length in px. Edges are
-    /// the straight segments from a box's right middle to the next box's left middle.
-    pub fn quality(&self, v: &ViewGraph) -> (usize, f64) {
-        let seg = |from: u32, to: u32| {
-            let (a, b) = (self.pos[from as usize], self.pos[to as usize]);
-            (a.0 + NODE_W, a.1 + NODE_H / 2.0, b.0, b.1 + NODE_H / 2.0)
-        };
-        let segs: Vec<(f32, f32, f32, f32)> = v.edges.iter().map(|e| seg(e.from, e.to)).collect();
-        let length: f64 = segs
-            .iter()
-            .map(|(x1, y1, x2, y2)| f64::from(((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt()))
-            .sum();
-        let mut crossings = 0;
-        for i in 0..segs.len() {
-            for j in i + 1..segs.len() {
-                if segments_cross(segs[i], segs[j]) {
-                    crossings += 1;
-                }
-            }
-        }
-        (crossings, length)
-    }
-
     pub fn rect(&self, i: u32) -> Rect {
         let (x, y) = self.pos[i as usize];
         Rect {
@@ -301,87 +308,6 @@ impl Layout {
             .filter(|&i| self.rect(i).intersects(&view))
             .collect()
     }
-
-    /// SVG path of an edge: right middle of `from` to left middle of `to`, as a cubic curve.
-    pub fn edge_path(&self, from: u32, to: u32) -> String {
-        let (a, b) = (self.rect(from), self.rect(to));
-        let (x1, y1) = (a.x + a.w, a.y + a.h / 2.0);
-        let (x2, y2) = (b.x, b.y + b.h / 2.0);
-        if (a.x - b.x).abs() < 1.0 {
-            // Same column: from the facing edges of the two boxes (bottom of the upper, top of
-            // the lower), bowed out to the right so edges passing other boxes stay readable.
-            let down = a.y <= b.y;
-            let (x1, y1) = (a.x + a.w * 0.75, if down { a.y + a.h } else { a.y });
-            let (x2, y2) = (b.x + b.w * 0.75, if down { b.y } else { b.y + b.h });
-            let bow = ((y2 - y1).abs() / 3.0).min(120.0);
-            let dy = if down { bow } else { -bow };
-            return format!(
-                "M{x1:.0},{y1:.0} C{:.0},{:.0} {:.0},{:.0} {x2:.0},{y2:.0}",
-                x1 + bow,
-                y1 + dy,
-                x2 + bow,
-                y2 - dy
-            );
-        }
-        if x2 > x1 {
-            let c = (x2 - x1) / 2.0;
-            format!(
-                "M{x1:.0},{y1:.0} C{:.0},{y1:.0} {:.0},{y2:.0} {x2:.0},{y2:.0}",
-                x1 + c,
-                x2 - c
-            )
-        } else {
-            // Back edge (cycle) or same layer: loop around below.
-            let dip = y1.max(y2) + NODE_H;
-            format!(
-                "M{x1:.0},{y1:.0} C{:.0},{dip:.0} {:.0},{dip:.0} {x2:.0},{y2:.0}",
-                x1 + 60.0,
-                x2 - 60.0
-            )
-        }
-    }
-
-    /// Whether the segment box of an edge intersects `view`.
-    pub fn edge_visible(&self, from: u32, to: u32, view: Rect) -> bool {
-        let (a, b) = (self.rect(from), self.rect(to));
-        let x = a.x.min(b.x);
-        let y = a.y.min(b.y);
-        let bbox = Rect {
-            x,
-            y,
-            w: (a.x.max(b.x) + NODE_W) - x,
-            h: (a.y.max(b.y) + NODE_H * 2.0) - y,
-        };
-        bbox.intersects(&view)
-    }
-}
-
-/// Whether two segments cross strictly (shared end points do not count).
-fn segments_cross(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
-    let (ax1, ay1, ax2, ay2) = a;
-    let (bx1, by1, bx2, by2) = b;
-    if ax1.max(ax2) < bx1.min(bx2)
-        || bx1.max(bx2) < ax1.min(ax2)
-        || ay1.max(ay2) < by1.min(by2)
-        || by1.max(by2) < ay1.min(ay2)
-    {
-        return false;
-    }
-    let shared = |x: f32, y: f32| {
-        ((x - bx1).abs() < 0.5 && (y - by1).abs() < 0.5)
-            || ((x - bx2).abs() < 0.5 && (y - by2).abs() < 0.5)
-    };
-    if shared(ax1, ay1) || shared(ax2, ay2) {
-        return false;
-    }
-    let cross = |px: f32, py: f32, qx: f32, qy: f32, rx: f32, ry: f32| {
-        (qx - px) * (ry - py) - (qy - py) * (rx - px)
-    };
-    let d1 = cross(bx1, by1, bx2, by2, ax1, ay1);
-    let d2 = cross(bx1, by1, bx2, by2, ax2, ay2);
-    let d3 = cross(ax1, ay1, ax2, ay2, bx1, by1);
-    let d4 = cross(ax1, ay1, ax2, ay2, bx2, by2);
-    (d1 > 0.0) != (d2 > 0.0) && (d3 > 0.0) != (d4 > 0.0)
 }
 
 #[cfg(test)]
@@ -512,28 +438,21 @@ mod tests {
     }
 
     #[test]
-    fn quality_counts_crossings_and_length() {
-        assert!(segments_cross(
-            (0.0, 0.0, 10.0, 10.0),
-            (0.0, 10.0, 10.0, 0.0)
-        ));
-        assert!(!segments_cross(
-            (0.0, 0.0, 10.0, 0.0),
-            (0.0, 5.0, 10.0, 5.0)
-        ));
-        assert!(
-            !segments_cross((0.0, 0.0, 10.0, 10.0), (10.0, 10.0, 20.0, 0.0)),
-            "shared end"
-        );
+    fn quality_of_a_fan_from_one_source() {
         let objs: Vec<serde_json::Value> = (0..20)
             .map(|i| serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("k{i}"),"namespace":"a"},
                 "spec":{"sourceRef":{"kind":"GitRepository","name":"root"}}}))
             .chain([serde_json::json!({"kind":"GitRepository","metadata":{"name":"root","namespace":"a"}})])
             .collect();
         let (v, l) = laid_out(objs);
-        let (crossings, length) = l.quality(&v);
-        assert_eq!(crossings, 0, "a fan from one source does not cross itself");
-        assert!(length > 20.0 * GAP_X as f64);
+        let q = crate::graph::quality(&l, &v);
+        assert_eq!(q.edges, 20);
+        assert_eq!(
+            q.crossings, 0,
+            "a fan from one source does not cross itself"
+        );
+        assert_eq!(q.over_boxes, 0, "each edge runs straight to its own box");
+        assert!(q.length > 20.0 * GAP_X as f64);
     }
 
     #[test]
@@ -564,7 +483,8 @@ mod tests {
                 kind: EdgeKind::Source,
             })
             .collect();
-        for (from, to) in [(4, 3), (3, 2), (2, 1)] {
+        // d also waits for a directly: that edge spans the column past c and b.
+        for (from, to) in [(4, 3), (3, 2), (2, 1), (4, 1)] {
             edges.push(Edge {
                 from,
                 to,
@@ -584,6 +504,11 @@ mod tests {
         // d first, a last: the chain reads top to bottom.
         let y = |i: usize| l.pos[i].1;
         assert!(y(4) < y(3) && y(3) < y(2) && y(2) < y(1));
-        assert_eq!(l.quality(&v).0, 0);
+        let q = crate::graph::quality(&l, &v);
+        assert_eq!((q.edges, q.crossings), (8, 0));
+        assert_eq!(
+            q.over_boxes, 0,
+            "the d → a edge passes beside c and b, not over them"
+        );
     }
 }
