@@ -3,15 +3,22 @@
 
 use crate::faults::Faults;
 use crate::store::Store;
-use axum::body::{Body, Bytes, HttpBody};
-use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{
+    Extensions, HeaderMap, HeaderValue, Method, Request, Response, StatusCode, Version, header,
+};
+use axum::middleware;
+use axum::routing::any;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use tower_http::compression::CompressionLayer;
+use tower_http::services::{ServeDir, ServeFile};
 
 /// One logged request.
 #[derive(Debug, Clone, Serialize)]
@@ -56,49 +63,160 @@ const MUTATING_PATHS: [&str; 3] = [
 ];
 const MAX_BODY: usize = 1 << 20;
 
-/// Handles every request.
+/// The simulator's routes: the `/__sim/*` controls, the API (every mutating call refused), the
+/// operator's `/logout`, and the built app for every other path (its SPA fallback). Requests are
+/// logged; API answers are gzipped when the browser accepts it, as the real server's
+/// middleware does (FO `internal/web/middlewares.go` `GzipMiddleware`).
+pub fn router(state: Arc<AppState>) -> Router {
+    let gzip = CompressionLayer::new()
+        .no_br()
+        .no_deflate()
+        .no_zstd()
+        .compress_when(|_: StatusCode, _: Version, h: &HeaderMap, x: &Extensions| {
+            // A fault's dropped stream stays a drop; the app's files come precompressed.
+            x.get::<Uncompressed>().is_none() && !h.contains_key(header::CONTENT_ENCODING)
+        });
+    Router::new()
+        .route("/__sim/{*control}", any(control))
+        .route("/api/{*path}", any(api_entry))
+        .route("/logout", any(logout))
+        .fallback(app_files)
+        .layer(middleware::from_fn_with_state(state.clone(), log_requests))
+        .layer(gzip)
+        .with_state(state)
+}
+
+/// Handles one request through [`router`], as the server does (the conformance tests' door).
+#[cfg(test)]
 pub async fn handle(state: Arc<AppState>, req: Request<Body>) -> Response<Body> {
+    use tower::ServiceExt;
+    match router(state).oneshot(req).await {
+        Ok(resp) => resp,
+        Err(never) => match never {},
+    }
+}
+
+/// Marks a response the compression layer must pass through untouched.
+#[derive(Debug, Clone, Copy)]
+struct Uncompressed;
+
+/// Whether a request would change the cluster: anything but GET/HEAD, except the read-only
+/// `POST /api/v1/inventory/objects`.
+fn is_mutating(method: &Method, path: &str) -> bool {
+    method != Method::GET
+        && method != Method::HEAD
+        && (MUTATING_PATHS.contains(&path) || path != "/api/v1/inventory/objects")
+}
+
+/// Records every request but the controls' own in the log `/__sim/log` answers.
+async fn log_requests(
+    State(state): State<Arc<AppState>>,
+    req: Request<Body>,
+    next: middleware::Next,
+) -> Response<Body> {
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let raw_query = req.uri().query().unwrap_or("").to_string();
-    let query: HashMap<String, String> = parse_query(req.uri().query().unwrap_or(""));
+    let query = req.uri().query().unwrap_or("").to_string();
+    let resp = next.run(req).await;
+    if !path.starts_with("/__sim/") {
+        state.log.lock().unwrap().push(LogEntry {
+            mutating: is_mutating(&method, &path),
+            method: method.to_string(),
+            path,
+            query,
+            status: resp.status().as_u16(),
+        });
+    }
+    resp
+}
+
+fn refused(method: &Method, path: &str) -> Response<Body> {
+    eprintln!("fluxlens-sim: REFUSED mutating request {method} {path}");
+    text(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "fluxlens-sim refuses mutating requests",
+    )
+}
+
+/// `/logout` changes the session: refused; a GET is the app's page like any other path.
+async fn logout(State(state): State<Arc<AppState>>, req: Request<Body>) -> Response<Body> {
+    if is_mutating(req.method(), "/logout") {
+        return refused(req.method(), "/logout");
+    }
+    app_files(State(state), req).await
+}
+
+/// Every API path: mutating calls refused, the rest answered as the real server does.
+async fn api_entry(State(state): State<Arc<AppState>>, req: Request<Body>) -> Response<Body> {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    if is_mutating(&method, &path) {
+        return refused(&method, &path);
+    }
+    let query = parse_query(req.uri().query().unwrap_or(""));
     let headers = req.headers().clone();
     let body = axum::body::to_bytes(req.into_body(), MAX_BODY + 1)
         .await
         .unwrap_or_default();
-    let mutating = method != Method::GET
-        && method != Method::HEAD
-        && (MUTATING_PATHS.contains(&path.as_str()) || path != "/api/v1/inventory/objects");
-    let resp = if path.starts_with("/__sim/") {
-        control(&state, &path, &query)
-    } else if mutating && (path.starts_with("/api/") || path == "/logout") {
-        eprintln!("fluxlens-sim: REFUSED mutating request {method} {path}");
-        text(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "fluxlens-sim refuses mutating requests",
-        )
-    } else if path.starts_with("/api/") {
-        api(&state, &method, &path, &query, &headers, &body).await
-    } else if state.faults.lock().unwrap().mode.ui_stand_in {
-        // The operator's SPA fallback: every UI path answers its index.html.
-        html(STAND_IN_STATUS_PAGE)
-    } else {
-        let accept = headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        with_encoding(static_file(&state, &path), &state, &path, accept)
-    };
-    if !path.starts_with("/__sim/") {
-        state.log.lock().unwrap().push(LogEntry {
-            method: method.to_string(),
-            path,
-            query: raw_query,
-            status: resp.status().as_u16(),
-            mutating,
-        });
+    api(&state, &method, &path, &query, &headers, &body).await
+}
+
+/// The built app: its files (the build's `.br`/`.gz` when the browser accepts them, as nginx's
+/// brotli_static/gzip_static do in the deploy kit) and `index.html` for every other path, or the
+/// operator UI's stand-in when that fault is on.
+async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Response<Body> {
+    use tower::ServiceExt;
+    if state.faults.lock().unwrap().mode.ui_stand_in {
+        return html(STAND_IN_STATUS_PAGE);
     }
-    gzip_if_accepted(&headers, resp).await
+    let Some(dist) = &state.dist else {
+        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
+    };
+    // Hidden files are not the app's: they get the app's page, as unknown paths do.
+    let hidden = req.uri().path().split('/').any(|p| p.starts_with('.'));
+    let index = ServeFile::new(dist.join("index.html"))
+        .precompressed_br()
+        .precompressed_gzip();
+    let resp = if hidden {
+        index.oneshot(req).await
+    } else {
+        ServeDir::new(dist)
+            .precompressed_br()
+            .precompressed_gzip()
+            .fallback(index)
+            .oneshot(req)
+            .await
+    };
+    match resp {
+        Ok(r) => with_app_headers(r.map(Body::new)),
+        Err(never) => match never {},
+    }
+}
+
+/// The headers every page of the app is served with: revalidate each load, and the CSP the
+/// deploy kit sets.
+fn with_app_headers(mut r: Response<Body>) -> Response<Body> {
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert("content-security-policy", HeaderValue::from_static(APP_CSP));
+    r
+}
+
+const APP_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
+
+/// The app's `index.html`, as the real server's catch-all answers unknown API paths.
+fn index_page(state: &AppState) -> Response<Body> {
+    let Some(dist) = &state.dist else {
+        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
+    };
+    with_app_headers(
+        Response::builder()
+            .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+            .body(Body::from(
+                std::fs::read(dist.join("index.html")).unwrap_or_default(),
+            ))
+            .unwrap(),
+    )
 }
 
 async fn api(
@@ -211,7 +329,7 @@ fn api_routes(
         );
     }
     if faults.html {
-        return static_file(state, "/");
+        return index_page(state);
     }
     let s = state.store.read().unwrap();
     let mode = &faults.mode;
@@ -293,7 +411,7 @@ fn api_routes(
             )
         }
         // The real router's catch-all: unknown API paths get the SPA page with 200.
-        _ => return static_file(state, "/"),
+        _ => return index_page(state),
     };
     drop(s);
     let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
@@ -315,6 +433,7 @@ fn api_routes(
         return with_security(
             Response::builder()
                 .header(header::CONTENT_TYPE, "application/json")
+                .extension(Uncompressed)
                 .body(Body::from_stream(stream))
                 .unwrap(),
         );
@@ -327,16 +446,23 @@ fn api_routes(
     )
 }
 
-fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Response<Body> {
-    match path {
-        "/__sim/faults" => {
+/// The simulator's controls (any method): faults, the request log, the stand-in status page, and
+/// the two edits a test makes to the cluster.
+async fn control(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response<Body> {
+    let q = &parse_query(query.as_deref().unwrap_or(""));
+    match name.as_str() {
+        "faults" => {
             let mut f = state.faults.lock().unwrap();
             match f.apply(q) {
                 Ok(()) => json_resp(&json!(*f)),
                 Err(k) => text(StatusCode::BAD_REQUEST, &format!("unknown fault {k}")),
             }
         }
-        "/__sim/log" => {
+        "log" => {
             let mut log = state.log.lock().unwrap();
             let v = json!(*log);
             if q.contains_key("clear") {
@@ -344,8 +470,8 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
             }
             json_resp(&v)
         }
-        "/__sim/status-page" => html(STAND_IN_STATUS_PAGE),
-        "/__sim/set-ready" => {
+        "status-page" => html(STAND_IN_STATUS_PAGE),
+        "set-ready" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let (kind, ns, name) = object_param(object);
             let ready = !matches!(q.get("ready").map(String::as_str), Some("0" | "false"));
@@ -367,7 +493,7 @@ fn control(state: &AppState, path: &str, q: &HashMap<String, String>) -> Respons
                 )
             }
         }
-        "/__sim/unset-spec" => {
+        "unset-spec" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let field = q.get("field").map(String::as_str).unwrap_or("");
             let (kind, ns, name) = object_param(object);
@@ -402,79 +528,6 @@ fn object_param(object: &str) -> (&str, &str, &str) {
 /// A stand-in for the Flux Operator's own UI, for the launcher-plugin tests: a small SPA with
 /// in-app navigation, the operator's `/` and `?` shortcuts and its `dark` class theme.
 const STAND_IN_STATUS_PAGE: &str = include_str!("stand_in.html");
-
-fn static_file(state: &AppState, path: &str) -> Response<Body> {
-    let Some(dist) = &state.dist else {
-        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
-    };
-    let rel = path.trim_start_matches('/');
-    let safe = !rel.split('/').any(|p| p == ".." || p.starts_with('.'));
-    let file = if safe && !rel.is_empty() {
-        std::fs::read(dist.join(rel))
-            .ok()
-            .map(|b| (b, rel.to_string()))
-    } else {
-        None
-    };
-    let (bytes, name) = match file {
-        Some(f) => f,
-        None => (
-            std::fs::read(dist.join("index.html")).unwrap_or_default(),
-            "index.html".into(),
-        ),
-    };
-    let ct = match name.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript",
-        Some("wasm") => "application/wasm",
-        Some("css") => "text/css",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("json") => "application/json",
-        _ => "application/octet-stream",
-    };
-    Response::builder()
-        .header(header::CONTENT_TYPE, ct)
-        .header(header::CACHE_CONTROL, "no-cache")
-        .header("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
-        .body(Body::from(bytes))
-        .unwrap()
-}
-
-/// Serves the build's precompressed `.br`/`.gz` next to an asset when the browser accepts it,
-/// as nginx's brotli_static/gzip_static do in the deploy kit.
-fn with_encoding(
-    resp: Response<Body>,
-    state: &AppState,
-    path: &str,
-    accept: &str,
-) -> Response<Body> {
-    let Some(dist) = &state.dist else { return resp };
-    let rel = path.trim_start_matches('/');
-    if rel.is_empty() || rel.split('/').any(|p| p == ".." || p.starts_with('.')) {
-        return resp;
-    }
-    for (enc, ext) in [("br", "br"), ("gzip", "gz")] {
-        if !accept
-            .split(',')
-            .any(|a| a.trim().split(';').next() == Some(enc))
-        {
-            continue;
-        }
-        if let Ok(bytes) = std::fs::read(dist.join(format!("{rel}.{ext}"))) {
-            let (mut parts, _) = resp.into_parts();
-            parts
-                .headers
-                .insert(header::CONTENT_ENCODING, HeaderValue::from_static(enc));
-            parts
-                .headers
-                .insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-            parts.headers.remove(header::CONTENT_LENGTH);
-            return Response::from_parts(parts, Body::from(bytes));
-        }
-    }
-    resp
-}
 
 fn with_security(mut r: Response<Body>) -> Response<Body> {
     let h = r.headers_mut();
@@ -512,32 +565,6 @@ fn json_resp(v: &Value) -> Response<Body> {
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(v.to_string()))
         .unwrap()
-}
-
-async fn gzip_if_accepted(req_headers: &HeaderMap, resp: Response<Body>) -> Response<Body> {
-    let accepts = req_headers
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("gzip"));
-    // A streamed (fault-injected) body is passed through untouched so the drop stays a drop.
-    if !accepts
-        || resp.headers().contains_key(header::CONTENT_ENCODING)
-        || resp.body().size_hint().exact().is_none()
-    {
-        return resp;
-    }
-    let (mut parts, body) = resp.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return Response::from_parts(parts, Body::empty());
-    };
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    let _ = enc.write_all(&bytes);
-    let gz = enc.finish().unwrap_or_default();
-    parts
-        .headers
-        .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(parts, Body::from(gz))
 }
 
 fn cookie_present(h: &HeaderMap, name: &str) -> bool {

@@ -10,6 +10,8 @@ mod faults;
 mod filter;
 mod helm_storage;
 mod http;
+#[cfg(test)]
+mod routes_test;
 mod served;
 #[cfg(test)]
 mod snapshot_truth;
@@ -45,7 +47,7 @@ async fn main() {
         args.addr
     );
     let state = http::AppState::new(store, args.faults, args.dist);
-    let app = axum::Router::new().fallback(move |req| http::handle(state.clone(), req));
+    let app = http::router(state);
     let listener = match tokio::net::TcpListener::bind(&args.addr).await {
         Ok(l) => l,
         Err(e) => {
