@@ -170,7 +170,7 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
         return html(STAND_IN_STATUS_PAGE);
     }
     let Some(dist) = &state.dist else {
-        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
+        return html(NO_DIST_PAGE);
     };
     // Hidden files are not the app's: they get the app's page, as unknown paths do.
     let hidden = req.uri().path().split('/').any(|p| p.starts_with('.'));
@@ -202,12 +202,15 @@ fn with_app_headers(mut r: Response<Body>) -> Response<Body> {
     r
 }
 
+/// What the app's paths answer when the simulator was started without a build.
+const NO_DIST_PAGE: &str = "<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>";
+
 const APP_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
 
 /// The app's `index.html`, as the real server's catch-all answers unknown API paths.
 fn index_page(state: &AppState) -> Response<Body> {
     let Some(dist) = &state.dist else {
-        return html("<!doctype html><html><body>fluxlens-sim: no --dist given</body></html>");
+        return html(NO_DIST_PAGE);
     };
     with_app_headers(
         Response::builder()

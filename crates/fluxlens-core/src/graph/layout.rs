@@ -28,7 +28,7 @@ pub struct Rect {
 }
 
 impl Rect {
-    pub(super) fn intersects(&self, o: &Rect) -> bool {
+    fn intersects(&self, o: &Rect) -> bool {
         self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
     }
 }

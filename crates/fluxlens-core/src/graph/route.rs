@@ -1,7 +1,7 @@
 //! How an edge is drawn between two laid-out boxes: never over a box it does not connect.
 
 use super::curve::{Curve, Point, Route};
-use super::layout::{Column, Layout, NODE_H, Rect};
+use super::layout::{Column, Layout, NODE_H, NODE_W};
 
 /// Room kept between a line passing a column and the boxes beside it (px).
 const CLEAR: f32 = 4.0;
@@ -42,29 +42,21 @@ impl Layout {
         self.edge_route(from, to).svg()
     }
 
-    /// Whether an edge's route may be in `view` (its bounds intersect it).
-    pub fn edge_visible(&self, from: u32, to: u32, view: Rect) -> bool {
-        self.edge_route(from, to).bounds().intersects(&view)
-    }
-
     /// Left to right: through a free gap of every column between the two boxes (the way a
     /// layered drawing threads a long edge), S-curves between columns.
     fn forward(&self, start: Point, end: Point) -> Vec<Curve> {
         let between = self
             .columns
             .iter()
-            .filter(|c| c.x >= start.x && c.x + super::layout::NODE_W <= end.x);
+            .filter(|c| c.x >= start.x && c.x + NODE_W <= end.x);
         let mut parts = Vec::new();
         let mut at = start;
         for c in between {
             // Where the straight line would cross this column, moved into its nearest gap.
-            let mid = c.x + super::layout::NODE_W / 2.0;
+            let mid = c.x + NODE_W / 2.0;
             let want = start.y + (end.y - start.y) * (mid - start.x) / (end.x - start.x);
             let y = free_y(c, want);
-            let (enter, leave) = (
-                Point::new(c.x, y),
-                Point::new(c.x + super::layout::NODE_W, y),
-            );
+            let (enter, leave) = (Point::new(c.x, y), Point::new(c.x + NODE_W, y));
             parts.push(Curve::s(at, enter));
             parts.push(Curve::line(enter, leave));
             at = leave;
