@@ -1,0 +1,229 @@
+//! One tree through the dashboard's analyses: findings (the compliance controls under the
+//! chosen profile), dangling references, dependsOn cycles, verify as configured, where each
+//! migration stands.
+
+use crate::cluster::{Assume, model};
+use crate::declared;
+use crate::tree::Tree;
+use fluxlens_core::compliance::{self, Profile};
+use fluxlens_core::finding::Finding;
+use fluxlens_core::graph::{Graph, GraphOptions};
+use fluxlens_core::kind::Role;
+use fluxlens_core::migration;
+use fluxlens_core::model::{Cluster, ObjectKey};
+use std::collections::BTreeMap;
+
+/// The compliance profile a reviewer requires (`--profile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileName {
+    Upstream,
+    Enterprise,
+    Fips,
+}
+
+impl ProfileName {
+    pub fn parse(s: &str) -> Option<ProfileName> {
+        match s {
+            "upstream" => Some(ProfileName::Upstream),
+            "enterprise" => Some(ProfileName::Enterprise),
+            "fips" => Some(ProfileName::Fips),
+            _ => None,
+        }
+    }
+
+    pub fn profile(self) -> Profile {
+        Profile {
+            require_enterprise: self != ProfileName::Upstream,
+            require_fips: self == ProfileName::Fips,
+            min_operator_version: None,
+        }
+    }
+}
+
+/// A reference that names nothing in the render.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Missing {
+    pub target: ObjectKey,
+    /// The objects that name it.
+    pub from: Vec<ObjectKey>,
+}
+
+/// `spec.verify` of a source as the manifests configure it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyConfig {
+    pub provider: String,
+    pub keyed: bool,
+    /// `issuer ⇒ subject` per keyless identity matcher.
+    pub identities: Vec<String>,
+}
+
+impl VerifyConfig {
+    pub fn describe(&self) -> String {
+        let how = if self.keyed { "key" } else { "keyless" };
+        match self.identities.len() {
+            0 => format!("{} ({how})", self.provider),
+            n => format!("{} ({how}, {n} identity rules)", self.provider, n = n),
+        }
+    }
+}
+
+/// Where one migration stands: its current stage id, or `not-started`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageAt {
+    pub stage: String,
+    /// Position for comparing (-1: not started; stages count from 0).
+    pub order: i32,
+    pub state: String,
+}
+
+/// One tree, analysed.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub cluster: Cluster,
+    pub findings: Vec<Finding>,
+    pub missing: Vec<Missing>,
+    /// References the render cannot answer for, with why.
+    pub unresolved: Vec<(ObjectKey, String)>,
+    pub cycles: Vec<Vec<ObjectKey>>,
+    /// Every verifiable source and its verify (`None`: none configured).
+    pub verify: BTreeMap<ObjectKey, Option<VerifyConfig>>,
+    pub root: Option<ObjectKey>,
+    /// `git_oci`, `storage`, `distribution`.
+    pub stages: BTreeMap<&'static str, StageAt>,
+    pub notes: Vec<String>,
+}
+
+/// Analyses one tree under `profile`.
+pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
+    let cluster = model(tree, Assume::Nothing);
+    let reconciled = model(tree, Assume::Reconciled);
+    let mut findings = certain(findings(&cluster, profile), &findings(&reconciled, profile));
+    findings.extend(declared::compliance(&cluster, profile));
+    sort(&mut findings);
+    let graph = Graph::build(&cluster, GraphOptions::default());
+    let stages = stages(&reconciled, &findings);
+    Analysis {
+        missing: missing(&cluster),
+        unresolved: cluster.notes.unconfirmed.clone(),
+        cycles: graph.cycles.clone(),
+        verify: verify(&cluster),
+        root: cluster.root_source(),
+        stages,
+        notes: tree.notes.clone(),
+        findings,
+        cluster,
+    }
+}
+
+/// Every rule, with the ENT controls evaluated under `profile`.
+fn findings(c: &Cluster, profile: ProfileName) -> Vec<Finding> {
+    let mut out: Vec<Finding> = fluxlens_core::findings::evaluate_all(c)
+        .into_iter()
+        .filter(|f| !f.rule.starts_with("ENT-"))
+        .collect();
+    out.extend(compliance::findings(c, &profile.profile()));
+    out
+}
+
+/// What the manifests alone decide: a finding that fires both with no status at all and as if
+/// everything reconciled, at the lower of its two severities. One that needs a status (a
+/// controller not ready, a verdict missing) fires in one of them only, and is unknown here.
+fn certain(statusless: Vec<Finding>, reconciled: &[Finding]) -> Vec<Finding> {
+    statusless
+        .into_iter()
+        .filter_map(|mut f| {
+            let twin = reconciled
+                .iter()
+                .filter(|r| r.rule == f.rule && r.subject == f.subject)
+                .map(|r| r.severity)
+                .min()?;
+            f.severity = f.severity.min(twin);
+            Some(f)
+        })
+        .collect()
+}
+
+fn sort(findings: &mut [Finding]) {
+    fluxlens_core::util::sort::by(findings, |a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.rule.cmp(&b.rule))
+            .then_with(|| a.subject.cmp(&b.subject))
+    });
+}
+
+fn missing(c: &Cluster) -> Vec<Missing> {
+    let mut by_target: BTreeMap<ObjectKey, Vec<ObjectKey>> = BTreeMap::new();
+    for o in c.objects() {
+        for r in &o.refs {
+            if c.presence(&r.target).is_missing() {
+                let from = by_target.entry(r.target.clone()).or_default();
+                if !from.contains(&o.key) {
+                    from.push(o.key.clone());
+                }
+            }
+        }
+    }
+    by_target
+        .into_iter()
+        .map(|(target, from)| Missing { target, from })
+        .collect()
+}
+
+fn verify(c: &Cluster) -> BTreeMap<ObjectKey, Option<VerifyConfig>> {
+    c.objects()
+        .iter()
+        .filter(|o| o.key.kind.role() == Role::Source && verifiable(&o.key.kind))
+        .map(|o| {
+            let v = o.raw.spec.verify.as_ref().map(|v| VerifyConfig {
+                provider: v.provider.clone().unwrap_or_else(|| "pgp".into()),
+                keyed: v.secret_ref.is_some(),
+                identities: v
+                    .match_oidc_identity
+                    .iter()
+                    .map(|i| format!("{} ⇒ {}", i.issuer, i.subject))
+                    .collect(),
+            });
+            (o.key.clone(), v)
+        })
+        .collect()
+}
+
+fn verifiable(k: &fluxlens_core::Kind) -> bool {
+    use fluxlens_core::Kind::*;
+    matches!(k, GitRepository | OciRepository | HelmChart)
+}
+
+/// Where each migration stands, read from the model that assumes the change reconciles
+/// (checks that need a status pass there); blockers are the honest findings'.
+fn stages(reconciled: &Cluster, findings: &[Finding]) -> BTreeMap<&'static str, StageAt> {
+    migration::all(reconciled, findings)
+        .into_iter()
+        .map(|m| {
+            let name = match m.id {
+                "git-oci" => "git_oci",
+                other => other,
+            };
+            let at = if !m.started {
+                StageAt {
+                    stage: "not-started".into(),
+                    order: -1,
+                    state: "not started".into(),
+                }
+            } else {
+                let i = m
+                    .stages
+                    .iter()
+                    .position(|s| Some(s) == m.current())
+                    .unwrap_or(0);
+                let s = &m.stages[i];
+                StageAt {
+                    stage: s.id.clone(),
+                    order: i as i32,
+                    state: m.badge().into(),
+                }
+            };
+            (name, at)
+        })
+        .collect()
+}

@@ -1,0 +1,63 @@
+//! fluxlens-check: the dashboard's rules over the rendered manifests of a GitOps change,
+//! before it lands. Native only; never linked into the wasm app.
+//!
+//! Manifests ([`read`]) → the tree ([`tree`]) → the same cluster model as the dashboard's
+//! ([`cluster`]) → its analyses ([`analysis`]) → base against head ([`diff`]) → [`output`].
+
+pub mod analysis;
+pub mod args;
+pub mod cluster;
+pub mod declared;
+pub mod diff;
+pub mod output;
+pub mod read;
+pub mod tree;
+
+use args::{Args, Format};
+use read::InputError;
+
+/// Reads and analyses one tree.
+pub fn analyse_path(
+    path: &std::path::Path,
+    profile: analysis::ProfileName,
+) -> Result<analysis::Analysis, InputError> {
+    let t = tree::build(read::tree(path)?)?;
+    Ok(analysis::analyse(&t, profile))
+}
+
+/// What a run prints, and whether it fails the change.
+pub struct Outcome {
+    pub text: String,
+    pub fails: bool,
+}
+
+/// Runs the check the arguments ask for.
+pub fn run(args: &Args) -> Result<Outcome, InputError> {
+    let base = args
+        .base
+        .as_deref()
+        .map(|b| analyse_path(b, args.profile))
+        .transpose()?;
+    let head = analyse_path(&args.head, args.profile)?;
+    let change = diff::diff(base.as_ref(), &head);
+    let report = output::Report {
+        change: &change,
+        fail_on: args.fail_on,
+        profile: args.profile,
+        has_base: base.is_some(),
+    };
+    let text = match args.format {
+        Format::Markdown => output::markdown::render(&report),
+        Format::Json => {
+            let mut s =
+                serde_json::to_string_pretty(&output::json::render(&report)).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Github => output::github::render(&report),
+    };
+    Ok(Outcome {
+        text,
+        fails: report.fails(),
+    })
+}

@@ -1,0 +1,179 @@
+//! `--format markdown`: a pull-request comment. One line of verdict, then only the tables that
+//! have rows; what was resolved, what the render cannot see and the notes folded away.
+
+use super::Report;
+use crate::diff::StageMove;
+use fluxlens_core::finding::Finding;
+
+/// Rows per table at most (a comment has a size limit; the JSON has everything).
+pub const MAX_ROWS: usize = 50;
+
+/// Text from the manifests, safe in a table cell: Markdown and HTML are escaped, lines joined,
+/// and an `@` cannot mention anyone.
+pub fn cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            '@' => out.push_str("@\u{200B}"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '|' | '!' | '~' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn rows<T>(out: &mut String, items: &[T], row: impl Fn(&T) -> String) {
+    for item in items.iter().take(MAX_ROWS) {
+        out.push_str(&row(item));
+        out.push('\n');
+    }
+    if items.len() > MAX_ROWS {
+        out.push_str(&format!(
+            "\n… and {} more (`--format json` lists every one)\n",
+            items.len() - MAX_ROWS
+        ));
+    }
+}
+
+fn findings_table(out: &mut String, findings: &[Finding]) {
+    out.push_str("| Severity | Rule | Subject | Finding |\n|---|---|---|---|\n");
+    rows(out, findings, |f| {
+        format!(
+            "| {} | {} | {} | {} |",
+            f.severity.as_str(),
+            cell(&f.rule),
+            cell(&f.subject.to_string()),
+            cell(&f.message)
+        )
+    });
+}
+
+fn migration_title(name: &str) -> &'static str {
+    match name {
+        "git_oci" => "Git → signed OCI root",
+        "storage" => "Storage versions (flux migrate)",
+        "distribution" => "Distribution switch",
+        _ => "Migration",
+    }
+}
+
+fn stage_cell(s: &StageMove) -> (String, String) {
+    let base = s
+        .base
+        .as_ref()
+        .map(|b| b.stage.clone())
+        .unwrap_or_else(|| "—".into());
+    let mut head = format!("{} ({})", s.head.stage, s.head.state);
+    if s.backwards() {
+        head.push_str(" — **moves backwards**");
+    }
+    (base, head)
+}
+
+/// The whole comment.
+pub fn render(r: &Report) -> String {
+    let c = r.change;
+    let mut out = format!(
+        "**fluxlens-check — {}**: {}\n\n",
+        r.verdict(),
+        cell(&r.summary())
+    );
+    let objects = match c.objects.0 {
+        Some(b) => format!("{b} → {} Flux objects", c.objects.1),
+        None => format!(
+            "{} Flux objects, no base: everything found counts as added",
+            c.objects.1
+        ),
+    };
+    out.push_str(&format!(
+        "Profile `{}` · fails on `{}` and above · {objects}\n",
+        r.profile_name(),
+        r.fail_on.as_str()
+    ));
+    if !c.verify.is_empty() {
+        out.push_str("\n#### Verify lost or weakened\n| Severity | Source | Change | Before | After |\n|---|---|---|---|---|\n");
+        rows(&mut out, &c.verify, |v| {
+            format!(
+                "| {} | {} | {} | {} | {} |",
+                v.severity.as_str(),
+                cell(&v.subject.to_string()),
+                v.change.as_str(),
+                cell(&v.before),
+                cell(&v.after)
+            )
+        });
+    }
+    if !c.added.is_empty() {
+        out.push_str(&format!("\n#### Findings added ({})\n", c.added.len()));
+        findings_table(&mut out, &c.added);
+    }
+    if !c.missing_added.is_empty() {
+        out.push_str("\n#### References to nothing\n| Reference | Named by |\n|---|---|\n");
+        rows(&mut out, &c.missing_added, |m| {
+            let from: Vec<String> = m.from.iter().map(|k| cell(&k.to_string())).collect();
+            format!("| {} | {} |", cell(&m.target.to_string()), from.join(", "))
+        });
+    }
+    if !c.cycles_added.is_empty() {
+        out.push_str("\n#### dependsOn cycles added\n");
+        rows(&mut out, &c.cycles_added, |cy| {
+            let mut keys: Vec<String> = cy.iter().map(|k| cell(&k.to_string())).collect();
+            keys.push(keys[0].clone());
+            format!("- {}", keys.join(" → "))
+        });
+    }
+    let started: Vec<(&&str, &StageMove)> = c
+        .stages
+        .iter()
+        .filter(|(_, s)| s.head.order >= 0 || s.base.as_ref().is_some_and(|b| b.order >= 0))
+        .collect();
+    if !started.is_empty() {
+        out.push_str("\n#### Migrations\n| Migration | Base | Head |\n|---|---|---|\n");
+        for (name, s) in started {
+            let (base, head) = stage_cell(s);
+            out.push_str(&format!(
+                "| {} | {base} | {head} |\n",
+                migration_title(name)
+            ));
+        }
+        out.push_str("\nStages as if the change reconciles: checks that need the cluster's status are taken as passing.\n");
+    }
+    folded(&mut out, r);
+    out
+}
+
+/// Resolved findings, what the render cannot see, and the notes: folded.
+fn folded(out: &mut String, r: &Report) {
+    let c = r.change;
+    if !c.resolved.is_empty() {
+        out.push_str(&format!(
+            "\n<details><summary>Resolved ({})</summary>\n\n",
+            c.resolved.len()
+        ));
+        findings_table(out, &c.resolved);
+        out.push_str("\n</details>\n");
+    }
+    if !c.unresolved.is_empty() {
+        out.push_str(&format!(
+            "\n<details><summary>Not in this render ({}): neither missing nor present</summary>\n\n",
+            c.unresolved.len()
+        ));
+        rows(out, &c.unresolved, |(k, why)| {
+            format!("- {} — {}", cell(&k.to_string()), cell(why))
+        });
+        out.push_str("\n</details>\n");
+    }
+    if !c.notes.is_empty() {
+        out.push_str("\n<details><summary>Notes</summary>\n\n");
+        rows(out, &c.notes, |n| format!("- {}", cell(n)));
+        out.push_str("\n</details>\n");
+    }
+}

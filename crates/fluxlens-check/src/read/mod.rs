@@ -1,0 +1,275 @@
+//! Reads rendered manifests — a file or a directory of YAML (multi-document) or JSON (an
+//! array, a `kind: List`, or one object), as `flate build`, `flux-local build`,
+//! `kustomize build` and `flux build kustomization` write them — into located JSON objects.
+
+pub mod yaml;
+
+use serde_json::Value;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One file may be at most this large.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// All files of one tree together, at most.
+pub const MAX_TREE_BYTES: u64 = 512 << 20;
+/// Files of one tree, at most.
+pub const MAX_FILES: usize = 50_000;
+
+/// Where a manifest came from: the file, the document in it and, inside a `List`, the item.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Origin {
+    pub file: PathBuf,
+    pub document: usize,
+    pub item: Option<usize>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, document {}", self.file.display(), self.document)?;
+        if let Some(i) = self.item {
+            write!(f, ", item {i}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One manifest and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    pub origin: Origin,
+    pub value: Value,
+}
+
+/// Input that cannot be read: the file, the document when known, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputError {
+    pub file: PathBuf,
+    pub document: Option<usize>,
+    pub reason: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.document {
+            Some(d) => write!(f, "{}, document {d}: {}", self.file.display(), self.reason),
+            None => write!(f, "{}: {}", self.file.display(), self.reason),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+fn error(file: &Path, document: Option<usize>, reason: impl Into<String>) -> InputError {
+    InputError {
+        file: file.to_path_buf(),
+        document,
+        reason: reason.into(),
+    }
+}
+
+/// Every manifest under `path` (a file, or a directory read recursively in name order;
+/// hidden entries and files not ending in .yaml, .yml or .json are passed over).
+pub fn tree(path: &Path) -> Result<Vec<Manifest>, InputError> {
+    let files = files(path)?;
+    let mut total = 0u64;
+    let mut out = Vec::new();
+    for f in files {
+        let len = std::fs::metadata(&f)
+            .map_err(|e| error(&f, None, format!("cannot read: {e}")))?
+            .len();
+        if len > MAX_FILE_BYTES {
+            return Err(error(
+                &f,
+                None,
+                format!("{len} bytes, over the limit of {MAX_FILE_BYTES} for one file"),
+            ));
+        }
+        total += len;
+        if total > MAX_TREE_BYTES {
+            return Err(error(
+                &f,
+                None,
+                format!("the tree passes {MAX_TREE_BYTES} bytes here, over the limit"),
+            ));
+        }
+        let bytes = std::fs::read(&f).map_err(|e| error(&f, None, format!("cannot read: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            error(
+                &f,
+                None,
+                format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+            )
+        })?;
+        out.extend(file(&f, &text)?);
+    }
+    Ok(out)
+}
+
+/// The files to read under `path`, sorted.
+fn files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| error(path, None, format!("cannot read: {e}")))?;
+    if meta.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut dirs = vec![path.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| error(&dir, None, format!("cannot list: {e}")))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| error(&dir, None, format!("cannot list: {e}")))?;
+            let p = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            // Not followed into linked directories: a link loop must not hang the check.
+            let kind = entry
+                .file_type()
+                .map_err(|e| error(&p, None, format!("cannot read: {e}")))?;
+            if kind.is_dir() {
+                dirs.push(p);
+            } else if [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e)) {
+                out.push(p);
+            }
+        }
+        if out.len() > MAX_FILES {
+            return Err(error(path, None, format!("more than {MAX_FILES} files")));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The manifests of one file's text.
+pub fn file(path: &Path, text: &str) -> Result<Vec<Manifest>, InputError> {
+    // The YAML scanner reads NUL as the end of input: what follows would be lost unsaid.
+    if let Some(at) = text.find('\0') {
+        return Err(error(
+            path,
+            None,
+            format!("a NUL character at byte {at}: not a text manifest"),
+        ));
+    }
+    let json = path.extension().is_some_and(|e| e == "json");
+    let documents: Vec<(usize, Value)> = if json {
+        let v: Value = serde_json::from_str(text).map_err(|e| {
+            error(
+                path,
+                Some(0),
+                format!(
+                    "malformed JSON at line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            )
+        })?;
+        match v {
+            Value::Array(items) => items.into_iter().enumerate().collect(),
+            v => vec![(0, v)],
+        }
+    } else {
+        yaml::documents(text)
+            .map_err(|e| {
+                error(
+                    path,
+                    Some(e.document),
+                    format!(
+                        "malformed YAML at line {} column {}: {}",
+                        e.line, e.column, e.reason
+                    ),
+                )
+            })?
+            .into_iter()
+            .map(|d| (d.index, d.value))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (document, value) in documents {
+        let origin = |item| Origin {
+            file: path.to_path_buf(),
+            document,
+            item,
+        };
+        match value {
+            Value::Null => {}
+            Value::Object(ref m) if is_list(m) => {
+                let items = m.get("items").and_then(Value::as_array).cloned();
+                for (i, item) in items.unwrap_or_default().into_iter().enumerate() {
+                    if !item.is_object() {
+                        return Err(error(
+                            path,
+                            Some(document),
+                            format!("item {i} of the List is not an object"),
+                        ));
+                    }
+                    out.push(Manifest {
+                        origin: origin(Some(i)),
+                        value: item,
+                    });
+                }
+            }
+            Value::Object(_) => out.push(Manifest {
+                origin: origin(None),
+                value,
+            }),
+            other => {
+                return Err(error(
+                    path,
+                    Some(document),
+                    format!("not an object but {}", shape(&other)),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `kind: List` (or `…List`, as kubectl writes `ConfigMapList`) with `items`.
+fn is_list(m: &serde_json::Map<String, Value>) -> bool {
+    m.get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"))
+        && m.get("items").is_some_and(Value::is_array)
+}
+
+fn shape(v: &Value) -> &'static str {
+    match v {
+        Value::Array(_) => "a list",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        _ => "null",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_json_and_lists() {
+        let p = Path::new("a.yaml");
+        let m = file(
+            p,
+            "kind: A\nmetadata: {name: x}\n---\nkind: List\nitems: [{kind: B}, {kind: C}]\n",
+        )
+        .unwrap();
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[2].origin.to_string(), "a.yaml, document 1, item 1");
+        let j = file(Path::new("a.json"), r#"[{"kind":"A"},{"kind":"B"}]"#).unwrap();
+        assert_eq!(j[1].origin.document, 1);
+        let e = file(Path::new("a.json"), "{\"kind\": ").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("a.json, document 0: malformed JSON at line 1"),
+            "{e}"
+        );
+        let e = file(p, "kind: A\n---\n- 1\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.yaml, document 1: not an object but a list"
+        );
+    }
+}

@@ -1,0 +1,534 @@
+//! The binary end to end: each regression of the field reports on a real-shaped render, a
+//! no-op change, bad input, exit codes and the JSON schema.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fluxlens-check");
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn base() -> PathBuf {
+    fixtures().join("base")
+}
+
+/// A fresh directory under the target's temp space.
+fn scratch() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "fluxlens-check-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The base render with textual edits `(file, from, to)`; each `from` must be there.
+fn head_with(edits: &[(&str, &str, &str)]) -> PathBuf {
+    let dir = scratch();
+    for entry in std::fs::read_dir(base()).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        for (file, from, to) in edits.iter().filter(|(f, _, _)| *f == name) {
+            assert!(text.contains(from), "{file} has no {from:?}");
+            text = text.replacen(from, to, 1);
+        }
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn check(head: &Path, extra: &[&str]) -> Run {
+    let b = base();
+    let mut args = vec!["--base", b.to_str().unwrap(), "--format", "json"];
+    args.extend_from_slice(extra);
+    args.push(head.to_str().unwrap());
+    run(&args)
+}
+
+fn rules(v: &Value, side: &str) -> Vec<(String, String, String)> {
+    v["findings"][side]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap().to_string();
+            (s("rule"), s("severity"), s("subject"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_base_render_is_healthy_and_passes_alone() {
+    let r = run(&["--format", "json", base().to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v = r.json();
+    assert_eq!(v["verdict"], "pass");
+    assert!(
+        rules(&v, "added")
+            .iter()
+            .all(|(_, s, _)| s != "high" && s != "critical")
+    );
+    assert_eq!(v["stages"]["git_oci"]["head"], "M3", "{}", v["stages"]);
+}
+
+#[test]
+fn a_reformatted_reordered_change_adds_nothing() {
+    // Every object re-emitted as JSON (keys sorted, flow style), in reverse order, split
+    // across a YAML stream and a JSON array.
+    let manifests = fluxlens_check::read::tree(&base()).unwrap();
+    let dir = scratch();
+    let mut docs: Vec<String> = manifests.iter().map(|m| m.value.to_string()).collect();
+    docs.reverse();
+    let (a, b) = docs.split_at(docs.len() / 2);
+    std::fs::write(
+        dir.join("first.yaml"),
+        format!("# reordered\n{}\n", a.join("\n---\n")),
+    )
+    .unwrap();
+    std::fs::write(dir.join("second.json"), format!("[{}]", b.join(","))).unwrap();
+    let r = check(&dir, &[]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v = r.json();
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(rules(&v, "added"), vec![]);
+    assert_eq!(rules(&v, "resolved"), vec![]);
+    for k in ["missing_added", "cycles_added", "verify_regressions"] {
+        assert_eq!(v[k], Value::Array(vec![]), "{k}");
+    }
+    for (_, s) in v["stages"].as_object().unwrap() {
+        assert_eq!(s["base"], s["head"]);
+    }
+}
+
+#[test]
+fn a_source_that_loses_verify_is_high() {
+    let head = head_with(&[(
+        "apps.yaml",
+        "  verify:\n    provider: cosign\n    matchOIDCIdentity:\n      - issuer: ^https://token\\.actions\\.githubusercontent\\.com$\n        subject: ^https://github\\.com/stefanprodan/podinfo/\\.github/workflows/release\\.yml@refs/tags/.*$\n",
+        "",
+    )]);
+    let r = check(&head, &[]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v = r.json();
+    let reg = &v["verify_regressions"][0];
+    assert_eq!(reg["subject"], "OCIRepository/apps/podinfo");
+    assert_eq!(
+        (reg["change"].as_str(), reg["severity"].as_str()),
+        (Some("removed"), Some("high"))
+    );
+    assert_eq!(v["verify_regressions"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_weaker_identity_is_a_regression() {
+    let head = head_with(&[(
+        "apps.yaml",
+        "subject: ^https://github\\.com/stefanprodan/podinfo/\\.github/workflows/release\\.yml@refs/tags/.*$",
+        "subject: .*",
+    )]);
+    let v = check(&head, &[]).json();
+    let reg = &v["verify_regressions"][0];
+    assert_eq!(reg["change"], "weakened", "{v}");
+    assert!(reg["after"].as_str().unwrap().contains("SIG-06"), "{reg}");
+    assert!(
+        rules(&v, "added")
+            .iter()
+            .any(|(r, _, s)| r == "SIG-06" && s == "OCIRepository/apps/podinfo")
+    );
+}
+
+#[test]
+fn the_root_switched_to_oci_without_verify_is_critical() {
+    // jfroy/flatops#2161: the sync moves to the OCIRepository and the patch that carried its
+    // verify across the handover is dropped with the Git sync.
+    let head = head_with(&[
+        (
+            "flux-system.yaml",
+            "    kind: GitRepository\n    url: https://github.com/example/fleet.git\n    ref: refs/heads/main",
+            "    kind: OCIRepository\n    url: oci://ghcr.io/example/fleet-manifests\n    ref: latest",
+        ),
+        (
+            "flux-system.yaml",
+            "        name: flux-system\n        patch: |",
+            "        name: flux-system-old\n        patch: |",
+        ),
+    ]);
+    let r = check(&head, &[]);
+    assert_eq!(r.code, 1);
+    let v = r.json();
+    let regs = v["verify_regressions"].as_array().unwrap();
+    assert!(
+        regs.iter()
+            .any(|x| x["subject"] == "OCIRepository/flux-system/flux-system"
+                && x["change"] == "removed"
+                && x["severity"] == "critical"),
+        "{regs:?}"
+    );
+    let added = rules(&v, "added");
+    assert!(
+        added.iter().any(|(r, s, k)| r == "SIG-10"
+            && s == "critical"
+            && k == "OCIRepository/flux-system/flux-system"),
+        "{added:?}"
+    );
+    assert_eq!(v["stages"]["git_oci"]["base"], "M3");
+    let md = run(&["--base", base().to_str().unwrap(), head.to_str().unwrap()]);
+    assert!(
+        md.stdout.starts_with("**fluxlens-check — fail**"),
+        "{}",
+        md.stdout
+    );
+    assert!(md.stdout.contains("#### Verify lost or weakened"));
+}
+
+#[test]
+fn a_verify_patch_that_selects_nothing_is_sig_09() {
+    // devantler-tech/platform#2996: "a silent no-op … no error, no warning".
+    let head = head_with(&[(
+        "flux-system.yaml",
+        "          name: flux-system\n        patch: |",
+        "          name: flux\n        patch: |",
+    )]);
+    let v = check(&head, &[]).json();
+    let added = rules(&v, "added");
+    assert!(
+        added.contains(&(
+            "SIG-09".into(),
+            "high".into(),
+            "FluxInstance/flux-system/flux".into()
+        )),
+        "{added:?}"
+    );
+    let msg = v["findings"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "SIG-09")
+        .unwrap()["message"]
+        .clone();
+    assert!(
+        msg.as_str().unwrap().contains("dropped at the handover"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_sourceref_to_nothing_is_missing_and_another_renders_namespace_is_not() {
+    let head = head_with(&[
+        (
+            "apps.yaml",
+            "    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: frontend",
+            "    kind: GitRepository\n    name: flux-sytem\n    namespace: flux-system\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: frontend",
+        ),
+        (
+            "apps.yaml",
+            "  chartRef:\n    kind: OCIRepository\n    name: podinfo\n",
+            "  chartRef:\n    kind: OCIRepository\n    name: podinfo\n    namespace: charts\n",
+        ),
+    ]);
+    let r = check(&head, &[]);
+    assert_eq!(r.code, 1);
+    let v = r.json();
+    assert_eq!(
+        v["missing_added"],
+        serde_json::json!(["GitRepository/flux-system/flux-sytem"])
+    );
+    assert_eq!(
+        v["missing_referrers"]["GitRepository/flux-system/flux-sytem"],
+        serde_json::json!(["Kustomization/apps/backend"])
+    );
+    assert!(
+        rules(&v, "added")
+            .iter()
+            .any(|(r, _, s)| r == "MIG-GO-02" && s == "Kustomization/apps/backend")
+    );
+    let not_seen = v["not_in_render"].as_array().unwrap();
+    assert_eq!(not_seen.len(), 1, "{not_seen:?}");
+    assert_eq!(not_seen[0]["reference"], "OCIRepository/charts/podinfo");
+    assert!(
+        not_seen[0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("holds nothing in namespace charts")
+    );
+}
+
+#[test]
+fn a_dependson_cycle_is_added() {
+    let head = head_with(&[(
+        "apps.yaml",
+        "  name: backend\n  namespace: apps\nspec:\n",
+        "  name: backend\n  namespace: apps\nspec:\n  dependsOn:\n    - name: frontend\n",
+    )]);
+    let r = check(&head, &[]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let cycles = r.json()["cycles_added"].clone();
+    let mut keys: Vec<String> = serde_json::from_value(cycles[0].clone()).unwrap();
+    keys.sort();
+    assert_eq!(
+        keys,
+        vec!["Kustomization/apps/backend", "Kustomization/apps/frontend"]
+    );
+}
+
+#[test]
+fn upstream_images_break_a_fips_profile_only() {
+    let head = head_with(&[(
+        "flux-system.yaml",
+        "    registry: ghcr.io/controlplaneio-fluxcd/distroless-fips\n    variant: enterprise-distroless-fips\n",
+        "    registry: ghcr.io/fluxcd\n",
+    )]);
+    let fips = check(&head, &["--profile", "fips"]);
+    assert_eq!(fips.code, 1);
+    let added = rules(&fips.json(), "added");
+    for rule in ["ENT-02", "ENT-03"] {
+        assert!(
+            added.iter().any(|(r, s, _)| r == rule && s == "high"),
+            "{rule}: {added:?}"
+        );
+    }
+    let upstream = check(&head, &["--profile", "upstream"]);
+    assert_eq!(upstream.code, 0, "{}", upstream.stdout);
+}
+
+#[test]
+fn a_migration_moving_back_is_reported() {
+    // Base: every consumer already on the OCI root (M3 done); head: back on Git.
+    let flipped = head_with(&[
+        (
+            "flux-system.yaml",
+            "  sourceRef:\n    kind: GitRepository\n    name: flux-system\n---",
+            "  sourceRef:\n    kind: OCIRepository\n    name: flux-system\n---",
+        ),
+        (
+            "flux-system.yaml",
+            "  sourceRef:\n    kind: GitRepository\n    name: flux-system\n",
+            "  sourceRef:\n    kind: OCIRepository\n    name: flux-system\n",
+        ),
+        (
+            "apps.yaml",
+            "    kind: GitRepository\n    name: flux-system",
+            "    kind: OCIRepository\n    name: flux-system",
+        ),
+        (
+            "apps.yaml",
+            "    kind: GitRepository\n    name: flux-system",
+            "    kind: OCIRepository\n    name: flux-system",
+        ),
+    ]);
+    let r = run(&[
+        "--base",
+        flipped.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "medium",
+        base().to_str().unwrap(),
+    ]);
+    let v = r.json();
+    let s = &v["stages"]["git_oci"];
+    assert_eq!(s["backwards"], true, "{s}");
+    assert_eq!(r.code, 1, "a backwards move is medium");
+}
+
+#[test]
+fn a_real_shaped_render_is_read_and_calm() {
+    // The homelab scenario (compiled from public GitOps repositories) as one kustomize-style
+    // YAML stream, status removed as a render has none.
+    let objects: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/homelab/objects.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(objects.len() > 200);
+    let dir = scratch();
+    let stream: Vec<String> = objects.iter().map(Value::to_string).collect();
+    std::fs::write(dir.join("render.yaml"), stream.join("\n---\n")).unwrap();
+    let p = dir.to_str().unwrap();
+    let alone = run(&["--format", "json", p]);
+    assert_eq!(alone.code, 0, "{}", alone.stdout);
+    let v = alone.json();
+    assert!(v["objects"]["head"].as_u64().unwrap() >= 200);
+    assert_eq!(v["missing_added"], Value::Array(vec![]));
+    let same = run(&["--base", p, "--format", "json", p]).json();
+    assert_eq!(rules(&same, "added"), vec![]);
+}
+
+#[test]
+fn bad_input_is_named_and_exits_2() {
+    let dir = scratch();
+    let write = |name: &str, text: &str| {
+        let d = dir.join(name.replace('.', "-"));
+        std::fs::create_dir_all(&d).unwrap();
+        let bytes = match name {
+            "e.yaml" => vec![b'k', b':', 0xff, 0xfe],
+            _ => text.as_bytes().to_vec(),
+        };
+        std::fs::write(d.join(name), bytes).unwrap();
+        d
+    };
+    let cases = [
+        (
+            write(
+                "a.yaml",
+                "kind: A\nmetadata: {name: a}\n---\nkind: [unclosed\n",
+            ),
+            "a.yaml, document 1: malformed YAML at line 5 column 1",
+        ),
+        (
+            write(
+                "b.yaml",
+                "kind: GitRepository\nmetadata: {name: a, namespace: x}\n---\nmetadata: {name: b}\n",
+            ),
+            "b.yaml, document 1: has no kind",
+        ),
+        (
+            write("c.json", "{\"kind\": \"GitRepository\",}"),
+            "c.json, document 0: malformed JSON",
+        ),
+        (
+            write(
+                "d.yaml",
+                "kind: GitRepository\nmetadata: {name: r, namespace: x}\nspec: {url: a}\n---\nkind: GitRepository\nmetadata: {name: r, namespace: x}\nspec: {url: b}\n",
+            ),
+            "is also written at",
+        ),
+        (write("e.yaml", ""), "e.yaml: not UTF-8 text (byte 2)"),
+        (
+            write("f.yaml", "kind: GitRepository\n\u{0}metadata: {name: a}\n"),
+            "f.yaml: a NUL character at byte 20",
+        ),
+    ];
+    for (path, expected) in cases {
+        let r = run(&[path.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{expected}: {}", r.stdout);
+        assert!(r.stderr.contains(expected), "{expected}: {}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    let r = run(&["/nonexistent/render"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("/nonexistent/render: cannot read"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["--format", "xml", "x"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--format"), "{}", r.stderr);
+    assert_eq!(run(&["--help"]).code, 0);
+}
+
+#[test]
+fn unknown_kinds_are_skipped_with_a_note() {
+    let dir = scratch();
+    std::fs::write(dir.join("x.yaml"), "kind: Widget\nmetadata: {name: w, namespace: a}\n---\nkind: Widget\nmetadata: {name: v, namespace: a}\n").unwrap();
+    let v = run(&["--format", "json", dir.to_str().unwrap()]).json();
+    assert_eq!(
+        v["notes"][0],
+        "skipped: 2 objects of 1 kind the rules do not read (Widget 2)"
+    );
+}
+
+#[test]
+fn the_json_schema_is_stable() {
+    let v = check(&base(), &[]).json();
+    let mut keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "base",
+            "cycles_added",
+            "fail_on",
+            "findings",
+            "missing_added",
+            "missing_referrers",
+            "missing_resolved",
+            "not_in_render",
+            "notes",
+            "objects",
+            "profile",
+            "schema",
+            "stages",
+            "summary",
+            "verdict",
+            "verify_regressions",
+        ]
+    );
+    assert_eq!(v["schema"], "fluxlens-check/v1");
+    assert!(matches!(v["verdict"].as_str(), Some("pass" | "fail")));
+    for side in ["added", "resolved"] {
+        assert!(v["findings"][side].is_array());
+    }
+    for name in ["git_oci", "storage", "distribution"] {
+        let s = &v["stages"][name];
+        assert!(
+            s["head"].is_string() && s.get("base").is_some() && s["backwards"].is_boolean(),
+            "{name}: {s}"
+        );
+    }
+}
+
+#[test]
+fn github_annotations_are_encoded() {
+    let head = head_with(&[(
+        "apps.yaml",
+        "  name: backend\n  namespace: apps\nspec:\n",
+        "  name: backend\n  namespace: apps\nspec:\n  dependsOn:\n    - name: frontend\n",
+    )]);
+    let r = run(&[
+        "--base",
+        base().to_str().unwrap(),
+        "--format",
+        "github",
+        head.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with("::error ")
+            || l.starts_with("::warning ")
+            || l.starts_with("::notice ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| {
+        l.starts_with("::error title=fluxlens-check dependsOn cycle through Kustomization/apps/")
+    }));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("::notice title=fluxlens-check::")
+    );
+}
