@@ -18,7 +18,7 @@ if grep -nE "^(leptos|web-sys|gloo|wasm-bindgen|js-sys)" crates/fluxlens-core/Ca
 fi
 # Sibling modules never depend on each other in a cycle (#24): core's analyses read shared
 # facts from facts/, finding/, enterprise/; the app's shell goes app → pages → components → router.
-python3 scripts/module-cycles.py crates/fluxlens-core/src crates/fluxlens-sim/src src
+python3 scripts/module-cycles.py crates/fluxlens-core/src crates/fluxlens-sim/src crates/fluxlens-check/src src
 cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a::Y;\n' >"$cyc/b.rs"
 if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi
 rm -rf "$cyc"
@@ -31,8 +31,8 @@ step "clippy (wasm32)"
 cargo clippy -p fluxlens --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "fuzz targets compile (their own workspace; run with cargo +nightly fuzz)"
 cargo check --manifest-path fuzz/Cargo.toml --bins
-step "native tests (core, sim)"
-cargo test -p fluxlens-core -p fluxlens-sim
+step "native tests (core, sim, check)"
+cargo test -p fluxlens-core -p fluxlens-sim -p fluxlens-check
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
 step "build"

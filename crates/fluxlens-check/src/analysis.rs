@@ -4,41 +4,15 @@
 
 use crate::cluster::{Assume, model};
 use crate::declared;
+pub use crate::profile::ProfileName;
 use crate::tree::Tree;
-use fluxlens_core::compliance::{self, Profile};
+use fluxlens_core::compliance;
 use fluxlens_core::finding::Finding;
 use fluxlens_core::graph::{Graph, GraphOptions};
 use fluxlens_core::kind::Role;
 use fluxlens_core::migration;
 use fluxlens_core::model::{Cluster, ObjectKey};
 use std::collections::BTreeMap;
-
-/// The compliance profile a reviewer requires (`--profile`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProfileName {
-    Upstream,
-    Enterprise,
-    Fips,
-}
-
-impl ProfileName {
-    pub fn parse(s: &str) -> Option<ProfileName> {
-        match s {
-            "upstream" => Some(ProfileName::Upstream),
-            "enterprise" => Some(ProfileName::Enterprise),
-            "fips" => Some(ProfileName::Fips),
-            _ => None,
-        }
-    }
-
-    pub fn profile(self) -> Profile {
-        Profile {
-            require_enterprise: self != ProfileName::Upstream,
-            require_fips: self == ProfileName::Fips,
-            min_operator_version: None,
-        }
-    }
-}
 
 /// A reference that names nothing in the render.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,7 +36,11 @@ impl VerifyConfig {
         let how = if self.keyed { "key" } else { "keyless" };
         match self.identities.len() {
             0 => format!("{} ({how})", self.provider),
-            n => format!("{} ({how}, {n} identity rules)", self.provider, n = n),
+            n => format!(
+                "{} ({how}, {})",
+                self.provider,
+                fluxlens_core::verdict::plural(n, "identity rule")
+            ),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod declared;
 pub mod diff;
 pub mod output;
+pub mod profile;
 pub mod read;
 pub mod tree;
 

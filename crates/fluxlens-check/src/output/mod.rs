@@ -5,8 +5,8 @@ pub mod github;
 pub mod json;
 pub mod markdown;
 
-use crate::analysis::ProfileName;
 use crate::diff::Change;
+use crate::profile::ProfileName;
 use fluxlens_core::finding::Severity;
 
 /// A change and how it is judged.
