@@ -76,8 +76,15 @@ fn generate_root_pair(values: &mut Vec<Value>, inst: &Value) {
     let Some(inst_obj) = fluxlens_core::FluxObject::from_api(obj) else {
         return;
     };
-    let empty = Cluster::default();
-    let Some(g) = instance::generated_source(&inst_obj, &empty) else {
+    // The generated source's apiVersion follows the Flux minor the instance asks for
+    // (`v1beta2` before 2.6): read from a report carrying that version.
+    let mut asked = FluxReport::default();
+    asked.spec.distribution.version = inst
+        .pointer("/spec/distribution/version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let versioned = Cluster::new(asked, [], CrdAccess::Unknown);
+    let Some(g) = instance::generated_source(&inst_obj, &versioned) else {
         return;
     };
     let s = |k: &str| sync.get(k).and_then(Value::as_str).unwrap_or_default();
@@ -383,5 +390,64 @@ fn answer_for_absent(cluster: &mut Cluster, tree: &Tree) {
                 cluster.confirmations.insert(key, Answer::NotFound);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::file;
+    use std::path::Path;
+
+    fn cluster(text: &str) -> Cluster {
+        let t = crate::tree::build(file(Path::new("t.yaml"), text).unwrap()).unwrap();
+        model(&t, Assume::Nothing)
+    }
+
+    const INSTANCE: &str = "kind: FluxInstance\nmetadata: {name: flux, namespace: flux-system}\nspec:\n  distribution: {version: VERSION}\n  sync: {kind: OCIRepository, url: 'oci://r/x', ref: latest, pullSecret: s}\n";
+
+    #[test]
+    fn the_generated_root_follows_the_operator_template() {
+        let c = cluster(&INSTANCE.replace("VERSION", "'2.5.x'"));
+        let key = ObjectKey::parse("OCIRepository/flux-system/flux-system").unwrap();
+        let src = c.get(&key).expect("generated source");
+        assert_eq!(
+            src.raw.api_version.as_deref(),
+            Some("source.toolkit.fluxcd.io/v1beta2")
+        );
+        assert!(src.raw.spec.verify.is_none(), "no verify is ever generated");
+        assert_eq!(
+            src.raw.spec.secret_ref.as_ref().map(|r| r.name.as_str()),
+            Some("s")
+        );
+        let newer = cluster(&INSTANCE.replace("VERSION", "'2.7.x'"));
+        assert_eq!(
+            newer.get(&key).unwrap().raw.api_version.as_deref(),
+            Some("source.toolkit.fluxcd.io/v1")
+        );
+        assert_eq!(c.root_source(), Some(key));
+    }
+
+    #[test]
+    fn a_patch_that_reaches_the_root_carries_its_verify() {
+        let patched = format!(
+            "{}  kustomize:\n    patches:\n      - target: {{kind: OCIRepository}}\n        patch: |\n          - op: add\n            path: /spec/verify\n            value: {{provider: cosign}}\n",
+            INSTANCE.replace("VERSION", "'2.7.x'")
+        );
+        let c = cluster(&patched);
+        let key = ObjectKey::parse("OCIRepository/flux-system/flux-system").unwrap();
+        let v = c
+            .get(&key)
+            .unwrap()
+            .raw
+            .spec
+            .verify
+            .clone()
+            .expect("verify from the patch");
+        assert_eq!(v.provider.as_deref(), Some("cosign"));
+        assert_eq!(
+            patched_verify("spec:\n  verify: {provider: notation}\n"),
+            Some(json!({"provider": "notation"}))
+        );
     }
 }

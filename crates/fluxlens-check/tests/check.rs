@@ -532,3 +532,58 @@ fn github_annotations_are_encoded() {
             .starts_with("::notice title=fluxlens-check::")
     );
 }
+
+#[test]
+fn mutated_renders_never_panic() {
+    // A stable-toolchain stand-in for the fuzz target: every fixture file cut, spliced and
+    // flipped byte-wise, deterministically, through the reader, the tree and every analysis.
+    let mut seeds: Vec<Vec<u8>> = std::fs::read_dir(base())
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    seeds.push(
+        b"a: &a [x, x]\nb: [*a, *a, *a]\n---\n{\"kind\": \"List\", \"items\": [1]}\n".to_vec(),
+    );
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let noise = b"-:{}[]&*!|>'\"#\n ?,\t%@`";
+    for round in 0..1500 {
+        let seed = &seeds[round % seeds.len()];
+        let mut m = seed.clone();
+        for _ in 0..1 + next(6) {
+            let at = next(m.len() + 1);
+            match next(3) {
+                0 => m.insert(at.min(m.len()), noise[next(noise.len())]),
+                1 if !m.is_empty() => {
+                    let end = (at + next(40)).min(m.len());
+                    m.drain(at.min(end)..end);
+                }
+                _ => {
+                    let other = &seeds[next(seeds.len())];
+                    let from = next(other.len());
+                    let piece = &other[from..(from + next(80)).min(other.len())];
+                    let at = at.min(m.len());
+                    m.splice(at..at, piece.iter().copied());
+                }
+            }
+        }
+        let Ok(text) = String::from_utf8(m) else {
+            continue;
+        };
+        for name in ["m.yaml", "m.json"] {
+            if let Ok(manifests) = fluxlens_check::read::file(Path::new(name), &text)
+                && let Ok(tree) = fluxlens_check::tree::build(manifests)
+            {
+                let _ = fluxlens_check::analysis::analyse(
+                    &tree,
+                    fluxlens_check::profile::ProfileName::Fips,
+                );
+            }
+        }
+    }
+}
