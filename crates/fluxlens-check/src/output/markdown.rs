@@ -3,7 +3,7 @@
 
 use super::Report;
 use crate::diff::StageMove;
-use fluxlens_core::finding::Finding;
+use fluxlens_core::finding::{Finding, Severity};
 
 /// Rows per table at most (a comment has a size limit; the JSON has everything).
 pub const MAX_ROWS: usize = 50;
@@ -111,9 +111,16 @@ pub fn render(r: &Report) -> String {
             )
         });
     }
-    if !c.added.is_empty() {
-        out.push_str(&format!("\n#### Findings added ({})\n", c.added.len()));
-        findings_table(&mut out, &c.added);
+    // Informational findings (a census, the installer) are folded: at 2 a.m. a reviewer reads
+    // what can hurt.
+    let (info, graded): (Vec<Finding>, Vec<Finding>) = c
+        .added
+        .iter()
+        .cloned()
+        .partition(|f| f.severity == Severity::Info);
+    if !graded.is_empty() {
+        out.push_str(&format!("\n#### Findings added ({})\n", graded.len()));
+        findings_table(&mut out, &graded);
     }
     if !c.missing_added.is_empty() {
         out.push_str("\n#### References to nothing\n| Reference | Named by |\n|---|---|\n");
@@ -146,13 +153,21 @@ pub fn render(r: &Report) -> String {
         }
         out.push_str("\nStages as if the change reconciles: checks that need the cluster's status are taken as passing.\n");
     }
-    folded(&mut out, r);
+    folded(&mut out, r, &info);
     out
 }
 
 /// Resolved findings, what the render cannot see, and the notes: folded.
-fn folded(out: &mut String, r: &Report) {
+fn folded(out: &mut String, r: &Report, info: &[Finding]) {
     let c = r.change;
+    if !info.is_empty() {
+        out.push_str(&format!(
+            "\n<details><summary>Also added, informational ({})</summary>\n\n",
+            info.len()
+        ));
+        findings_table(out, info);
+        out.push_str("\n</details>\n");
+    }
     if !c.resolved.is_empty() {
         out.push_str(&format!(
             "\n<details><summary>Resolved ({})</summary>\n\n",
@@ -175,5 +190,23 @@ fn folded(out: &mut String, r: &Report) {
         out.push_str("\n<details><summary>Notes</summary>\n\n");
         rows(out, &c.notes, |n| format!("- {}", cell(n)));
         out.push_str("\n</details>\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn manifest_text_cannot_break_the_table_or_mention() {
+        let hostile =
+            "a|b <img src=x onerror=alert(1)> @platform-team\n**bold** [link](http://x) `code`";
+        let c = cell(hostile);
+        assert!(
+            !c.contains('\n') && !c.contains("<img") && c.starts_with("a\\|b "),
+            "{c}"
+        );
+        assert!(c.contains("@\u{200B}platform-team"), "{c}");
+        assert_eq!(cell("a_b*c"), "a\\_b\\*c");
     }
 }
