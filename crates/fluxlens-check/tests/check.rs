@@ -587,3 +587,54 @@ fn mutated_renders_never_panic() {
         }
     }
 }
+
+#[test]
+fn controller_images_in_the_render_are_judged_under_the_profile() {
+    // A bootstrap render carries the controllers' Deployments: their images are what runs.
+    let deployment = |image: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: source-controller\n  namespace: flux-system\n  labels: {{app.kubernetes.io/version: v2.7.3}}\nspec:\n  template:\n    spec:\n      containers:\n        - name: manager\n          image: {image}\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {{name: flux-system, namespace: flux-system}}\nspec:\n  path: ./clusters/prod\n  sourceRef: {{kind: GitRepository, name: flux-system}}\n---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {{name: flux-system, namespace: flux-system}}\nspec: {{url: 'https://github.com/example/fleet.git'}}\n"
+        )
+    };
+    let base_dir = scratch();
+    std::fs::write(
+        base_dir.join("gotk.yaml"),
+        deployment("ghcr.io/controlplaneio-fluxcd/distroless-fips/source-controller:v1.7.3"),
+    )
+    .unwrap();
+    let head_dir = scratch();
+    std::fs::write(
+        head_dir.join("gotk.yaml"),
+        deployment("ghcr.io/fluxcd/source-controller:v1.7.3"),
+    )
+    .unwrap();
+    let r = run(&[
+        "--base",
+        base_dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--profile",
+        "fips",
+        head_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let added = rules(&r.json(), "added");
+    assert!(
+        added
+            .iter()
+            .any(|(rule, s, _)| rule == "ENT-03" && s == "high"),
+        "{added:?}"
+    );
+    let upstream = run(&[
+        "--base",
+        base_dir.to_str().unwrap(),
+        "--format",
+        "json",
+        head_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        !rules(&upstream.json(), "added")
+            .iter()
+            .any(|(rule, _, _)| rule == "ENT-03")
+    );
+}

@@ -361,7 +361,9 @@ fn ent03(facts: &Facts, out: &mut Vec<Finding>) {
             .as_ref()
             .and_then(|k| k.platform.clone())
             .unwrap_or_default();
-        if !matches!(platform.as_str(), "linux/amd64" | "linux/arm64") {
+        // An unknown platform (a report without `spec.cluster`, a render before a merge) is
+        // not a failing one.
+        if !platform.is_empty() && !matches!(platform.as_str(), "linux/amd64" | "linux/arm64") {
             ev.push(format!(
                 "platform {platform:?}: FIPS images exist for linux/amd64 and linux/arm64 only"
             ));
@@ -869,6 +871,24 @@ mod tests {
 
     const FIPS: &str = r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.9.4","entitlement":"Issued by controlplane"},"cluster":{"serverVersion":"v1.34.1","platform":"linux/amd64"},"operator":{"version":"v0.33.0"},"components":[{"name":"source-controller","ready":true,"image":"ghcr.io/controlplaneio-fluxcd/distroless-fips/source-controller:v1.9.4@sha256:aa"}]}}"#;
     const INST: &str = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.9.x","registry":"ghcr.io/controlplaneio-fluxcd/distroless-fips","variant":"enterprise-distroless-fips","imagePullSecret":"flux-enterprise-auth","artifact":"oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests"}},"status":{"components":[{"name":"source-controller","repository":"ghcr.io/controlplaneio-fluxcd/distroless-fips/source-controller","tag":"v1.9.4","digest":"sha256:aa"}]}}"#;
+
+    #[test]
+    fn an_unknown_platform_does_not_fail_fips() {
+        // Regression (#26): a report without spec.cluster made ENT-03 fail a FIPS cluster.
+        let no_platform = FIPS.replace(
+            r#""cluster":{"serverVersion":"v1.34.1","platform":"linux/amd64"},"#,
+            "",
+        );
+        assert_ne!(no_platform, FIPS);
+        let cl = c(&no_platform, &[INST]);
+        let fips = Profile {
+            require_enterprise: true,
+            require_fips: true,
+            min_operator_version: None,
+        };
+        let r = rules(&cl, &fips);
+        assert!(!r.iter().any(|(id, _)| id == "ENT-03"), "{r:?}");
+    }
 
     #[test]
     fn compliant_fips_cluster_passes() {
