@@ -77,7 +77,7 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
     let reconciled = model(tree, Assume::Reconciled);
     let mut findings = certain(findings(&cluster, profile), &findings(&reconciled, profile));
     findings.extend(declared::compliance(&cluster, profile));
-    sort(&mut findings);
+    fluxlens_core::findings::sort_worst_first(&mut findings);
     let graph = Graph::build(&cluster, GraphOptions::default());
     let stages = stages(&reconciled, &findings);
     Analysis {
@@ -119,15 +119,6 @@ fn certain(statusless: Vec<Finding>, reconciled: &[Finding]) -> Vec<Finding> {
             Some(f)
         })
         .collect()
-}
-
-fn sort(findings: &mut [Finding]) {
-    fluxlens_core::util::sort::by(findings, |a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then_with(|| a.rule.cmp(&b.rule))
-            .then_with(|| a.subject.cmp(&b.subject))
-    });
 }
 
 fn missing(c: &Cluster) -> Vec<Missing> {

@@ -48,6 +48,16 @@ impl StageMove {
     }
 }
 
+/// One thing the change adds, as the verdict weighs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Weighed {
+    pub severity: Severity,
+    /// What it is, in one line (`SIG-01 on Kind/ns/name`).
+    pub what: String,
+    /// A finding's message and remediation.
+    pub detail: Option<String>,
+}
+
 /// A change, judged.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -73,42 +83,58 @@ pub const BACKWARDS_SEVERITY: Severity = Severity::Medium;
 
 impl Change {
     /// Everything the change adds, with its severity, worst first: what the verdict weighs.
-    pub fn weighed(&self) -> Vec<(Severity, String)> {
-        let mut out: Vec<(Severity, String)> = Vec::new();
+    pub fn weighed(&self) -> Vec<Weighed> {
+        let mut out: Vec<Weighed> = Vec::new();
+        let mut push = |severity, what: String, detail: Option<String>| {
+            out.push(Weighed {
+                severity,
+                what,
+                detail,
+            })
+        };
         for f in &self.added {
-            out.push((f.severity, format!("{} on {}", f.rule, f.subject)));
+            let detail = format!("{}\n{}", f.message, f.remediation);
+            push(
+                f.severity,
+                format!("{} on {}", f.rule, f.subject),
+                Some(detail),
+            );
         }
         for v in &self.verify {
-            out.push((
+            push(
                 v.severity,
                 format!("verify {} on {}", v.change.as_str(), v.subject),
-            ));
+                None,
+            );
         }
         for m in &self.missing_added {
-            out.push((
+            push(
                 MISSING_SEVERITY,
                 format!("{} is referenced and does not exist", m.target),
-            ));
+                None,
+            );
         }
         for c in &self.cycles_added {
-            out.push((CYCLE_SEVERITY, format!("dependsOn cycle through {}", c[0])));
+            push(
+                CYCLE_SEVERITY,
+                format!("dependsOn cycle through {}", c[0]),
+                None,
+            );
         }
         for (name, s) in &self.stages {
             if s.backwards() {
                 let base = s.base.as_ref().map(|b| b.stage.as_str()).unwrap_or("");
-                out.push((
-                    BACKWARDS_SEVERITY,
-                    format!("{name} moves back from {base} to {}", s.head.stage),
-                ));
+                let what = format!("{name} moves back from {base} to {}", s.head.stage);
+                push(BACKWARDS_SEVERITY, what, None);
             }
         }
-        out.sort_by_key(|w| std::cmp::Reverse(w.0));
+        out.sort_by_key(|w| std::cmp::Reverse(w.severity));
         out
     }
 
     /// Whether anything added is at or above `fail_on`.
     pub fn fails(&self, fail_on: Severity) -> bool {
-        self.weighed().iter().any(|(s, _)| *s >= fail_on)
+        self.weighed().iter().any(|w| w.severity >= fail_on)
     }
 }
 

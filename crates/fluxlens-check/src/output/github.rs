@@ -19,7 +19,8 @@ fn property(s: &str) -> String {
 /// Every annotation, worst first, then the summary as a notice.
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
-    for (severity, what) in r.change.weighed() {
+    for w in r.change.weighed() {
+        let severity = w.severity;
         let level = if severity >= r.fail_on {
             "error"
         } else if severity >= Severity::Medium {
@@ -27,11 +28,15 @@ pub fn render(r: &Report) -> String {
         } else {
             "notice"
         };
-        let detail = detail_for(r, &what);
+        let detail = w.detail.as_deref().unwrap_or(&w.what);
         out.push_str(&format!(
             "::{level} title={}::{}\n",
-            property(&format!("fluxlens-check {} ({})", what, severity.as_str())),
-            data(&detail)
+            property(&format!(
+                "fluxlens-check {} ({})",
+                w.what,
+                severity.as_str()
+            )),
+            data(detail)
         ));
     }
     out.push_str(&format!(
@@ -39,14 +44,4 @@ pub fn render(r: &Report) -> String {
         data(&r.summary())
     ));
     out
-}
-
-/// The finding's message and remediation, when `what` names one.
-fn detail_for(r: &Report, what: &str) -> String {
-    r.change
-        .added
-        .iter()
-        .find(|f| format!("{} on {}", f.rule, f.subject) == what)
-        .map(|f| format!("{}\n{}", f.message, f.remediation))
-        .unwrap_or_else(|| what.to_string())
 }

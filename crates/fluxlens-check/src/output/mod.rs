@@ -5,7 +5,7 @@ pub mod github;
 pub mod json;
 pub mod markdown;
 
-use crate::diff::Change;
+use crate::diff::{Change, Weighed};
 use crate::profile::ProfileName;
 use fluxlens_core::finding::Severity;
 
@@ -30,8 +30,10 @@ impl Report<'_> {
     /// The one-line verdict: what fails it, or that nothing added reaches the threshold.
     pub fn summary(&self) -> String {
         let weighed = self.change.weighed();
-        let over: Vec<&(Severity, String)> =
-            weighed.iter().filter(|(s, _)| *s >= self.fail_on).collect();
+        let over: Vec<&Weighed> = weighed
+            .iter()
+            .filter(|w| w.severity >= self.fail_on)
+            .collect();
         if over.is_empty() {
             let added = weighed.len();
             return match added {
@@ -54,8 +56,8 @@ impl Report<'_> {
         };
         format!(
             "{} ({}){more} at or above {}",
-            first.1,
-            first.0.as_str(),
+            first.what,
+            first.severity.as_str(),
             self.fail_on.as_str()
         )
     }

@@ -29,13 +29,18 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
         r.evaluate(cluster, &mut out);
     }
     let mut out = one_cause_one_finding(out);
-    crate::util::sort::by(&mut out, |a, b| {
+    sort_worst_first(&mut out);
+    out
+}
+
+/// The order findings are shown in: severity (worst first), then rule id, then subject.
+pub fn sort_worst_first(findings: &mut [Finding]) {
+    crate::util::sort::by(findings, |a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.rule.cmp(&b.rule))
             .then_with(|| a.subject.cmp(&b.subject))
     });
-    out
 }
 
 /// Revision 3: a verify patch that missed is one finding. SIG-10 on the root carries SIG-09
