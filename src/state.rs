@@ -1,11 +1,11 @@
 //! App-wide state, provided once at the root.
 
 use fluxlens_core::error::ApiError;
-use fluxlens_core::findings::{self, Finding};
-use fluxlens_core::graph::{Graph, GraphOptions};
-use fluxlens_core::migration::{self, Migration};
+use fluxlens_core::findings::Finding;
+use fluxlens_core::graph::Graph;
+use fluxlens_core::migration::Migration;
 use fluxlens_core::model::Cluster;
-use fluxlens_core::signatures::{self, SignatureSummary, SourcePosture};
+use fluxlens_core::signatures::{SignatureSummary, SourcePosture};
 use fluxlens_core::snapshot::Verdicts;
 use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
@@ -44,33 +44,18 @@ impl Loaded {
 
     /// Runs the analyses for a cluster, or reads them from a snapshot's carried verdicts.
     pub fn opened(cluster: Cluster, verdicts: Option<Verdicts>) -> Loaded {
-        let per_object = fluxlens_core::snapshot::per_object(&cluster, verdicts.as_ref());
-        let findings = findings::aggregate(&per_object);
-        let summary = ClusterSummary::compute(&cluster, &findings);
-        let graph = Arc::new(Graph::build(&cluster, GraphOptions::default()));
-        let postures = signatures::postures(&cluster, &graph, &per_object);
-        let signatures = signatures::summary(&postures);
-        let migrations = migration::all(&cluster, &per_object);
-        let ent: Vec<Finding> = findings
-            .iter()
-            .filter(|f| f.rule.starts_with("ENT-"))
-            .cloned()
-            .collect();
-        let controls = fluxlens_core::compliance::scorecard(&cluster, &ent);
-        let variant = fluxlens_core::compliance::cluster_variant(
-            &fluxlens_core::compliance::components(&cluster),
-        );
+        let a = fluxlens_core::analysis::Analysis::of(&cluster, verdicts.as_ref());
         Loaded {
             cluster,
-            findings,
-            per_object,
-            summary,
-            graph,
-            postures,
-            signatures,
-            migrations,
-            controls,
-            variant,
+            findings: a.findings,
+            per_object: a.per_object,
+            summary: a.summary,
+            graph: a.graph,
+            postures: a.postures,
+            signatures: a.signatures,
+            migrations: a.migrations,
+            controls: a.controls,
+            variant: a.variant,
             verdicts,
         }
     }

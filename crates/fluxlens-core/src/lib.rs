@@ -4,6 +4,7 @@
 //! API) → [`model`] (the normalized cluster: objects, references, statuses) → analyses
 //! ([`findings`]) → the views in the app crate, which only render what is computed here.
 
+pub mod analysis;
 pub mod answers;
 pub mod api;
 pub mod auth;
@@ -13,6 +14,7 @@ pub mod error;
 pub mod facts;
 pub mod finding;
 pub mod findings;
+pub mod fleet;
 pub mod graph;
 pub mod identity;
 pub mod json;

@@ -294,13 +294,17 @@ fn checksum(data: &[u8]) -> [u8; 4] {
 
 /// Encodes as `fl1.<base64url(version · checksum · deflate(json))>`.
 pub fn encode(s: &Snapshot) -> String {
-    let json = serde_json::to_vec(s).unwrap_or_default();
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    seal(PREFIX, &serde_json::to_vec(s).unwrap_or_default())
+}
+
+/// The envelope of every share link: `<prefix><base64url(version · checksum · deflate(json))>`.
+pub(crate) fn seal(prefix: &str, json: &[u8]) -> String {
+    let deflated = miniz_oxide::deflate::compress_to_vec(json, 9);
     let mut bytes = Vec::with_capacity(deflated.len() + 5);
     bytes.push(VERSION);
     bytes.extend_from_slice(&checksum(&deflated));
     bytes.extend_from_slice(&deflated);
-    format!("{PREFIX}{}", base64url::encode(&bytes))
+    format!("{prefix}{}", base64url::encode(&bytes))
 }
 
 /// Why a snapshot could not be opened.
@@ -344,11 +348,17 @@ impl std::fmt::Display for SnapshotError {
 
 /// Decodes a snapshot, bounded in input and output size.
 pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
+    let json = unseal(PREFIX, text)?;
+    serde_json::from_str(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))
+}
+
+/// Opens [`seal`]'s envelope: the JSON text, bounded in input and output size.
+pub(crate) fn unseal(prefix: &str, text: &str) -> Result<String, SnapshotError> {
     let t = text.trim();
     if t.len() > MAX_ENCODED {
         return Err(SnapshotError::TooLarge(t.len()));
     }
-    let body = t.strip_prefix(PREFIX).ok_or(SnapshotError::NotASnapshot)?;
+    let body = t.strip_prefix(prefix).ok_or(SnapshotError::NotASnapshot)?;
     let bytes = base64url::decode(body).ok_or(SnapshotError::Corrupted("not base64url"))?;
     let (&version, rest) = bytes
         .split_first()
@@ -365,9 +375,9 @@ pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
     }
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_DECODED)
         .map_err(|_| SnapshotError::Corrupted("cannot inflate, or larger than the limit"))?;
-    // `from_str`, not `from_slice`: one serde_json parser in the bundle instead of two.
-    let json = std::str::from_utf8(&json).map_err(|_| SnapshotError::Corrupted("not UTF-8"))?;
-    serde_json::from_str(json).map_err(|e| SnapshotError::Invalid(e.to_string()))
+    // `String::from_utf8` then `from_str`, not `from_slice`: one serde_json parser in the
+    // bundle instead of two.
+    String::from_utf8(json).map_err(|_| SnapshotError::Corrupted("not UTF-8"))
 }
 
 #[cfg(test)]

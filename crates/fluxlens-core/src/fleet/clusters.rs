@@ -1,0 +1,135 @@
+//! `/clusters.json`, the hub's list of clusters: names and labels only (the deploy kit never
+//! writes an upstream URL or credential there). Read tolerantly: an entry whose name cannot be a
+//! path segment is set aside with why, never fetched.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Longest cluster name (a DNS label, as the deploy kit accepts).
+pub const MAX_NAME: usize = 63;
+/// Most clusters read from one list.
+pub const MAX_CLUSTERS: usize = 500;
+/// Most labels kept per cluster.
+pub const MAX_LABELS: usize = 32;
+
+/// One cluster of the fleet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClusterEntry {
+    pub name: String,
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+}
+
+impl ClusterEntry {
+    /// The path its dashboard and API are served under (`/clusters/<name>`).
+    pub fn base(&self) -> String {
+        format!("/clusters/{}", self.name)
+    }
+}
+
+/// The list as read: the clusters to show and the entries set aside.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterList {
+    pub clusters: Vec<ClusterEntry>,
+    /// `(what the entry said, why it was set aside)`.
+    pub refused: Vec<(String, String)>,
+}
+
+/// Whether `name` is a DNS label (`a-z0-9-`, not starting or ending with `-`).
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+}
+
+/// Reads `/clusters.json`: `{"clusters": [{"name": …, "labels": {…}}]}` or a bare array.
+pub fn parse(text: &str) -> Result<ClusterList, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("clusters.json is not JSON: {e}"))?;
+    let items = match &v {
+        serde_json::Value::Array(a) => a,
+        serde_json::Value::Object(o) => match o.get("clusters") {
+            Some(serde_json::Value::Array(a)) => a,
+            _ => return Err("clusters.json has no \"clusters\" list".into()),
+        },
+        _ => return Err("clusters.json is neither a list nor an object".into()),
+    };
+    let mut list = ClusterList::default();
+    for item in items.iter().take(MAX_CLUSTERS) {
+        match entry(item) {
+            Ok(e) if list.clusters.iter().any(|c| c.name == e.name) => list
+                .refused
+                .push((e.name, "the name is listed twice".into())),
+            Ok(e) => list.clusters.push(e),
+            Err(why) => list.refused.push((short(item), why)),
+        }
+    }
+    if items.len() > MAX_CLUSTERS {
+        let why = format!("only the first {MAX_CLUSTERS} clusters are read");
+        list.refused
+            .push((format!("{} more", items.len() - MAX_CLUSTERS), why));
+    }
+    Ok(list)
+}
+
+fn entry(item: &serde_json::Value) -> Result<ClusterEntry, String> {
+    let name = item.get("name").and_then(|n| n.as_str()).ok_or("no name")?;
+    if !valid_name(name) {
+        return Err("the name is not a DNS label (a-z, 0-9, -; at most 63)".into());
+    }
+    let mut labels = BTreeMap::new();
+    if let Some(map) = item.get("labels").and_then(|l| l.as_object()) {
+        for (k, v) in map.iter().take(MAX_LABELS) {
+            let value = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            labels.insert(clip(k), clip(&value));
+        }
+    }
+    Ok(ClusterEntry {
+        name: name.to_string(),
+        labels,
+    })
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(MAX_NAME).collect()
+}
+
+fn short(item: &serde_json::Value) -> String {
+    let s = item.to_string();
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_names_and_labels_and_sets_aside_what_cannot_be_a_path() {
+        let list = parse(
+            r#"{"clusters":[{"name":"prod-eu","labels":{"env":"prod","wave":2}},
+            {"name":"../etc"},{"name":"a"},{"name":"a"},{"labels":{}},{"name":"UPPER"}]}"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = list.clusters.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["prod-eu", "a"]);
+        assert_eq!(list.clusters[0].labels["wave"], "2");
+        assert_eq!(list.clusters[0].base(), "/clusters/prod-eu");
+        assert_eq!(list.refused.len(), 4);
+        assert!(parse("<html>").unwrap_err().contains("not JSON"));
+        assert!(parse(r#"{"x":1}"#).is_err());
+        assert_eq!(parse(r#"[{"name":"b"}]"#).unwrap().clusters.len(), 1);
+    }
+}

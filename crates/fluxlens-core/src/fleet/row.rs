@@ -1,0 +1,309 @@
+//! One cluster's row: its state now, and the facts of its last good read (kept, marked stale,
+//! when a later read fails — never replaced by an empty, healthy-looking row).
+
+use super::ClusterEntry;
+use crate::analysis::Analysis;
+use crate::error::ApiError;
+use crate::kind::Kind;
+use crate::migration::Migration;
+use crate::model::Cluster;
+use crate::status::Status;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where a cluster's read stands (`data-state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RowState {
+    Loading,
+    Ok,
+    Unreachable,
+    Unauthorized,
+}
+
+impl RowState {
+    /// `ok`, `loading`, `unreachable`, `unauthorized`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RowState::Loading => "loading",
+            RowState::Ok => "ok",
+            RowState::Unreachable => "unreachable",
+            RowState::Unauthorized => "unauthorized",
+        }
+    }
+
+    /// What a failed read means for the row: a 401/403 is "unauthorized", anything else
+    /// (down, timeout, an answer that is not the API, the placeholder report) "unreachable".
+    pub fn of_error(e: &ApiError) -> RowState {
+        match e {
+            ApiError::Unauthorized { .. } | ApiError::Forbidden(_) => RowState::Unauthorized,
+            _ => RowState::Unreachable,
+        }
+    }
+}
+
+/// Whether the root source is verified (`data-root-verified`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verified {
+    Yes,
+    No,
+    Unknown,
+}
+
+impl Verified {
+    /// `true`, `false`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verified::Yes => "true",
+            Verified::No => "false",
+            Verified::Unknown => "unknown",
+        }
+    }
+}
+
+/// Where one migration stands: its current stage (`M3`) and that stage's state, or not started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageCell {
+    /// The current stage's id, `None` when the migration has not started.
+    pub stage: Option<String>,
+    /// `done`, `in progress`, `blocked`, `not started`.
+    pub state: String,
+    /// How many blockers the migration names.
+    pub blockers: usize,
+}
+
+impl StageCell {
+    fn of(m: Option<&Migration>) -> StageCell {
+        let Some(m) = m else {
+            return StageCell::not_started();
+        };
+        if !m.started {
+            return StageCell {
+                blockers: m.blockers.len(),
+                ..StageCell::not_started()
+            };
+        }
+        StageCell {
+            stage: m.current().map(|s| s.id.clone()),
+            state: m.badge().to_string(),
+            blockers: m.blockers.len(),
+        }
+    }
+
+    fn not_started() -> StageCell {
+        StageCell {
+            stage: None,
+            state: "not started".into(),
+            blockers: 0,
+        }
+    }
+
+    /// The stage as `data-*-stage` carries it: `M3`, or `not-started`.
+    pub fn hook(&self) -> &str {
+        self.stage.as_deref().unwrap_or("not-started")
+    }
+}
+
+/// What a good read of a cluster says, computed from its analyses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    /// As the report gives it (`v2.7.3`).
+    pub flux_version: Option<String>,
+    pub operator_version: Option<String>,
+    /// The latest patch of the running minor the bundled catalog knows.
+    pub latest_patch: Option<String>,
+    /// `upstream-alpine` … `enterprise-distroless-fips`, `mixed`, or `unknown`.
+    pub variant: String,
+    pub entitlement: Option<String>,
+    /// ENT-07 (supported minor): `pass`, `fail` or `unknown`.
+    pub support: String,
+    /// `Kind/namespace/name` of the root source.
+    pub root: Option<String>,
+    pub root_verified: Verified,
+    /// The FluxInstance's status (else the root Kustomization's).
+    pub ready: Option<bool>,
+    pub git_oci: StageCell,
+    pub storage: StageCell,
+    pub distribution: StageCell,
+    /// Findings per severity, `[info, low, medium, high, critical]`.
+    pub findings: [usize; 5],
+    pub missing_refs: usize,
+    pub not_visible_refs: usize,
+    pub objects: usize,
+    /// Why the read was not complete (kinds short, references unconfirmed); empty when it was.
+    pub incomplete: Vec<String>,
+}
+
+impl Facts {
+    /// The facts of a loaded cluster.
+    pub fn of(cluster: &Cluster, a: &Analysis) -> Facts {
+        let spec = &cluster.report.spec;
+        let flux_version = spec.distribution.version.clone();
+        let migration = |id: &str| StageCell::of(a.migrations.iter().find(|m| m.id == id));
+        Facts {
+            latest_patch: flux_version
+                .as_deref()
+                .and_then(super::version::latest_patch),
+            flux_version,
+            operator_version: spec.operator.as_ref().and_then(|o| o.version.clone()),
+            variant: variant(cluster, a),
+            entitlement: spec.distribution.entitlement.clone(),
+            support: a
+                .controls
+                .iter()
+                .find(|c| c.rule == "ENT-07")
+                .map_or("unknown", |c| c.outcome.as_str())
+                .to_string(),
+            root: cluster.root_source().map(|k| k.to_string()),
+            root_verified: match a.signatures.root_verified {
+                Some(true) => Verified::Yes,
+                Some(false) => Verified::No,
+                None => Verified::Unknown,
+            },
+            ready: ready(cluster),
+            git_oci: migration("git-oci"),
+            storage: migration("storage"),
+            distribution: migration("distribution"),
+            findings: a.summary.findings_by_severity,
+            missing_refs: a.summary.missing_refs,
+            not_visible_refs: a.summary.not_visible_refs,
+            objects: a.summary.total,
+            incomplete: incomplete(cluster),
+        }
+    }
+
+    /// Critical findings.
+    pub fn critical(&self) -> usize {
+        self.findings[4]
+    }
+
+    /// High findings.
+    pub fn high(&self) -> usize {
+        self.findings[3]
+    }
+
+    /// Whether the root source is an OCIRepository (the "still syncs from Git" question).
+    pub fn root_kind(&self) -> Option<&str> {
+        self.root.as_deref().and_then(|r| r.split('/').next())
+    }
+
+    /// Whether it runs behind the latest patch of its minor the catalog knows.
+    pub fn behind_patch(&self) -> Option<bool> {
+        let (now, latest) = (self.flux_version.as_deref()?, self.latest_patch.as_deref()?);
+        Some(super::version::parse(now)? < super::version::parse(latest)?)
+    }
+}
+
+fn variant(cluster: &Cluster, a: &Analysis) -> String {
+    if let Some(v) = a.variant {
+        return v.as_str().to_string();
+    }
+    if crate::compliance::components(cluster).is_empty() {
+        "unknown".into()
+    } else {
+        "mixed".into()
+    }
+}
+
+fn ready(cluster: &Cluster) -> Option<bool> {
+    let key = match cluster.instance() {
+        Some(i) => i.key.clone(),
+        None => cluster.root_kustomization()?,
+    };
+    match cluster.get(&key)?.status {
+        Status::Ready => Some(true),
+        Status::Unknown | Status::NotVisible | Status::Missing => None,
+        _ => Some(false),
+    }
+}
+
+fn incomplete(cluster: &Cluster) -> Vec<String> {
+    let n = &cluster.notes;
+    let mut out: Vec<String> = n.partial.iter().cloned().collect();
+    out.extend(
+        n.incomplete_kinds
+            .iter()
+            .map(|(kind, why)| format!("{kind}: {why}")),
+    );
+    if !n.unconfirmed.is_empty() {
+        out.push(format!("{} references not confirmed", n.unconfirmed.len()));
+    }
+    if !n.unreadable.is_empty() {
+        out.push(format!("{} objects unreadable", n.unreadable.len()));
+    }
+    out
+}
+
+/// One cluster's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    pub state: RowState,
+    /// Why the last read failed, as the page says it.
+    pub problem: Option<String>,
+    /// When the facts were read (ms since the epoch).
+    pub updated_at_ms: Option<i64>,
+    /// Since when the facts shown are the last good ones, not the cluster's now.
+    pub stale_since_ms: Option<i64>,
+    /// `None` until a read succeeds.
+    pub facts: Option<Facts>,
+}
+
+impl Row {
+    /// A row whose first read has not answered yet.
+    pub fn loading(entry: &ClusterEntry) -> Row {
+        Row {
+            name: entry.name.clone(),
+            labels: entry.labels.clone(),
+            state: RowState::Loading,
+            problem: None,
+            updated_at_ms: None,
+            stale_since_ms: None,
+            facts: None,
+        }
+    }
+
+    /// The row after a good read.
+    pub fn read(entry: &ClusterEntry, facts: Facts, now_ms: i64) -> Row {
+        Row {
+            state: RowState::Ok,
+            updated_at_ms: Some(now_ms),
+            facts: Some(facts),
+            ..Row::loading(entry)
+        }
+    }
+
+    /// The row after a failed read: the last good facts kept, stale since the first failure.
+    pub fn failed(last: Option<&Row>, entry: &ClusterEntry, e: &ApiError, now_ms: i64) -> Row {
+        let kept = last.and_then(|r| r.facts.as_ref().map(|f| (r, f)));
+        Row {
+            state: RowState::of_error(e),
+            problem: Some(e.to_string()),
+            updated_at_ms: kept.and_then(|(r, _)| r.updated_at_ms),
+            stale_since_ms: kept.map(|(r, _)| r.stale_since_ms.unwrap_or(now_ms)),
+            facts: kept.map(|(_, f)| f.clone()),
+            ..Row::loading(entry)
+        }
+    }
+
+    /// The root source's key, as `data-root` carries it.
+    pub fn root(&self) -> &str {
+        self.facts
+            .as_ref()
+            .and_then(|f| f.root.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The row's dashboard (`/clusters/<name>/`).
+    pub fn dashboard(&self) -> String {
+        format!("/clusters/{}/", self.name)
+    }
+
+    /// Whether its root source is a GitRepository (still syncing from Git).
+    pub fn syncs_from_git(&self) -> bool {
+        self.facts
+            .as_ref()
+            .and_then(Facts::root_kind)
+            .is_some_and(|k| k == Kind::GitRepository.as_str())
+    }
+}

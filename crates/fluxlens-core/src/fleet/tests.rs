@@ -1,0 +1,227 @@
+use super::*;
+use crate::analysis::Analysis;
+use crate::api::{ApiObject, FluxReport};
+use crate::error::ApiError;
+use crate::model::{Cluster, CrdAccess};
+use std::collections::BTreeMap;
+
+fn entry(name: &str, labels: &[(&str, &str)]) -> ClusterEntry {
+    ClusterEntry {
+        name: name.into(),
+        labels: labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<BTreeMap<_, _>>(),
+    }
+}
+
+fn cluster(version: &str) -> Cluster {
+    let objs: Vec<ApiObject> = crate::synthetic::objects(60)
+        .into_iter()
+        .map(|v| serde_json::from_value(v).unwrap())
+        .collect();
+    let report: FluxReport = serde_json::from_str(&format!(
+        r#"{{"metadata":{{"namespace":"flux-system"}},"spec":{{"distribution":{{"version":"{version}","entitlement":"Issued by controlplane"}},"operator":{{"version":"v0.33.0"}},"namespaces":["flux-system"]}}}}"#
+    ))
+    .unwrap();
+    Cluster::new(report, objs, CrdAccess::Forbidden)
+}
+
+fn row(name: &str, labels: &[(&str, &str)], version: &str) -> Row {
+    let c = cluster(version);
+    let facts = Facts::of(&c, &Analysis::of(&c, None));
+    Row::read(&entry(name, labels), facts, 1_000)
+}
+
+#[test]
+fn a_row_carries_the_dashboards_own_numbers() {
+    let c = cluster("v2.7.3");
+    let a = Analysis::of(&c, None);
+    let f = Facts::of(&c, &a);
+    assert_eq!(f.flux_version.as_deref(), Some("v2.7.3"));
+    assert_eq!(f.latest_patch.as_deref(), Some("v2.7.5"));
+    assert_eq!(f.behind_patch(), Some(true));
+    assert_eq!(f.findings, a.summary.findings_by_severity);
+    assert_eq!(f.missing_refs, a.summary.missing_refs);
+    assert_eq!(f.objects, c.objects().len());
+    assert_eq!(f.entitlement.as_deref(), Some("Issued by controlplane"));
+    assert_eq!(f.git_oci.hook(), "not-started");
+}
+
+#[test]
+fn a_failed_read_keeps_the_last_good_facts_stale_since_the_first_failure() {
+    let e = entry("a", &[]);
+    let good = row("a", &[], "v2.7.3");
+    let down = ApiError::Network("connection refused".into());
+    let first = Row::failed(Some(&good), &e, &down, 5_000);
+    assert_eq!(first.state, RowState::Unreachable);
+    assert_eq!(first.facts, good.facts);
+    assert_eq!(first.updated_at_ms, Some(1_000));
+    assert_eq!(first.stale_since_ms, Some(5_000));
+    let second = Row::failed(Some(&first), &e, &down, 9_000);
+    assert_eq!(
+        second.stale_since_ms,
+        Some(5_000),
+        "stale since the first failure"
+    );
+    let denied = Row::failed(None, &e, &ApiError::Unauthorized { login_url: None }, 1);
+    assert_eq!(denied.state, RowState::Unauthorized);
+    assert!(denied.facts.is_none() && denied.stale_since_ms.is_none());
+    assert!(
+        denied.problem.is_some(),
+        "a 401 row says so, never looks healthy"
+    );
+}
+
+#[test]
+fn a_wave_waits_for_every_cluster_of_the_one_before() {
+    let mut rows = vec![
+        row("canary", &[("wave", "1")], "v2.7.3"),
+        row("eu-1", &[("wave", "2")], "v2.7.3"),
+        row("eu-2", &[("wave", "2")], "v2.6.4"),
+        row("us-1", &[("wave", "10")], "v2.6.4"),
+        row("lab", &[], "v2.6.4"),
+    ];
+    // The synthetic clusters are not Ready nor verified: make canary done.
+    let f = rows[0].facts.as_mut().unwrap();
+    f.ready = Some(true);
+    f.root_verified = Verified::Yes;
+    let target = waves::target(&rows, None);
+    assert_eq!(
+        target.as_deref(),
+        Some("v2.7.3"),
+        "the newest version running"
+    );
+    let w = waves::waves(&rows, "wave", target.as_deref());
+    let values: Vec<&str> = w.iter().map(|w| w.value.as_str()).collect();
+    assert_eq!(values, ["1", "2", "10", ""], "2 before 10; unlabelled last");
+    assert_eq!(w[0].status, WaveStatus::First);
+    assert_eq!(w[1].status, WaveStatus::Ready);
+    let WaveStatus::HeldBack(held) = &w[2].status else {
+        panic!("wave 10 waits for wave 2: {:?}", w[2].status)
+    };
+    let names: Vec<&str> = held.iter().map(|h| h.cluster.as_str()).collect();
+    assert_eq!(names, ["eu-1", "eu-2"]);
+    assert!(
+        held[1]
+            .reasons
+            .contains(&"on v2.6.4, not v2.7.3".to_string())
+    );
+    assert_eq!(w[3].status, WaveStatus::Unordered);
+    // One cluster of the wave down holds it back, even with its last facts kept.
+    rows[0] = Row::failed(
+        Some(&rows[0]),
+        &entry("canary", &[("wave", "1")]),
+        &ApiError::Timeout { seconds: 30 },
+        2_000,
+    );
+    let w = waves::waves(&rows, "wave", Some("v2.7.3"));
+    assert!(
+        matches!(&w[1].status, WaveStatus::HeldBack(h) if h[0].reasons[0] == "unreachable now")
+    );
+}
+
+#[test]
+fn the_table_query_round_trips_and_filters_sorts_groups() {
+    let q = TableQuery::parse(
+        "sort=label:wave&dir=desc&label.env=prod&group=region&waves=wave&target=v2.7.3&q=eu",
+    );
+    assert_eq!(TableQuery::parse(&q.to_query()), q);
+    assert_eq!(q.sort, Some(table::SortKey::Label("wave".into())));
+    let rows = vec![
+        row(
+            "eu-1",
+            &[("env", "prod"), ("region", "eu"), ("wave", "2")],
+            "v2.7.3",
+        ),
+        row(
+            "eu-2",
+            &[("env", "prod"), ("region", "eu"), ("wave", "10")],
+            "v2.7.3",
+        ),
+        row("eu-dev", &[("env", "dev"), ("region", "eu")], "v2.7.3"),
+        row("us-1", &[("env", "prod"), ("region", "us")], "v2.7.3"),
+    ];
+    let shown: Vec<&str> = q.apply(&rows).iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        shown,
+        ["eu-2", "eu-1"],
+        "label filter, text filter, wave 10 > 2 descending"
+    );
+    let all = TableQuery::parse("group=region");
+    let groups: Vec<(String, usize)> = all
+        .groups(&rows)
+        .into_iter()
+        .map(|(v, r)| (v, r.len()))
+        .collect();
+    assert_eq!(groups, [("eu".to_string(), 3), ("us".to_string(), 1)]);
+    assert_eq!(
+        TableQuery::parse("sort=nonsense&zzz=1"),
+        TableQuery::default()
+    );
+}
+
+#[test]
+fn exports_are_redacted_and_cells_cannot_break_them() {
+    let mut r = row("a", &[("owner", "x|y\n<script>")], "v2.7.3");
+    r.problem = Some("https://user:hunter2@example.org/x?token=abc".into());
+    let rows = vec![&r];
+    let cx = export::Context {
+        generated_at_ms: 1_764_000_000_000,
+        target: Some("v2.7.3"),
+    };
+    for text in [
+        export::to_csv(&rows),
+        export::to_json(&rows, &cx),
+        export::to_markdown(&rows, &cx),
+    ] {
+        assert!(
+            !text.contains("hunter2") && !text.contains("token=abc"),
+            "{text}"
+        );
+    }
+    let md = export::to_markdown(&rows, &cx);
+    let table_line = md.lines().find(|l| l.starts_with("| a |")).unwrap();
+    assert_eq!(table_line.matches(" | ").count(), export::COLUMNS.len() - 1);
+    assert!(!md.contains("<script>"));
+    let json: serde_json::Value = serde_json::from_str(&export::to_json(&rows, &cx)).unwrap();
+    assert_eq!(json["clusters"][0]["root_verified"], "false");
+    assert_eq!(json["clusters"][0]["flux_version"], "v2.7.3");
+    let csv = export::to_csv(&rows);
+    assert!(csv.starts_with("cluster,labels,state,"));
+}
+
+#[test]
+fn a_fleet_link_round_trips_redacted_and_refuses_damage() {
+    let mut r = row("a", &[("env", "prod")], "v2.7.3");
+    r.problem = Some("Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123".into());
+    let snap = link::FleetSnapshot {
+        captured_at_ms: 7,
+        query: "waves=wave".into(),
+        rows: vec![r.clone()],
+        redacted: 0,
+    };
+    let text = link::encode(&snap).unwrap();
+    assert!(text.starts_with("flf1."));
+    let back = link::decode(&text).unwrap();
+    assert_eq!(back.rows[0].facts, r.facts);
+    assert!(
+        !back.rows[0]
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("abcdefghijklmnop")
+    );
+    assert!(back.redacted >= 1);
+    let mut broken = text.clone();
+    broken.replace_range(10..12, "zz");
+    assert!(link::decode(&broken).is_err());
+    assert!(matches!(
+        link::decode(&"flf1.".repeat(200_000)),
+        Err(crate::snapshot::SnapshotError::TooLarge(_))
+    ));
+    assert!(matches!(
+        link::decode("fl1.AAAA"),
+        Err(crate::snapshot::SnapshotError::NotASnapshot)
+    ));
+}

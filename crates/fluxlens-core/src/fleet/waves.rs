@@ -1,0 +1,146 @@
+//! Upgrade waves: clusters ordered by a label (`wave=1`, `2`, …). A wave is ready to promote only
+//! when every cluster of the wave before it is reachable, Ready, its root source verified and on
+//! the target version; otherwise the view names the clusters that hold it back, and why.
+
+use super::{Row, RowState, Verified};
+
+/// A label value ordered as a person reads it: numbers by value (`2` before `10`), then text.
+pub fn natural(s: &str) -> (u8, u64, String) {
+    match s.trim().parse::<u64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) => (1, 0, s.to_string()),
+    }
+}
+
+/// One cluster holding a wave back, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holdback {
+    pub cluster: String,
+    pub reasons: Vec<String>,
+}
+
+/// Whether a wave may go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaveStatus {
+    /// The first wave: nothing before it to wait for.
+    First,
+    /// Every cluster of the previous wave is done.
+    Ready,
+    /// The clusters of the previous wave that are not.
+    HeldBack(Vec<Holdback>),
+    /// Clusters without the label: not part of the order.
+    Unordered,
+}
+
+/// One wave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wave {
+    /// The label's value (`""` for clusters without it).
+    pub value: String,
+    pub clusters: Vec<String>,
+    pub status: WaveStatus,
+}
+
+/// The target: the one asked for, else the newest version any cluster runs.
+pub fn target(rows: &[Row], asked: Option<&str>) -> Option<String> {
+    if let Some(t) = asked.filter(|t| super::version::parse(t).is_some()) {
+        return Some(t.to_string());
+    }
+    rows.iter()
+        .filter_map(|r| r.facts.as_ref()?.flux_version.clone())
+        .filter_map(|v| Some((super::version::parse(&v)?, v)))
+        .max()
+        .map(|(_, v)| v)
+}
+
+/// Why one cluster is not done with its wave (empty when it is).
+pub fn holds_back(row: &Row, target: Option<&str>) -> Vec<String> {
+    let mut why = Vec::new();
+    if row.state != RowState::Ok {
+        why.push(format!("{} now", row.state.as_str()));
+    }
+    let Some(f) = &row.facts else {
+        why.push("never read".into());
+        return why;
+    };
+    if row.stale_since_ms.is_some() {
+        why.push("its facts are stale".into());
+    }
+    match f.ready {
+        Some(true) => {}
+        Some(false) => why.push("not Ready".into()),
+        None => why.push("readiness unknown".into()),
+    }
+    match f.root_verified {
+        Verified::Yes => {}
+        Verified::No => why.push("root source not verified".into()),
+        Verified::Unknown => why.push("root source verification unknown".into()),
+    }
+    let on = f.flux_version.as_deref().unwrap_or("an unknown version");
+    match target {
+        Some(t) if super::version::same(on, t) => {}
+        Some(t) => why.push(format!("on {on}, not {t}")),
+        None => why.push("no target version".into()),
+    }
+    why
+}
+
+/// The waves of `rows` by `label`, in order, each with whether it may go.
+pub fn waves(rows: &[Row], label: &str, target: Option<&str>) -> Vec<Wave> {
+    let mut values: Vec<String> = rows
+        .iter()
+        .filter_map(|r| r.labels.get(label).cloned())
+        .collect();
+    values.sort_by_key(|v| natural(v));
+    values.dedup();
+    let members = |v: &str| -> Vec<&Row> {
+        let mut m: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.labels.get(label).map(String::as_str) == Some(v))
+            .collect();
+        m.sort_by(|a, b| a.name.cmp(&b.name));
+        m
+    };
+    let mut out = Vec::new();
+    let mut before: Vec<&Row> = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        let now = members(v);
+        let status = if i == 0 {
+            WaveStatus::First
+        } else {
+            let held: Vec<Holdback> = before
+                .iter()
+                .map(|r| Holdback {
+                    cluster: r.name.clone(),
+                    reasons: holds_back(r, target),
+                })
+                .filter(|h| !h.reasons.is_empty())
+                .collect();
+            if held.is_empty() {
+                WaveStatus::Ready
+            } else {
+                WaveStatus::HeldBack(held)
+            }
+        };
+        out.push(Wave {
+            value: v.clone(),
+            clusters: now.iter().map(|r| r.name.clone()).collect(),
+            status,
+        });
+        before = now;
+    }
+    let mut rest: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.labels.contains_key(label))
+        .map(|r| r.name.clone())
+        .collect();
+    rest.sort();
+    if !rest.is_empty() {
+        out.push(Wave {
+            value: String::new(),
+            clusters: rest,
+            status: WaveStatus::Unordered,
+        });
+    }
+    out
+}
