@@ -5,7 +5,13 @@
 #   FLUXLENS_MODE             standalone (default): fluxlens at /, only the reads it makes are
 #                             forwarded to the operator;
 #                             beside-operator: the operator UI stays at / and every UI path,
-#                             fluxlens at /fluxlens/, the launcher added to the operator's pages
+#                             fluxlens at /fluxlens/, the launcher added to the operator's pages;
+#                             fleet: every cluster of a fleet file behind this one origin
+#                             (/fleet, /clusters/<name>/; deploy/README.md, Fleet)
+#   FLUXLENS_FLEET_FILE       fleet: the fleet file, YAML or JSON (/etc/fluxlens/fleet/fleet.yaml,
+#                             a mounted ConfigMap), unless FLUXLENS_FLEET holds the text itself
+#   FLUXLENS_KIT_DIR          fleet: deploy/render.py and its templates (/usr/share/fluxlens-kit)
+#   FLUXLENS_APP_DIR          fleet: the built app (/usr/share/fluxlens)
 #   FLUXLENS_API              the flux-operator web server (http://flux-operator.flux-system.svc:9080)
 #   FLUXLENS_UI               beside-operator: the operator UI (default: FLUXLENS_API)
 #   FLUXLENS_FRAME_ANCESTORS  who may embed fluxlens in an iframe ('self')
@@ -23,8 +29,8 @@ conf=${FLUXLENS_CONF_DIR:-/etc/fluxlens}
 
 fail() { echo "fluxlens: $*" >&2; exit 2; }
 case "$mode" in
-  standalone|beside-operator) ;;
-  *) fail "FLUXLENS_MODE must be standalone or beside-operator, not '$mode'" ;;
+  standalone|beside-operator|fleet) ;;
+  *) fail "FLUXLENS_MODE must be standalone, beside-operator or fleet, not '$mode'" ;;
 esac
 for v in "$api" "$ui" "$ancestors" "$listen" "$run"; do
   case "$v" in
@@ -37,9 +43,26 @@ mkdir -p "$run" 2>/dev/null && [ -w "$run" ] \
 
 api=$(printf '%s' "$api" | sed 's:/*$::')
 ui=$(printf '%s' "$ui" | sed 's:/*$::')
-sed -e "s|http://FLUXLENS-API.invalid|$api|g" -e "s|http://FLUXLENS-UI.invalid|$ui|g" \
-    -e "s|FLUXLENS-FRAME-ANCESTORS|$ancestors|g" -e "s|FLUXLENS-LISTEN|$listen|g" \
-    "$conf/$mode.conf.in" > "$run/site.conf"
+if [ "$mode" = fleet ]; then
+  # The fleet's config is rendered here, at start: render.py checks every value of the fleet
+  # file (names, labels, upstreams) and refuses the file with the reason.
+  kit=${FLUXLENS_KIT_DIR:-/usr/share/fluxlens-kit}
+  app=${FLUXLENS_APP_DIR:-/usr/share/fluxlens}
+  file=${FLUXLENS_FLEET_FILE:-/etc/fluxlens/fleet/fleet.yaml}
+  if [ -n "${FLUXLENS_FLEET:-}" ]; then
+    file="$run/fleet.in"
+    printf '%s\n' "$FLUXLENS_FLEET" > "$file"
+  fi
+  [ -r "$file" ] || fail "fleet: no fleet file at $file (mount one, or set FLUXLENS_FLEET)"
+  brotli_flag=""
+  [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] && brotli_flag=--brotli
+  python3 "$kit/render.py" --dist "$app" --fleet "$file" --listen "$listen" \
+    --frame-ancestors "$ancestors" $brotli_flag --out "$run/site.conf" || exit 2
+else
+  sed -e "s|http://FLUXLENS-API.invalid|$api|g" -e "s|http://FLUXLENS-UI.invalid|$ui|g" \
+      -e "s|FLUXLENS-FRAME-ANCESTORS|$ancestors|g" -e "s|FLUXLENS-LISTEN|$listen|g" \
+      "$conf/$mode.conf.in" > "$run/site.conf"
+fi
 
 brotli=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 modules=""
@@ -73,6 +96,10 @@ http {
     include $run/site.conf;
 }
 EOF
-echo "fluxlens: $mode on $listen, API $api" >&2
+if [ "$mode" = fleet ]; then
+  echo "fluxlens: fleet on $listen, $(grep -c '^    # cluster ' "$run/site.conf") clusters" >&2
+else
+  echo "fluxlens: $mode on $listen, API $api" >&2
+fi
 # -e: the compiled-in error log (/var/log/nginx) is opened before the config is read.
 exec nginx -e stderr -p "$run" -c "$run/nginx.conf" -g 'daemon off;'

@@ -2,15 +2,17 @@
 """Renders deploy/nginx/fluxlens.conf.template for a built app.
 
 usage: render.py --dist DIR --api URL [--listen 8080] [--frame-ancestors "'self' https://x"] [--brotli] [--out FILE]
+       render.py --dist DIR --fleet FILE [...]   one origin for a fleet (deploy/README.md, Fleet)
 Computes the CSP hashes of the inline scripts in DIST/index.html, so the policy needs no
 'unsafe-inline' for scripts.
 """
-import argparse, base64, hashlib, os, re, sys
+import argparse, base64, hashlib, json, os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 p = argparse.ArgumentParser()
 p.add_argument("--dist", required=True)
-p.add_argument("--api", required=True)
+p.add_argument("--api", help="the flux-operator web server (one cluster)")
+p.add_argument("--fleet", help="a fleet file (YAML or JSON): clusters with name, url, labels, timeout, ui")
 p.add_argument("--listen", default="8080")
 p.add_argument("--root", help="where nginx finds the built app, when it differs from --dist (a Docker build)")
 p.add_argument("--frame-ancestors", default="'self'")
@@ -21,6 +23,8 @@ p.add_argument("--ui", help="with --subpath: the operator UI to proxy at / and e
 p.add_argument("--brotli", action="store_true", help="serve the prebuilt .br files (needs nginx's brotli_static module loaded)")
 p.add_argument("--no-compression", action="store_true", help="benchmarks only: serve everything uncompressed (the kit before issue #15)")
 a = p.parse_args()
+if bool(a.api) == bool(a.fleet):
+    sys.exit("render.py: give --api URL (one cluster) or --fleet FILE (a fleet), not both")
 
 html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
 scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
@@ -28,10 +32,16 @@ hashes = " ".join("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).di
 for name, value in [("frame-ancestors", a.frame_ancestors)]:
     if any(c in value for c in ";\n{}"):
         sys.exit(f"render.py: --{name} must not contain ; newline or braces")
-template = "fluxlens-subpath.conf.template" if a.subpath else "fluxlens.conf.template"
+template = "fluxlens-fleet.conf.template" if a.fleet else "fluxlens-subpath.conf.template" if a.subpath else "fluxlens.conf.template"
 conf = open(os.path.join(here, "nginx", template), encoding="utf-8").read()
-values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": a.api.rstrip("/"), "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
-          "@UI@": (a.ui or a.api).rstrip("/"), "@PLUGIN@": a.plugin_root or os.path.join(here, "plugin"),
+if a.fleet:
+    sys.path.insert(0, here)
+    import fleet as fleet_kit
+    clusters = fleet_kit.read(a.fleet)
+    conf = conf.replace("@CLUSTERS_JSON@", fleet_kit.clusters_json(clusters)).replace("@CLUSTERS@", fleet_kit.locations(clusters))
+api = (a.api or "http://unused.invalid").rstrip("/")
+values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": api, "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
+          "@UI@": (a.ui or api).rstrip("/"), "@PLUGIN@": a.plugin_root or os.path.join(here, "plugin"),
           "@BROTLI_STATIC@": "brotli_static on;" if a.brotli else "# brotli_static: not enabled (render with --brotli where the module is loaded)"}
 for k, v in values.items():
     conf = conf.replace(k, v)

@@ -295,5 +295,43 @@ test('the image entrypoint runs both modes as uid 101, writing only its run dire
   out.stderr.on('data', (d) => { msg += d; });
   const code = await new Promise((r) => out.on('close', r));
   assert.equal(code, 2);
-  assert.match(msg, /FLUXLENS_MODE must be standalone or beside-operator/);
+  assert.match(msg, /FLUXLENS_MODE must be standalone, beside-operator or fleet/);
+});
+
+test('the image entrypoint serves a fleet from FLUXLENS_FLEET as uid 101, and refuses a bad fleet with why', async () => {
+  const { mkdtempSync, mkdirSync, chmodSync, chownSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(`${tmpdir()}/fluxlens-fleet-image-`);
+  chmodSync(dir, 0o755);
+  mkdirSync(`${dir}/run`);
+  const root = process.getuid() === 0;
+  if (root) chownSync(`${dir}/run`, 101, 101);
+  const port = await freePort();
+  const start = (fleet) => {
+    const env = { PATH: process.env.PATH, FLUXLENS_MODE: 'fleet', FLUXLENS_FLEET: fleet, FLUXLENS_LISTEN: `127.0.0.1:${port}`,
+      FLUXLENS_RUN_DIR: `${dir}/run`, FLUXLENS_KIT_DIR: `${ROOT}deploy`, FLUXLENS_APP_DIR: `${ROOT}dist` };
+    const argv = root ? ['setpriv', '--reuid=101', '--regid=101', '--clear-groups', 'sh', `${ROOT}deploy/docker-entrypoint.sh`] : ['sh', `${ROOT}deploy/docker-entrypoint.sh`];
+    const proc = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    proc.err = '';
+    proc.stderr.on('data', (d) => { proc.err += d; });
+    return proc;
+  };
+  const bad = start('clusters:\n  - name: "a b"\n    url: http://x\n');
+  assert.equal(await new Promise((r) => bad.on('close', r)), 2);
+  assert.match(bad.err, /name 'a b' is not a DNS label/);
+  // The one-cluster simulator stands in for a cluster's web server.
+  const proc = start(`clusters:\n  - name: demo\n    url: ${sim.base}\n    labels: {wave: "1"}\n`);
+  try {
+    let list;
+    for (let i = 0; i < 50 && !list; i++) {
+      try { list = await (await fetch(`http://127.0.0.1:${port}/clusters.json`)).json(); } catch { await new Promise((r) => setTimeout(r, 100)); }
+    }
+    assert.deepEqual(list, { clusters: [{ name: 'demo', labels: { wave: '1' } }] }, proc.err);
+    const page = await newPage(browser);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForURL(/\/fleet$/);
+    await page.locator('tr[data-cluster=demo][data-state=ok]').waitFor({ timeout: 20000 });
+    assert.deepEqual(page.errors, [], 'the fleet runs under the rendered CSP');
+    await page.context().close();
+  } finally { proc.kill(); }
 });

@@ -4,5 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
-echo "fluxlens demo: http://127.0.0.1:8080  (scenario: ${SCENARIO:-demo}; Ctrl-C to stop)"
+page=""
+[ -f "scenarios/${SCENARIO:-demo}/fleet.json" ] && page="/fleet"
+echo "fluxlens demo: http://127.0.0.1:8080$page  (scenario: ${SCENARIO:-demo}; Ctrl-C to stop)"
 exec target/release/fluxlens-sim --addr 127.0.0.1:8080 --dist dist --scenario "${SCENARIO:-demo}"

@@ -15,12 +15,12 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 # FLUXLENS_BUILD_ONLY=1 (the Docker build stage): only what building the app needs.
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v nginx >/dev/null \
-   || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ]; }; then
-  say "installing chromium, chromium-driver, nginx with brotli_static, brotli (apt)"
+   || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ] || ! python3 -c 'import yaml' 2>/dev/null; }; then
+  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml (apt)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver nginx-light \
-    libnginx-mod-http-brotli-static brotli >/dev/null
+    libnginx-mod-http-brotli-static brotli python3-yaml >/dev/null
 fi
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }

@@ -16,19 +16,40 @@ pub fn App() -> impl IntoView {
         .and_then(|p| p.parse().ok())
         .filter(|s: &u32| *s >= 1)
         .unwrap_or(crate::api::loader::POLL_SECONDS);
-    // A snapshot link shows the captured data and never contacts the API, even when it is
-    // damaged (the user then gets the reason and a link to the live view).
-    match crate::components::share::fragment_snapshot() {
-        Some(snap) => {
-            crate::components::share::open_snapshot(state, &snap);
+    if crate::router::is_fleet_page() {
+        start_fleet();
+    } else {
+        // A snapshot link shows the captured data and never contacts the API, even when it is
+        // damaged (the user then gets the reason and a link to the live view).
+        match crate::components::share::fragment_snapshot() {
+            Some(snap) => {
+                crate::components::share::open_snapshot(state, &snap);
+            }
+            None => crate::api::loader::start(state, poll),
         }
-        None => crate::api::loader::start(state, poll),
     }
     crate::api::object_events::serve(state);
     crate::components::embed::report_height();
     let _ = theme;
     crate::router::Location::provide();
     view! { <Layout /> }
+}
+
+/// The fleet page's state and loader, or the fleet link it opens instead (no cluster is
+/// contacted then).
+fn start_fleet() {
+    let fleet = crate::state::FleetState::new();
+    provide_context(fleet);
+    match crate::components::fleet_link::fragment_link() {
+        Some(text) => crate::components::fleet_link::open_link(fleet, &text),
+        None => {
+            let poll = query_param("poll")
+                .and_then(|p| p.parse().ok())
+                .filter(|s: &u32| *s >= 1)
+                .unwrap_or(crate::api::fleet::POLL_SECONDS);
+            crate::api::fleet::start(fleet, poll);
+        }
+    }
 }
 
 /// Chrome (header, navigation) around the routed page; none under `/embed/`.
@@ -38,16 +59,24 @@ fn Layout() -> impl IntoView {
     // A memo: the page is rebuilt when the route changes, not on every query change.
     let route = Memo::new(move |_| crate::base::route_of(&location.pathname.get()));
     let embedded = move || route.with(|r| r.starts_with("/embed/"));
+    let fleet = move || {
+        route.with(|r| view_of(r) == Some(View::Fleet)) && crate::base::app_base().is_empty()
+    };
     view! {
         <a class="fl-skip" href="#main">"Skip to content"</a>
-        <Show when=move || !embedded()>
+        <Show when=move || !embedded() && !fleet()>
             <Header/>
         </Show>
+        <Show when=fleet>
+            <crate::components::fleet_table::FleetHeader/>
+        </Show>
         <main id="main" class="fl-main" tabindex="-1" class:fl-main--embed=embedded>
-            <crate::components::share::SnapshotBanner/>
-            <Notices/>
-            <Show when=move || !embedded()>
-                <crate::components::share::ShareControls/>
+            <Show when=move || !fleet()>
+                <crate::components::share::SnapshotBanner/>
+                <Notices/>
+                <Show when=move || !embedded()>
+                    <crate::components::share::ShareControls/>
+                </Show>
             </Show>
             {move || page(&route.get())}
         </main>
@@ -62,6 +91,9 @@ fn page(route: &str) -> AnyView {
         Some(View::Signatures) => view! { <SignaturesPage /> }.into_any(),
         Some(View::Migrations) => view! { <MigrationsPage /> }.into_any(),
         Some(View::Compliance) => view! { <CompliancePage /> }.into_any(),
-        None => view! { <NotFoundPage /> }.into_any(),
+        Some(View::Fleet) if crate::base::app_base().is_empty() => {
+            view! { <FleetPage /> }.into_any()
+        }
+        Some(View::Fleet) | None => view! { <NotFoundPage /> }.into_any(),
     }
 }

@@ -1,5 +1,7 @@
 //! The path prefix the app is served under (`""` at the origin root, `/fluxlens` under a
-//! sub-path), read once from `<meta name="fluxlens-base">` so one build can serve both.
+//! sub-path, `/clusters/<name>` for one cluster of a fleet hub), read once so one build can
+//! serve all three: from `<meta name="fluxlens-base">` when the page has one, else from a
+//! fleet cluster's path.
 
 thread_local! {
     static BASE: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
@@ -11,12 +13,31 @@ pub fn app_base() -> String {
 }
 
 fn read_base() -> String {
-    web_sys::window()
+    let window = web_sys::window();
+    let meta = window
+        .as_ref()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector("meta[name=fluxlens-base]").ok().flatten())
-        .and_then(|m| m.get_attribute("content"))
-        .map(|s| s.trim_end_matches('/').to_string())
-        .unwrap_or_default()
+        .and_then(|m| m.get_attribute("content"));
+    if let Some(base) = meta {
+        return base.trim_end_matches('/').to_string();
+    }
+    let path = window
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    cluster_base(&path).unwrap_or_default()
+}
+
+/// The fleet cluster a path is under: `/clusters/prod-eu/graph` → `/clusters/prod-eu` (the
+/// name a DNS label, as the hub lists them); `None` for any other path.
+pub fn cluster_base(path: &str) -> Option<String> {
+    let name = path.strip_prefix("/clusters/")?.split('/').next()?;
+    fluxlens_core::fleet::clusters::valid_name(name).then(|| format!("/clusters/{name}"))
+}
+
+/// The fleet cluster the page shows, when it is one (its name).
+pub fn fleet_cluster() -> Option<String> {
+    app_base().strip_prefix("/clusters/").map(str::to_string)
 }
 
 /// An app link: `href("/graph?x=1")` → `/fluxlens/graph?x=1` under a sub-path.

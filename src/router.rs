@@ -184,6 +184,8 @@ pub enum View {
     Signatures,
     Migrations,
     Compliance,
+    /// Every cluster of a fleet hub, one row each (`/fleet`, at the hub's root only).
+    Fleet,
 }
 
 /// The view of a route (base removed), if it is one of the app's.
@@ -200,6 +202,7 @@ pub fn view_of(route: &str) -> Option<View> {
         "signatures" => View::Signatures,
         "migrations" => View::Migrations,
         "compliance" => View::Compliance,
+        "fleet" if !embedded => View::Fleet,
         _ => return None,
     })
 }
@@ -207,7 +210,13 @@ pub fn view_of(route: &str) -> Option<View> {
 /// Whether a route is drawn by the app (the router leaves other same-origin links, such as
 /// the operator's login, to the browser).
 pub fn is_app_route(route: &str) -> bool {
-    view_of(route).is_some()
+    view_of(route).is_some_and(|v| v != View::Fleet || crate::base::app_base().is_empty())
+}
+
+/// Whether the page is the fleet hub's `/fleet` (read once at start: it decides which loader
+/// runs).
+pub fn is_fleet_page() -> bool {
+    crate::base::app_base().is_empty() && view_of(&crate::base::route_path()) == Some(View::Fleet)
 }
 
 /// Reads a query parameter of the page URL (outside the router, at start-up).

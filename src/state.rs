@@ -146,3 +146,44 @@ impl<T> std::ops::Deref for Shared<T> {
         &self.0
     }
 }
+
+/// The fleet page's state: the hub's list and one row per cluster (`/fleet`).
+#[derive(Clone, Copy)]
+pub struct FleetState {
+    /// The hub's list of clusters, or why it could not be read (the rows stay).
+    pub list: RwSignal<Option<Result<fluxlens_core::fleet::ClusterList, ApiError>>>,
+    /// One signal per cluster, in the list's order: replaced only when the list changes, so
+    /// a poll moves only the rows whose facts moved.
+    pub rows: RwSignal<Vec<RwSignal<fluxlens_core::fleet::Row>>>,
+    /// When a fleet link is shown instead (no cluster is contacted): when it was taken.
+    pub snapshot: RwSignal<Option<String>>,
+    /// Why a fleet link could not be opened.
+    pub link_error: RwSignal<Option<String>>,
+    /// When the last round of reads ended (ms since the epoch).
+    pub updated_at: RwSignal<Option<f64>>,
+}
+
+impl FleetState {
+    /// Creates empty state.
+    pub fn new() -> FleetState {
+        FleetState {
+            list: RwSignal::new(None),
+            rows: RwSignal::new(Vec::new()),
+            snapshot: RwSignal::new(None),
+            link_error: RwSignal::new(None),
+            updated_at: RwSignal::new(None),
+        }
+    }
+
+    /// Every row as it stands.
+    pub fn current(&self) -> Vec<fluxlens_core::fleet::Row> {
+        self.rows
+            .with(|rows| rows.iter().map(|r| r.get()).collect())
+    }
+}
+
+impl Default for FleetState {
+    fn default() -> Self {
+        Self::new()
+    }
+}

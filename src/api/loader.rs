@@ -9,7 +9,7 @@
 //! meanwhile. On error, or when the server degrades to its placeholder report, the last good
 //! state stays and the page says "stale since".
 
-use super::{ApiError, Body, endpoints};
+use super::{Api, ApiError, Body};
 use crate::state::{AppState, Loaded};
 use fluxlens_core::answers::AnswerCache;
 use fluxlens_core::api::object::InventoryWire;
@@ -43,6 +43,8 @@ const SWEEP_POLLS: u32 = 3 * FULL_REFETCH_POLLS;
 /// What the loader keeps between polls.
 #[derive(Default)]
 struct Cache {
+    /// The cluster's API (the page's own, or a fleet cluster's).
+    api: Api,
     /// The last poll's rows; the same `Arc` as `combined`'s while nothing changed, so an
     /// unchanged poll neither copies nor compares thousands of rows.
     summaries: Arc<Vec<ResourceSummary>>,
@@ -136,7 +138,7 @@ pub fn start(state: AppState, poll_seconds: u32) {
                 return;
             }
             crate::perf::mark_once(crate::perf::POLL_STARTED);
-            match refresh(&mut cache, &state, first).await {
+            match refresh(&mut cache, Some(&state), first).await {
                 Ok(fresh) => {
                     // A refresh whose data is the same does not touch the app's state (#23);
                     // `None`: nothing changed, the model was not even rebuilt.
@@ -180,6 +182,18 @@ pub fn start(state: AppState, poll_seconds: u32) {
     });
 }
 
+/// One whole read of a cluster's API, as the first load of its dashboard reads it (the same
+/// requests, the confirming read included): a fleet row is made from it, then it is dropped.
+pub async fn read_once(api: Api) -> Result<Cluster, ApiError> {
+    let mut cache = Cache {
+        api,
+        ..Cache::default()
+    };
+    let cluster = refresh(&mut cache, None, true).await?;
+    // The first read always builds the model (`dirty`).
+    cluster.ok_or_else(|| ApiError::Decode("the read built no model".into()))
+}
+
 /// Sets a signal only when the value differs: an equal set still wakes every subscriber.
 fn set_if_changed<T: PartialEq + Send + Sync + 'static>(
     signal: RwSignal<Option<T>>,
@@ -198,18 +212,21 @@ fn document_hidden() -> bool {
 
 /// One poll: the new model, or `None` when nothing the model is built from changed (so an
 /// unchanged poll at 5,000 objects costs the requests and their decoding, not a rebuild).
+/// `state`: the page's, told the progress and the report as they come; `None` for a fleet
+/// cluster's read, which only wants the result.
 async fn refresh(
     cache: &mut Cache,
-    state: &AppState,
+    state: Option<&AppState>,
     first: bool,
 ) -> Result<Option<Cluster>, ApiError> {
     let say = |s: String| {
-        if first {
+        if first && let Some(state) = state {
             state.progress.set(Some(s));
         }
     };
     say("report".into());
-    let report = endpoints::report().await?;
+    let api = cache.api.clone();
+    let report = api.report().await?;
     // The real server answers its placeholder report (no namespaces, no counts) when it cannot
     // read the cluster (report.go `ReportHandler`): after a good load that is a degraded
     // server, not an empty cluster. The last data stays, marked stale.
@@ -218,7 +235,7 @@ async fn refresh(
     {
         return Err(ApiError::Degraded(why));
     }
-    if first {
+    if first && let Some(state) = state {
         // The header's facts do not wait for the objects.
         state.report.set(Some(std::sync::Arc::new(report.clone())));
     }
@@ -305,7 +322,7 @@ async fn refresh(
         for batch in &batches {
             say(format!("objects {done} of {total}"));
             done += batch.objects.len();
-            all.push(fetch_parts(batch, prints).await);
+            all.push(fetch_parts(&api, batch, prints).await);
         }
         all
     };
@@ -314,7 +331,7 @@ async fn refresh(
     let crds = async {
         match load::crd_request(&report).filter(|_| ask_crds) {
             // CRDs are optional: any failure means "unknown", never an error for the page.
-            Some(req) => Some(match endpoints::inventory_objects(&req).await {
+            Some(req) => Some(match api.inventory_objects(&req).await {
                 Ok(r) => load::crd_access(r.objects),
                 Err(_) => CrdAccess::Unknown,
             }),
@@ -328,7 +345,8 @@ async fn refresh(
     let events = async {
         // One request for ENT-14 (the operator's OutdatedVersion event); optional.
         match instance.filter(|_| renew) {
-            Some((name, ns)) => endpoints::events("FluxInstance", &name, &ns)
+            Some((name, ns)) => api
+                .events("FluxInstance", &name, &ns)
                 .await
                 .ok()
                 .map(|e| e.events),
@@ -395,8 +413,9 @@ async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String
             (k, why)
         })
         .collect();
+    let api = cache.api.clone();
     let answers =
-        futures_util::future::join_all(requests.iter().map(endpoints::inventory_objects)).await;
+        futures_util::future::join_all(requests.iter().map(|r| api.inventory_objects(r))).await;
     for (req, answer) in requests.iter().zip(answers) {
         match answer {
             Ok(r) => {
@@ -419,13 +438,14 @@ async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String
 /// which only `GET /api/v1/resource` reads (inventory.go `getInventory`). Bounded; a failed
 /// read keeps what was read before (owners stay "unknown" rather than flicker).
 async fn helm_storage_inventories(cache: &mut Cache) {
+    let api = cache.api.clone();
     let keys = load::helm_storage_candidates(cache.objects.values(), HELM_STORAGE_CAP);
     cache.helm_inventories.retain(|k, _| keys.contains(k));
     for chunk in keys.chunks(RELIST_IN_FLIGHT) {
         let reads = futures_util::future::join_all(
             chunk
                 .iter()
-                .map(|k| endpoints::resource(k.kind.as_str(), &k.name, &k.namespace)),
+                .map(|k| api.resource(k.kind.as_str(), &k.name, &k.namespace)),
         )
         .await;
         for (k, read) in chunk.iter().zip(reads) {
@@ -446,14 +466,18 @@ struct Part {
 
 /// Fetches one batch; on failure retries once as two halves. `known`: the answers applied
 /// whole before.
-async fn fetch_parts(batch: &InventoryObjectsRequest, known: &AnswerCache<Body>) -> Vec<Part> {
+async fn fetch_parts(
+    api: &Api,
+    batch: &InventoryObjectsRequest,
+    known: &AnswerCache<Body>,
+) -> Vec<Part> {
     let print = request_print(batch);
     let part = |answer| Part {
         req: batch.clone(),
         print,
         answer,
     };
-    match endpoints::inventory_objects_text(batch).await {
+    match api.inventory_objects_text(batch).await {
         Ok(body) => {
             let same = known.is_same(print, &body);
             vec![part(read_batch(body, same))]
@@ -468,7 +492,8 @@ async fn fetch_parts(batch: &InventoryObjectsRequest, known: &AnswerCache<Body>)
                     objects: half.to_vec(),
                     status_only: false,
                 };
-                let answer = endpoints::inventory_objects_text(&req)
+                let answer = api
+                    .inventory_objects_text(&req)
                     .await
                     .and_then(|b| read_batch(b, false));
                 out.push(Part {
@@ -556,10 +581,11 @@ async fn summaries(
     renew: bool,
 ) -> Result<Arc<Vec<ResourceSummary>>, ApiError> {
     // The default list leaves out notification and image kinds: those go by kind, at once.
+    let api = cache.api.clone();
     let alone = load::kinds_listed_alone(report);
     let (main, by_kind) = futures_util::future::join(
-        endpoints::resources_text("", ""),
-        futures_util::future::join_all(alone.iter().map(|k| endpoints::resources(k, ""))),
+        api.resources_text("", ""),
+        futures_util::future::join_all(alone.iter().map(|k| api.resources(k, ""))),
     )
     .await;
     let main = main?;
@@ -618,10 +644,16 @@ async fn summaries(
             // short answer from those is followed by the sweep at once.
             let held = cache.relisted.get(kind).map(Vec::as_slice);
             let sweep = held.is_none() || poll.is_multiple_of(SWEEP_POLLS);
-            let mut found =
-                relist(kind, report, &load::relist_namespaces(report, held, sweep)).await?;
+            let mut found = relist(
+                &api,
+                kind,
+                report,
+                &load::relist_namespaces(report, held, sweep),
+            )
+            .await?;
             if !sweep && found.len() < expected_rows(report, kind) {
-                found = relist(kind, report, &load::relist_namespaces(report, None, true)).await?;
+                let all = load::relist_namespaces(report, None, true);
+                found = relist(&api, kind, report, &all).await?;
             }
             let wait = if found.len() >= expected_rows(report, kind) {
                 1
@@ -653,19 +685,19 @@ fn expected_rows(report: &FluxReport, kind: &str) -> usize {
 
 /// One kind again: by kind first (its own per-kind cap), then in `namespaces` one by one.
 async fn relist(
+    api: &Api,
     kind: &str,
     report: &FluxReport,
     namespaces: &[String],
 ) -> Result<Vec<ResourceSummary>, ApiError> {
-    let by_kind = endpoints::resources(kind, "").await?.resources;
+    let by_kind = api.resources(kind, "").await?.resources;
     if by_kind.len() >= expected_rows(report, kind) || namespaces.is_empty() {
         return Ok(by_kind);
     }
     let mut rows = Vec::new();
     for chunk in namespaces.chunks(RELIST_IN_FLIGHT) {
         let lists =
-            futures_util::future::join_all(chunk.iter().map(|ns| endpoints::resources(kind, ns)))
-                .await;
+            futures_util::future::join_all(chunk.iter().map(|ns| api.resources(kind, ns))).await;
         // One namespace failing leaves the kind incomplete (its count says so); it does
         // not fail the poll.
         for l in lists.into_iter().flatten() {

@@ -4,10 +4,12 @@
 //! anything is sent.
 
 mod endpoints;
+pub mod fleet;
 pub mod loader;
 pub mod object_events;
 mod reader;
 
+pub use endpoints::Api;
 pub use fluxlens_core::error::ApiError;
 
 use gloo_net::http::Request;
@@ -30,9 +32,10 @@ impl Body {
 }
 
 /// The path prefix of the API: `""` (the API at `/api/` on the page's origin, as both deploy
-/// modes serve it, also with fluxlens under `/fluxlens/`), unless a deployment that serves the
-/// API under a prefix adds `<meta name="fluxlens-api-base" content="/prefix">` to `index.html`
-/// (the build writes none; `index.html`'s prefetch script reads the same tag).
+/// modes serve it, also with fluxlens under `/fluxlens/`); a fleet cluster's own prefix
+/// (`/clusters/<name>`, where the hub serves that cluster's API); or what a deployment that
+/// serves the API under a prefix writes in `<meta name="fluxlens-api-base" content="/prefix">`
+/// (the build writes none; `index.html`'s prefetch script reads the same).
 pub fn base_path() -> String {
     web_sys::window()
         .and_then(|w| w.document())
@@ -43,6 +46,7 @@ pub fn base_path() -> String {
         })
         .and_then(|m| m.get_attribute("content"))
         .map(|s| s.trim_end_matches('/').to_string())
+        .or_else(|| crate::base::fleet_cluster().map(|n| format!("/clusters/{n}")))
         .unwrap_or_default()
 }
 
@@ -94,8 +98,8 @@ async fn classified_response(resp: web_sys::Response) -> Result<Body, ApiError> 
     classified(status, &ct, body)
 }
 
-/// `path?query` under the API base, empty values left out.
-fn url_of(path: &str, query: &[(&str, &str)]) -> String {
+/// `path?query` under the API base `base`, empty values left out.
+fn url_of(base: &str, path: &str, query: &[(&str, &str)]) -> String {
     let params = web_sys::UrlSearchParams::new().ok();
     if let Some(params) = &params {
         for (k, v) in query.iter().filter(|(_, v)| !v.is_empty()) {
@@ -106,7 +110,7 @@ fn url_of(path: &str, query: &[(&str, &str)]) -> String {
         .map(|p| String::from(p.to_string()))
         .unwrap_or_default();
     let sep = if query.is_empty() { "" } else { "?" };
-    format!("{}{path}{sep}{query}", base_path())
+    format!("{base}{path}{sep}{query}")
 }
 
 /// Sends a request with a deadline and returns the JSON body, or a typed error: through the
@@ -206,19 +210,21 @@ async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
     Some(classified_response(resp).await)
 }
 
-/// `GET path?query` decoded as `T`.
+/// `GET path?query` under `base`, decoded as `T`.
 pub async fn get_json<T: serde::de::DeserializeOwned>(
+    base: &str,
     path: &str,
     query: &[(&str, &str)],
 ) -> Result<T, ApiError> {
-    fluxlens_core::error::decode(&get_text(path, query).await?.text())
+    fluxlens_core::error::decode(&get_text(base, path, query).await?.text())
 }
 
-/// `GET path?query` as text, undecoded: a poll compares it with the last answer before
-/// paying for decoding (#23).
-pub async fn get_text(path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
-    let url = url_of(path, query);
-    if url == format!("{}{path}", base_path())
+/// `GET path?query` under `base` as text, undecoded: a poll compares it with the last answer
+/// before paying for decoding (#23). The page's own first request adopts the prefetch.
+pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
+    let url = url_of(base, path, query);
+    if query.iter().all(|(_, v)| v.is_empty())
+        && base == base_path()
         && fluxlens_core::api::is_allowed("GET", path)
         && let Some(p) = take_prefetch(path)
         && let Some(body) = adopt(p).await
@@ -228,16 +234,21 @@ pub async fn get_text(path: &str, query: &[(&str, &str)]) -> Result<Body, ApiErr
     send("GET", path, &url, None).await
 }
 
-/// `POST path` with a JSON body (read-only endpoints only), decoded as `T`.
+/// `POST path` under `base` with a JSON body (read-only endpoints only), decoded as `T`.
 pub async fn post_json<B: serde::Serialize, T: serde::de::DeserializeOwned>(
+    base: &str,
     path: &str,
     body: &B,
 ) -> Result<T, ApiError> {
-    fluxlens_core::error::decode(&post_text(path, body).await?.text())
+    fluxlens_core::error::decode(&post_text(base, path, body).await?.text())
 }
 
-/// `POST path` with a JSON body, the answer as text (see [`get_text`]).
-pub async fn post_text<B: serde::Serialize>(path: &str, body: &B) -> Result<Body, ApiError> {
+/// `POST path` under `base` with a JSON body, the answer as text (see [`get_text`]).
+pub async fn post_text<B: serde::Serialize>(
+    base: &str,
+    path: &str,
+    body: &B,
+) -> Result<Body, ApiError> {
     let text = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-    send("POST", path, &url_of(path, &[]), Some(&text)).await
+    send("POST", path, &url_of(base, path, &[]), Some(&text)).await
 }

@@ -34,7 +34,8 @@ pub fn serve(state: AppState) {
                 key.name.clone(),
                 key.namespace.clone(),
             );
-            let result = super::endpoints::events(&kind, &name, &ns)
+            let result = super::Api::page()
+                .events(&kind, &name, &ns)
                 .await
                 .map(|e| e.events);
             // Only the latest wish is answered: a slower reply for an earlier object is dropped.

@@ -43,6 +43,17 @@ pub fn Header() -> impl IntoView {
             <a class="fl-brand" href=crate::base::href("/")>
                 "fluxlens"
             </a>
+            {crate::base::fleet_cluster()
+                .map(|name| {
+                    view! {
+                        <a class="fl-btn fl-header__fleet" href="/fleet" rel="external">
+                            "← Fleet"
+                        </a>
+                        <span class="fl-header__scope" data-fleet-cluster=name.clone()>
+                            {name.clone()}
+                        </span>
+                    }
+                })}
             <dl class="fl-identity" aria-label="Cluster identity">
                 {move || {
                     identity()

@@ -5,6 +5,8 @@ pub mod digest;
 pub mod download;
 pub mod embed;
 pub mod findings;
+pub mod fleet_link;
+pub mod fleet_table;
 pub mod graph_canvas;
 pub mod graph_search;
 pub mod hero;

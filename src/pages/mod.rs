@@ -1,6 +1,7 @@
 //! One routed page per file.
 
 mod compliance;
+mod fleet;
 mod graph;
 mod migrations;
 mod not_found;
@@ -8,6 +9,7 @@ mod overview;
 mod signatures;
 
 pub use compliance::CompliancePage;
+pub use fleet::FleetPage;
 pub use graph::GraphPage;
 pub use migrations::MigrationsPage;
 pub use not_found::NotFoundPage;

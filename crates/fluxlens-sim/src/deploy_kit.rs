@@ -80,9 +80,15 @@ fn the_config_sets_only_what_the_entrypoint_reads() {
         );
     }
     let mode = data[&Value::from("FLUXLENS_MODE")].as_str().unwrap();
-    assert!(entrypoint.contains("  standalone|beside-operator) ;;"));
+    assert!(entrypoint.contains("  standalone|beside-operator|fleet) ;;"));
     assert!(["standalone", "beside-operator"].contains(&mode));
-    // Both modes' configs are rendered into the image.
+    // The fleet's config is rendered at start, from what the image carries.
+    let dockerfile = read("deploy/Dockerfile");
+    assert!(dockerfile.contains("COPY deploy/render.py deploy/fleet.py /usr/share/fluxlens-kit/"));
+    assert!(dockerfile.contains("COPY deploy/nginx/ /usr/share/fluxlens-kit/nginx/"));
+    assert!(dockerfile.contains("python3 python3-yaml"));
+    assert!(entrypoint.contains("kit=${FLUXLENS_KIT_DIR:-/usr/share/fluxlens-kit}"));
+    // Both one-cluster modes' configs are rendered into the image.
     let render = read("deploy/render-image.sh");
     for m in ["standalone", "beside-operator"] {
         assert!(
@@ -116,4 +122,132 @@ fn the_image_name_is_the_kustomization_parameter_and_the_ingress_reaches_the_ser
         of_kind(&ingress, "Ingress")["metadata"]["namespace"],
         svc["metadata"]["namespace"]
     );
+}
+
+/// Runs `deploy/render.py --fleet` on a fleet file's text: the config, or the refusal.
+fn render_fleet(text: &str) -> Result<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = std::env::temp_dir().join(format!("fluxlens-kit-fleet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><script>1</script>").unwrap();
+    let file = dir.join(format!("fleet-{}.json", text.len()));
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(root.join("deploy/render.py"))
+        .args([
+            "--dist",
+            dir.to_str().unwrap(),
+            "--fleet",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(String::from_utf8(out.stdout).unwrap())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+#[test]
+fn the_fleet_kit_forwards_each_clusters_reads_only_and_publishes_no_upstream() {
+    let conf = render_fleet(
+        r#"{"clusters":[{"name":"prod-eu","url":"http://10.0.1.20:9080","labels":{"wave":2},"timeout":12},
+        {"name":"lab","url":"https://flux.lab.internal/web","ui":"https://flux.lab.example"}]}"#,
+    )
+    .unwrap();
+    for name in ["prod-eu", "lab"] {
+        // One exact location per allowed endpoint, its one method (api/mod.rs pins the same
+        // list against the standalone template).
+        let prefix = format!("location = /clusters/{name}/api/");
+        let mut forwarded: Vec<(String, String)> = Vec::new();
+        let mut lines = conf.lines().map(str::trim);
+        while let Some(line) = lines.next() {
+            if let Some(path) = line
+                .strip_prefix(&prefix)
+                .and_then(|r| r.strip_suffix(" {"))
+            {
+                let method = lines
+                    .next()
+                    .and_then(|l| l.strip_prefix("limit_except "))
+                    .and_then(|l| l.split_whitespace().next())
+                    .unwrap_or("ANY");
+                forwarded.push((method.to_string(), format!("/api/{path}")));
+            }
+        }
+        let mut allowed: Vec<(String, String)> = fluxlens_core::api::ALLOWED_ENDPOINTS
+            .iter()
+            .map(|(m, p)| (m.to_string(), p.to_string()))
+            .collect();
+        forwarded.sort();
+        allowed.sort();
+        assert_eq!(forwarded, allowed, "{name}");
+        assert!(conf.contains(&format!("location ^~ /clusters/{name}/api/ {{")));
+        assert!(conf.contains(&format!("proxy_cookie_path / /clusters/{name}/;")));
+    }
+    assert!(conf.contains("proxy_pass https://flux.lab.internal/web/api/v1/report;"));
+    assert!(conf.contains("proxy_read_timeout 12s;") && conf.contains("proxy_read_timeout 30s;"));
+    assert!(conf.contains("proxy_set_header Cookie \"\";"));
+    assert!(conf.contains("proxy_set_header Authorization \"\";"));
+    let json_line = conf
+        .lines()
+        .find(|l| l.trim_start().starts_with("return 200 '"))
+        .unwrap();
+    let json = json_line
+        .trim()
+        .trim_start_matches("return 200 '")
+        .trim_end_matches("';");
+    let list = fluxlens_core::fleet::clusters::parse(json).unwrap();
+    assert_eq!(list.clusters.len(), 2);
+    assert_eq!(list.clusters[0].labels["wave"], "2");
+    assert_eq!(
+        list.clusters[1].ui.as_deref(),
+        Some("https://flux.lab.example")
+    );
+    for leak in ["10.0.1.20", "flux.lab.internal", "timeout", "url"] {
+        assert!(!json.contains(leak), "{leak} in {json}");
+    }
+}
+
+#[test]
+fn the_fleet_kit_refuses_what_could_change_the_config_with_why() {
+    for (fleet, why) in [
+        (
+            r#"{"clusters":[{"name":"a;b","url":"http://x"}]}"#,
+            "not a DNS label",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x; return 200 'pwned'"}]}"#,
+            "url must be",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://user:pw@x"}]}"#,
+            "url must be",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","labels":{"k":"it's"}}]}"#,
+            "not a Kubernetes label",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","labels":{"k":"$host"}}]}"#,
+            "not a Kubernetes label",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","timeout":0}]}"#,
+            "timeout",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","ui":"javascript:alert(1)"}]}"#,
+            "ui must be",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x"},{"name":"a","url":"http://y"}]}"#,
+            "listed twice",
+        ),
+        (r#"{"clusters":[]}"#, "no 'clusters' list"),
+        ("{", "not valid JSON"),
+    ] {
+        let err = render_fleet(fleet).unwrap_err();
+        assert!(err.contains(why), "{fleet}: {err}");
+    }
 }

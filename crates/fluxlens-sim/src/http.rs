@@ -68,22 +68,37 @@ const MAX_BODY: usize = 1 << 20;
 /// logged; API answers are gzipped when the browser accepts it, as the real server's
 /// middleware does (FO `internal/web/middlewares.go` `GzipMiddleware`).
 pub fn router(state: Arc<AppState>) -> Router {
-    let gzip = CompressionLayer::new()
-        .no_br()
-        .no_deflate()
-        .no_zstd()
-        .compress_when(|_: StatusCode, _: Version, h: &HeaderMap, x: &Extensions| {
-            // A fault's dropped stream stays a drop; the app's files come precompressed.
-            x.get::<Uncompressed>().is_none() && !h.contains_key(header::CONTENT_ENCODING)
-        });
     Router::new()
         .route("/__sim/{*control}", any(control))
         .route("/api/{*path}", any(api_entry))
         .route("/logout", any(logout))
         .fallback(app_files)
         .layer(middleware::from_fn_with_state(state.clone(), log_requests))
-        .layer(gzip)
+        .layer(gzip())
         .with_state(state)
+}
+
+/// A fleet hub's own routes (`crate::fleet`): its `/__sim/*` controls (the log of every
+/// request to the hub, full paths) and the app for every path no cluster answers.
+pub fn hub_router(hub: Arc<AppState>, clusters: Router) -> Router {
+    Router::new()
+        .route("/__sim/{*control}", any(control))
+        .fallback(app_files)
+        .with_state(hub.clone())
+        .merge(clusters)
+        .layer(middleware::from_fn_with_state(hub, log_requests))
+        .layer(gzip())
+}
+
+fn gzip() -> CompressionLayer<impl tower_http::compression::Predicate> {
+    CompressionLayer::new()
+        .no_br()
+        .no_deflate()
+        .no_zstd()
+        .compress_when(|_: StatusCode, _: Version, h: &HeaderMap, x: &Extensions| {
+            // A fault's dropped stream stays a drop; the app's files come precompressed.
+            x.get::<Uncompressed>().is_none() && !h.contains_key(header::CONTENT_ENCODING)
+        })
 }
 
 /// Handles one request through [`router`], as the server does (the conformance tests' door).
@@ -102,7 +117,15 @@ struct Uncompressed;
 
 /// Whether a request would change the cluster: anything but GET/HEAD, except the read-only
 /// `POST /api/v1/inventory/objects`.
-fn is_mutating(method: &Method, path: &str) -> bool {
+pub(crate) fn is_mutating(method: &Method, path: &str) -> bool {
+    // Under a fleet hub a cluster's API is at `/clusters/<name>/api/…` (`crate::fleet`).
+    let path = match path
+        .strip_prefix("/clusters/")
+        .and_then(|p| p.split_once('/'))
+    {
+        Some((_, rest)) => &path[path.len() - rest.len() - 1..],
+        None => path,
+    };
     method != Method::GET
         && method != Method::HEAD
         && (MUTATING_PATHS.contains(&path) || path != "/api/v1/inventory/objects")
@@ -118,7 +141,7 @@ async fn log_requests(
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
     let resp = next.run(req).await;
-    if !path.starts_with("/__sim/") {
+    if !path.contains("/__sim/") {
         state.log.lock().unwrap().push(LogEntry {
             mutating: is_mutating(&method, &path),
             method: method.to_string(),

@@ -8,6 +8,9 @@ mod conformance;
 mod deploy_kit;
 mod faults;
 mod filter;
+mod fleet;
+#[cfg(test)]
+mod fleet_test;
 mod helm_storage;
 mod http;
 #[cfg(test)]
@@ -31,23 +34,10 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let store = match &args.source {
-        Source::Synthetic(n, healthy) => store::Store::synthetic(*n, *healthy),
-        Source::Scenario(p) => match store::Store::from_dir(&scenario_dir(p)) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("fluxlens-sim: cannot load scenario: {e}");
-                std::process::exit(2);
-            }
-        },
+    let app = match fleet_dir(&args.source) {
+        Some(dir) => fleet_app(&dir, &args),
+        None => single_app(&args),
     };
-    eprintln!(
-        "fluxlens-sim: {} objects, serving http://{}",
-        store.entries.len(),
-        args.addr
-    );
-    let state = http::AppState::new(store, args.faults, args.dist);
-    let app = http::router(state);
     let listener = match tokio::net::TcpListener::bind(&args.addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -66,4 +56,61 @@ fn scenario_dir(p: &Path) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../scenarios")
         .join(p)
+}
+
+/// The scenario folder, when it holds a fleet (`fleet.json`).
+fn fleet_dir(source: &Source) -> Option<PathBuf> {
+    match source {
+        Source::Scenario(p) => Some(scenario_dir(p)).filter(|d| d.join("fleet.json").is_file()),
+        Source::Synthetic(..) => None,
+    }
+}
+
+/// One cluster at the origin.
+fn single_app(args: &args::Args) -> axum::Router {
+    let store = match &args.source {
+        Source::Synthetic(n, healthy) => store::Store::synthetic(*n, *healthy),
+        Source::Scenario(p) => match store::Store::from_dir(&scenario_dir(p)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("fluxlens-sim: cannot load scenario: {e}");
+                std::process::exit(2);
+            }
+        },
+    };
+    eprintln!(
+        "fluxlens-sim: {} objects, serving http://{}",
+        store.entries.len(),
+        args.addr
+    );
+    http::router(http::AppState::new(
+        store,
+        args.faults.clone(),
+        args.dist.clone(),
+    ))
+}
+
+/// A fleet behind one origin (`fleet.rs`); the flags' faults apply to the hub's own paths.
+fn fleet_app(dir: &Path, args: &args::Args) -> axum::Router {
+    let fleet = match fleet::Fleet::from_dir(dir, args.dist.clone(), |name| {
+        scenario_dir(Path::new(name))
+    }) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("fluxlens-sim: cannot load fleet: {e}");
+            std::process::exit(2);
+        }
+    };
+    eprintln!(
+        "fluxlens-sim: fleet of {} clusters, {} objects, serving http://{}/fleet",
+        fleet.members.len(),
+        fleet.objects(),
+        args.addr
+    );
+    let hub = http::AppState::new(
+        store::Store::synthetic(0, true),
+        args.faults.clone(),
+        args.dist.clone(),
+    );
+    fleet::router(&fleet, hub)
 }

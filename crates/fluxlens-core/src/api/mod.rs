@@ -26,11 +26,17 @@ pub const ALLOWED_ENDPOINTS: [(&str, &str); 6] = [
     ("POST", "/api/v1/inventory/objects"),
 ];
 
-/// Whether `(method, path)` is in [`ALLOWED_ENDPOINTS`] (query string ignored).
+/// What the app reads from a fleet hub itself (the deploy kit's, not the operator's): the list
+/// of clusters, names and labels only.
+pub const HUB_ENDPOINTS: [(&str, &str); 1] = [("GET", "/clusters.json")];
+
+/// Whether `(method, path)` is in [`ALLOWED_ENDPOINTS`] or [`HUB_ENDPOINTS`] (query string
+/// ignored).
 pub fn is_allowed(method: &str, path: &str) -> bool {
     let path = path.split('?').next().unwrap_or(path);
     ALLOWED_ENDPOINTS
         .iter()
+        .chain(HUB_ENDPOINTS.iter())
         .any(|(m, p)| *m == method && *p == path)
 }
 
@@ -51,6 +57,8 @@ mod tests {
     fn endpoint_allowlist_is_read_only() {
         // Pinned: changing this list must be a deliberate, reviewed act.
         assert_eq!(ALLOWED_ENDPOINTS.len(), 6);
+        assert_eq!(HUB_ENDPOINTS, [("GET", "/clusters.json")]);
+        assert!(!is_allowed("POST", "/clusters.json"));
         assert!(is_allowed("GET", "/api/v1/resources?kind=Kustomization"));
         assert!(is_allowed("POST", "/api/v1/inventory/objects"));
         for (m, p) in [

@@ -18,6 +18,10 @@ pub struct ClusterEntry {
     pub name: String,
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
+    /// The cluster's own UI, where its people sign in: published by choice in the fleet file
+    /// (an address users reach, never the hub's upstream), `http(s)://` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<String>,
 }
 
 impl ClusterEntry {
@@ -93,9 +97,19 @@ fn entry(item: &serde_json::Value) -> Result<ClusterEntry, String> {
             labels.insert(clip(k), clip(&value));
         }
     }
+    let ui = item
+        .get("ui")
+        .and_then(|u| u.as_str())
+        .filter(|u| {
+            (u.starts_with("https://") || u.starts_with("http://"))
+                && u.len() <= 2048
+                && !u.chars().any(|c| c.is_whitespace() || c.is_control())
+        })
+        .map(str::to_string);
     Ok(ClusterEntry {
         name: name.to_string(),
         labels,
+        ui,
     })
 }
 
@@ -129,6 +143,10 @@ mod tests {
         assert_eq!(list.clusters[0].base(), "/clusters/prod-eu");
         assert_eq!(list.refused.len(), 4);
         assert!(parse("<html>").unwrap_err().contains("not JSON"));
+        let ui = parse(r#"[{"name":"a","ui":"https://flux.a.example"},{"name":"b","ui":"javascript:alert(1)"}]"#)
+            .unwrap();
+        assert_eq!(ui.clusters[0].ui.as_deref(), Some("https://flux.a.example"));
+        assert_eq!(ui.clusters[1].ui, None, "only http(s) links");
         assert!(parse(r#"{"x":1}"#).is_err());
         assert_eq!(parse(r#"[{"name":"b"}]"#).unwrap().clusters.len(), 1);
     }

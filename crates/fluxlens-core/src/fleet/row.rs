@@ -238,6 +238,9 @@ fn incomplete(cluster: &Cluster) -> Vec<String> {
 pub struct Row {
     pub name: String,
     pub labels: BTreeMap<String, String>,
+    /// The cluster's own UI, when the fleet file publishes it.
+    #[serde(default)]
+    pub ui: Option<String>,
     pub state: RowState,
     /// Why the last read failed, as the page says it.
     pub problem: Option<String>,
@@ -255,6 +258,7 @@ impl Row {
         Row {
             name: entry.name.clone(),
             labels: entry.labels.clone(),
+            ui: entry.ui.clone(),
             state: RowState::Loading,
             problem: None,
             updated_at_ms: None,
