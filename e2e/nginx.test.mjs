@@ -61,7 +61,10 @@ test('the deployed wasm is compressed: brotli when accepted, gzip otherwise, for
     // Precompressed files are served whole, with their length.
     const length = gz.headers.get('content-length');
     assert.match(length ?? '', /^\d+$/, `${b}: content-length`);
-    assert.ok(Number(length) < 600000, `${b}: gzip wasm ${length} bytes`);
+    // Compressed, not merely labelled so: well under the raw file (the size budget itself is
+    // measured in BENCHMARKS.md, not asserted here).
+    const raw = Number((await fetch(`${b}${prefix}/${wasm}`, { headers: { 'Accept-Encoding': 'identity' } })).headers.get('content-length'));
+    assert.ok(raw > 0 && Number(length) < raw * 0.5, `${b}: gzip wasm ${length} of ${raw} bytes`);
   }
   // The page's own requests as a browser makes them.
   const page = await newPage(browser);

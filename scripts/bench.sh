@@ -20,3 +20,4 @@ PY
 node bench/run.mjs
 node bench/load.mjs
 node bench/live.mjs
+node bench/fleet.mjs

@@ -115,12 +115,24 @@ fn url_of(base: &str, path: &str, query: &[(&str, &str)]) -> String {
 
 /// Sends a request with a deadline and returns the JSON body, or a typed error: through the
 /// reader worker (`reader.rs`), or from this thread where no worker runs.
-async fn send(method: &str, path: &str, url: &str, body: Option<&str>) -> Result<Body, ApiError> {
+/// `keep`: the answer is kept to recognise it next time (the page's own cluster, which polls);
+/// a fleet cluster's reads are made into its row and dropped, so nothing of them is kept.
+async fn send(
+    method: &str,
+    path: &str,
+    url: &str,
+    body: Option<&str>,
+    keep: bool,
+) -> Result<Body, ApiError> {
     if !fluxlens_core::api::is_allowed(method, path) {
         return Err(ApiError::Refused(format!("{method} {path}")));
     }
     // The same request (a rolling batch comes round again) is recognised by URL and body.
-    let key = format!("{method} {url}\n{}", body.unwrap_or_default());
+    let key = if keep {
+        format!("{method} {url}\n{}", body.unwrap_or_default())
+    } else {
+        String::new()
+    };
     let read = reader::Read {
         method,
         url,
@@ -231,7 +243,7 @@ pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<
     {
         return body;
     }
-    send("GET", path, &url, None).await
+    send("GET", path, &url, None, base == base_path()).await
 }
 
 /// `POST path` under `base` with a JSON body (read-only endpoints only), decoded as `T`.
@@ -250,5 +262,6 @@ pub async fn post_text<B: serde::Serialize>(
     body: &B,
 ) -> Result<Body, ApiError> {
     let text = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-    send("POST", path, &url_of(base, path, &[]), Some(&text)).await
+    let keep = base == base_path();
+    send("POST", path, &url_of(base, path, &[]), Some(&text), keep).await
 }

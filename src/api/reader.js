@@ -35,7 +35,8 @@ if (inWorker) {
         answer.same = true;
       } else {
         last.delete(key);
-        if (ok) last.set(key, text);
+        // An empty key: a read not to keep (reader.rs `Read::key`).
+        if (ok && key) last.set(key, text);
         // The oldest key goes first (a Map keeps insertion order).
         if (last.size > KEPT) last.delete(last.keys().next().value);
         answer.text = text;

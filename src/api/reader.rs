@@ -25,7 +25,7 @@ pub struct Read<'a> {
     pub url: &'a str,
     pub body: Option<&'a str>,
     /// What makes two requests the same request (an answer equal to the last one to the same
-    /// key comes back as "same").
+    /// key comes back as "same"); empty: neither side keeps the answer.
     pub key: String,
     pub timeout_ms: u32,
 }
@@ -137,7 +137,8 @@ fn body_for(key: &str, data: &JsValue, ok: bool) -> Option<Body> {
         }
         let body = Body(field(data, "text").dyn_into::<js_sys::JsString>().ok()?);
         reader.last.remove(key);
-        if ok {
+        // An empty key is a read not to keep (a fleet cluster's, made into a row and dropped).
+        if ok && !key.is_empty() {
             // Past the worker's bound, start over (the worker is told what is held).
             if reader.last.len() >= KEPT {
                 reader.last.clear();

@@ -60,8 +60,7 @@ pub fn prepare(fleet: FleetState, query: &str) -> Result<(String, usize), String
         rows: fleet.current(),
         redacted: 0,
     };
-    let encoded = link::encode(&snap).map_err(|e| e.to_string())?;
-    let redacted = link::decode(&encoded).map(|s| s.redacted).unwrap_or(0);
+    let (encoded, redacted) = link::encode(&snap).map_err(|e| e.to_string())?;
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();

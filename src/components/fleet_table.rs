@@ -178,45 +178,130 @@ fn header(
     .into_any()
 }
 
+/// One cluster's row, as it reads without its read time: polls that change nothing else leave
+/// it equal, so nothing of the row is touched but its age.
+type Shown = Memo<Row>;
+
+/// A text of the shown row's facts (empty before a first read).
+fn fact(shown: Shown, f: fn(&Facts) -> String) -> impl Fn() -> String + Copy {
+    move || shown.with(|r| r.facts.as_ref().map(f).unwrap_or_default())
+}
+
+/// A hook of the shown row's facts, `unknown` before a first read.
+fn known(shown: Shown, f: fn(&Facts) -> String) -> impl Fn() -> String + Copy {
+    move || shown.with(|r| r.facts.as_ref().map_or("unknown".into(), f))
+}
+
+/// A text of the shown row.
+fn of_row(shown: Shown, f: fn(&Row) -> String) -> impl Fn() -> String + Copy {
+    move || shown.with(f)
+}
+
 /// One cluster's row.
 #[component]
 fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
     let name = row.with_untracked(|r| r.name.clone());
-    let state = Memo::new(move |_| row.with(|r| r.state));
-    let facts = Memo::new(move |_| row.with(|r| r.facts.clone()));
-    let fact = move |f: fn(&Facts) -> String| {
-        move || facts.with(|x| x.as_ref().map(f).unwrap_or_default())
-    };
-    // Never read: what the stages and the variant are is not known (counts stay empty).
-    let known = move |f: fn(&Facts) -> String| {
-        move || facts.with(|x| x.as_ref().map_or("unknown".into(), f))
-    };
+    let shown: Shown = Memo::new(move |_| {
+        row.with(|r| Row {
+            updated_at_ms: None,
+            ..r.clone()
+        })
+    });
     view! {
         <tr
             data-cluster=name.clone()
-            data-state=move || state.get().as_str()
-            data-flux-version=fact(|f| f.flux_version.clone().unwrap_or_default())
-            data-variant=known(|f| f.variant.clone())
-            data-root=fact(|f| f.root.clone().unwrap_or_default())
-            data-root-verified=move || {
-                facts.with(|f| f.as_ref().map_or("unknown", |f| f.root_verified.as_str()))
-            }
-            data-git-oci-stage=known(|f| f.git_oci.hook().to_string())
-            data-storage-stage=known(|f| f.storage.hook().to_string())
-            data-distribution-stage=known(|f| f.distribution.hook().to_string())
-            data-critical=fact(|f| f.critical().to_string())
-            data-high=fact(|f| f.high().to_string())
+            data-state=of_row(shown, |r| r.state.as_str().into())
+            data-flux-version=fact(shown, |f| f.flux_version.clone().unwrap_or_default())
+            data-variant=known(shown, |f| f.variant.clone())
+            data-root=fact(shown, |f| f.root.clone().unwrap_or_default())
+            data-root-verified=known(shown, |f| f.root_verified.as_str().into())
+            data-git-oci-stage=known(shown, |f| f.git_oci.hook().to_string())
+            data-storage-stage=known(shown, |f| f.storage.hook().to_string())
+            data-distribution-stage=known(shown, |f| f.distribution.hook().to_string())
+            data-critical=fact(shown, |f| f.critical().to_string())
+            data-high=fact(shown, |f| f.high().to_string())
         >
             <th scope="row">{name_cell(row)}</th>
-            <td>{state_cell(row, now)}</td>
-            <td>{flux_cell(facts)}</td>
-            <td>{variant_cell(facts)}</td>
-            <td>{root_cell(facts)}</td>
-            <td>{stage_cell(facts, |f| &f.git_oci)}</td>
-            <td>{stage_cell(facts, |f| &f.storage)}</td>
-            <td>{stage_cell(facts, |f| &f.distribution)}</td>
-            <td>{findings_cell(facts)}</td>
-            <td data-count="missing">{fact(|f| f.missing_refs.to_string())}</td>
+            <td>{state_cell(row, shown, now)}</td>
+            <td>
+                <span data-flux="">
+                    {known(shown, |f| f.flux_version.clone().unwrap_or_else(|| "unknown".into()))}
+                </span>
+                <span class="fl-fleet__note">
+                    {fact(
+                        shown,
+                        |f| {
+                            format!(
+                                "operator {}",
+                                f.operator_version.as_deref().unwrap_or("unknown"),
+                            )
+                        },
+                    )}
+                </span>
+                <span class="fl-fleet__note fl-fleet__warn" data-latest-patch="">
+                    {fact(
+                        shown,
+                        |f| match (f.behind_patch(), &f.latest_patch) {
+                            (Some(true), Some(v)) => format!("latest patch {v}"),
+                            _ => String::new(),
+                        },
+                    )}
+                </span>
+            </td>
+            <td>
+                <span>{fact(shown, |f| f.variant.clone())}</span>
+                <span class="fl-fleet__note">
+                    {fact(
+                        shown,
+                        |f| match &f.entitlement {
+                            Some(e) => format!("entitlement: {e}"),
+                            None => "no entitlement".into(),
+                        },
+                    )}
+                </span>
+                <span class="fl-fleet__note" data-support="">
+                    {fact(shown, |f| format!("support window (ENT-07): {}", f.support))}
+                </span>
+            </td>
+            <td>
+                <code class="fl-fleet__root">
+                    {fact(shown, |f| f.root.clone().unwrap_or_default())}
+                </code>
+                <span class="fl-fleet__note" data-verified="">
+                    {fact(
+                        shown,
+                        |f| match f.root_verified {
+                            fluxlens_core::fleet::Verified::Yes => "verified".into(),
+                            fluxlens_core::fleet::Verified::No => "not verified".into(),
+                            fluxlens_core::fleet::Verified::Unknown => "verification unknown".into(),
+                        },
+                    )}
+                </span>
+            </td>
+            <td>{stage_cell(shown, |f| &f.git_oci)}</td>
+            <td>{stage_cell(shown, |f| &f.storage)}</td>
+            <td>{stage_cell(shown, |f| &f.distribution)}</td>
+            <td>
+                <span class="fl-sev fl-fleet__critical" data-count="critical">
+                    {fact(shown, |f| format!("{} critical", f.critical()))}
+                </span>
+                <span class="fl-sev fl-fleet__high" data-count="high">
+                    {fact(shown, |f| format!("{} high", f.high()))}
+                </span>
+                <span class="fl-fleet__note">
+                    {fact(
+                        shown,
+                        |f| {
+                            if f.incomplete.is_empty() {
+                                String::new()
+                            } else {
+                                format!("incomplete: {}", f.incomplete.join("; "))
+                            }
+                        },
+                    )}
+                </span>
+            </td>
+            <td data-count="missing">{fact(shown, |f| f.missing_refs.to_string())}</td>
         </tr>
     }
 }
@@ -244,41 +329,37 @@ fn name_cell(row: RwSignal<Row>) -> impl IntoView {
 }
 
 /// State, "updated N s ago" or "stale since", why a read failed, and where to sign in.
-fn state_cell(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
-    let state = Memo::new(move |_| row.with(|r| r.state));
-    let problem = Memo::new(move |_| row.with(|r| r.problem.clone()));
-    let age = Memo::new(move |_| {
+fn state_cell(row: RwSignal<Row>, shown: Shown, now: RwSignal<f64>) -> impl IntoView {
+    let age = move || {
         let (updated, stale) = row.with(|r| (r.updated_at_ms, r.stale_since_ms));
-        let now = now.get();
         match (stale, updated) {
-            (Some(s), _) => Some(format!("stale since {}", crate::clock::clock(s as f64))),
-            (None, Some(u)) => Some(format!("updated {}", ago(now - u as f64))),
-            (None, None) => None,
+            (Some(s), _) => format!("stale since {}", crate::clock::clock(s as f64)),
+            (None, Some(u)) => format!("updated {}", ago(now.get() - u as f64)),
+            (None, None) => String::new(),
         }
-    });
+    };
     let sign_in = move || {
-        (state.get() == RowState::Unauthorized).then(|| {
-            let (name, ui) = row.with_untracked(|r| (r.name.clone(), r.ui.clone()));
-            let (href, text) = match ui {
-                Some(ui) => (ui, "Sign in on its own UI"),
-                None => (format!("/clusters/{name}/"), "Open its dashboard"),
-            };
-            view! {
-                <a href=href rel="external noopener" data-sign-in="">
-                    {text}
-                </a>
-            }
+        shown.with(|r| {
+            (r.state == RowState::Unauthorized).then(|| {
+                let (href, text) = match &r.ui {
+                    Some(ui) => (ui.clone(), "Sign in on its own UI"),
+                    None => (format!("/clusters/{}/", r.name), "Open its dashboard"),
+                };
+                view! {
+                    <a href=href rel="external noopener" data-sign-in="">
+                        {text}
+                    </a>
+                }
+            })
         })
     };
     view! {
-        <span class="fl-state" data-state-label=move || state.get().as_str()>
-            {move || state.get().as_str()}
-        </span>
+        <span class="fl-state">{of_row(shown, |r| r.state.as_str().into())}</span>
         <span class="fl-fleet__note" data-age="">
-            {move || age.get().unwrap_or_default()}
+            {age}
         </span>
-        <span class="fl-fleet__note" data-problem="" hidden=move || problem.with(Option::is_none)>
-            {move || problem.get().unwrap_or_default()}
+        <span class="fl-fleet__note" data-problem="">
+            {of_row(shown, |r| r.problem.clone().unwrap_or_default())}
         </span>
         {sign_in}
     }
@@ -294,108 +375,22 @@ fn ago(ms: f64) -> String {
     }
 }
 
-type FactsMemo = Memo<Option<Facts>>;
-
-fn text(facts: FactsMemo, f: fn(&Facts) -> String) -> impl Fn() -> String + Copy {
-    move || facts.with(|x| x.as_ref().map(f).unwrap_or_default())
-}
-
-fn flux_cell(facts: FactsMemo) -> impl IntoView {
-    let behind = Memo::new(move |_| {
-        facts.with(|f| {
-            f.as_ref()
-                .filter(|f| f.behind_patch() == Some(true))
-                .and_then(|f| f.latest_patch.clone())
-        })
-    });
-    view! {
-        <span data-flux="">
-            {text(facts, |f| f.flux_version.clone().unwrap_or_else(|| "unknown".into()))}
-        </span>
-        <span class="fl-fleet__note">
-            {text(
-                facts,
-                |f| format!("operator {}", f.operator_version.as_deref().unwrap_or("unknown")),
-            )}
-        </span>
-        <span
-            class="fl-fleet__note fl-fleet__warn"
-            data-latest-patch=""
-            hidden=move || behind.with(Option::is_none)
-        >
-            {move || behind.get().map(|v| format!("latest patch {v}")).unwrap_or_default()}
-        </span>
-    }
-}
-
-fn variant_cell(facts: FactsMemo) -> impl IntoView {
-    view! {
-        <span>{text(facts, |f| f.variant.clone())}</span>
-        <span class="fl-fleet__note">
-            {text(
-                facts,
-                |f| match &f.entitlement {
-                    Some(e) => format!("entitlement: {e}"),
-                    None => "no entitlement".into(),
-                },
-            )}
-        </span>
-        <span class="fl-fleet__note" data-support="">
-            {text(facts, |f| format!("support window (ENT-07): {}", f.support))}
-        </span>
-    }
-}
-
-fn root_cell(facts: FactsMemo) -> impl IntoView {
-    view! {
-        <code class="fl-fleet__root">{text(facts, |f| f.root.clone().unwrap_or_default())}</code>
-        <span class="fl-fleet__note" data-verified="">
-            {text(
-                facts,
-                |f| match f.root_verified {
-                    fluxlens_core::fleet::Verified::Yes => "verified".into(),
-                    fluxlens_core::fleet::Verified::No => "not verified".into(),
-                    fluxlens_core::fleet::Verified::Unknown => "verification unknown".into(),
-                },
-            )}
-        </span>
-    }
-}
-
-fn stage_cell(facts: FactsMemo, pick: fn(&Facts) -> &StageCell) -> impl IntoView {
-    let cell = Memo::new(move |_| facts.with(|f| f.as_ref().map(|f| pick(f).clone())));
+fn stage_cell(shown: Shown, pick: fn(&Facts) -> &StageCell) -> impl IntoView {
     move || {
-        cell.get().map(|c| {
-            let stage = c.stage.clone().unwrap_or_else(|| "—".into());
-            let blockers = (c.blockers > 0).then(|| {
+        shown.with(|r| {
+            r.facts.as_ref().map(|f| {
+                let c = pick(f);
+                let stage = c.stage.clone().unwrap_or_else(|| "—".into());
+                let blockers = match c.blockers {
+                    0 => String::new(),
+                    n => fluxlens_core::verdict::plural(n, "blocker"),
+                };
                 view! {
-                    <span class="fl-fleet__note fl-fleet__warn">
-                        {fluxlens_core::verdict::plural(c.blockers, "blocker")}
-                    </span>
+                    <span>{stage}</span>
+                    <span class="fl-fleet__note">{c.state.clone()}</span>
+                    <span class="fl-fleet__note fl-fleet__warn">{blockers}</span>
                 }
-            });
-            view! {
-                <span>{stage}</span>
-                <span class="fl-fleet__note">{c.state.clone()}</span>
-                {blockers}
-            }
+            })
         })
-    }
-}
-
-fn findings_cell(facts: FactsMemo) -> impl IntoView {
-    view! {
-        <span class="fl-sev fl-fleet__critical" data-count="critical">
-            {text(facts, |f| format!("{} critical", f.critical()))}
-        </span>
-        <span class="fl-sev fl-fleet__high" data-count="high">
-            {text(facts, |f| format!("{} high", f.high()))}
-        </span>
-        <span
-            class="fl-fleet__note"
-            hidden=move || facts.with(|f| f.as_ref().is_none_or(|f| f.incomplete.is_empty()))
-        >
-            {text(facts, |f| format!("incomplete: {}", f.incomplete.join("; ")))}
-        </span>
     }
 }

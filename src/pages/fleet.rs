@@ -141,7 +141,7 @@ fn label_choices(rows: &[Row]) -> (Vec<String>, Vec<(String, String)>) {
         .iter()
         .flat_map(|r| r.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
         .collect();
-    pairs.sort();
+    fluxlens_core::util::sort::natural(&mut pairs);
     pairs.dedup();
     let mut keys: Vec<String> = pairs.iter().map(|(k, _)| k.clone()).collect();
     keys.dedup();
@@ -162,7 +162,8 @@ fn FleetControls(
                 .filter_map(|r| r.facts.as_ref()?.flux_version.clone())
                 .collect()
         });
-        v.sort_by_key(|v| std::cmp::Reverse(fluxlens_core::fleet::version::parse(v)));
+        let parse = fluxlens_core::fleet::version::parse;
+        fluxlens_core::util::sort::by(&mut v, |a, b| parse(b).cmp(&parse(a)));
         v.dedup();
         v
     });

@@ -20,17 +20,21 @@ pub struct FleetSnapshot {
     pub redacted: usize,
 }
 
-/// Redacts and encodes; fails closed (nothing to share when redaction cannot complete).
-pub fn encode(snap: &FleetSnapshot) -> Result<String, SnapshotError> {
+/// Redacts and encodes: the link and how many values the redaction removed. Fails closed
+/// (nothing to share when the rows cannot be walked). The redacted tree is written as it is,
+/// not read back into rows: one deserializer for the rows in the bundle, not two.
+pub fn encode(snap: &FleetSnapshot) -> Result<(String, usize), SnapshotError> {
     let mut v = serde_json::to_value(snap)
         .map_err(|e| SnapshotError::Redaction(format!("the rows could not be walked ({e})")))?;
     let n = crate::redact::redact_json(&mut v);
-    let mut clean: FleetSnapshot = serde_json::from_value(v).map_err(|e| {
-        SnapshotError::Redaction(format!("the redacted rows did not read back ({e})"))
-    })?;
-    clean.redacted = n;
-    let json = serde_json::to_vec(&clean).unwrap_or_default();
-    Ok(crate::snapshot::seal(PREFIX, &json))
+    let Some(fields) = v.as_object_mut() else {
+        return Err(SnapshotError::Redaction(
+            "the rows are not an object".into(),
+        ));
+    };
+    fields.insert("redacted".into(), n.into());
+    let json = serde_json::to_string(&v).unwrap_or_default();
+    Ok((crate::snapshot::seal(PREFIX, json.as_bytes()), n))
 }
 
 /// Decodes a fleet link, bounded like a cluster snapshot.

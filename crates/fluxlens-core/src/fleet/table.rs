@@ -152,7 +152,7 @@ impl TableQuery {
     pub fn apply<'a>(&self, rows: &'a [Row]) -> Vec<&'a Row> {
         let mut out: Vec<&Row> = rows.iter().filter(|r| self.keeps(r)).collect();
         let key = self.sort.clone().unwrap_or(SortKey::Name);
-        out.sort_by(|a, b| {
+        crate::util::sort::by(&mut out, |a, b| {
             let o = compare(&key, a, b);
             let o = if self.descending { o.reverse() } else { o };
             o.then_with(|| a.name.cmp(&b.name))
@@ -175,7 +175,7 @@ impl TableQuery {
                 None => groups.push((value, vec![r])),
             }
         }
-        groups.sort_by(|(a, _), (b, _)| {
+        crate::util::sort::by(&mut groups, |(a, _), (b, _)| {
             (a.is_empty(), super::waves::natural(a)).cmp(&(b.is_empty(), super::waves::natural(b)))
         });
         groups

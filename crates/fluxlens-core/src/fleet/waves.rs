@@ -91,14 +91,14 @@ pub fn waves(rows: &[Row], label: &str, target: Option<&str>) -> Vec<Wave> {
         .iter()
         .filter_map(|r| r.labels.get(label).cloned())
         .collect();
-    values.sort_by_key(|v| natural(v));
+    crate::util::sort::by(&mut values, |a, b| natural(a).cmp(&natural(b)));
     values.dedup();
     let members = |v: &str| -> Vec<&Row> {
         let mut m: Vec<&Row> = rows
             .iter()
             .filter(|r| r.labels.get(label).map(String::as_str) == Some(v))
             .collect();
-        m.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::util::sort::by(&mut m, |a, b| a.name.cmp(&b.name));
         m
     };
     let mut out = Vec::new();
@@ -134,7 +134,7 @@ pub fn waves(rows: &[Row], label: &str, target: Option<&str>) -> Vec<Wave> {
         .filter(|r| !r.labels.contains_key(label))
         .map(|r| r.name.clone())
         .collect();
-    rest.sort();
+    crate::util::sort::natural(&mut rest);
     if !rest.is_empty() {
         out.push(Wave {
             value: String::new(),
