@@ -13,10 +13,11 @@ const kb = (n) => (n / 1024).toFixed(1);
 function sizes() {
   const rows = [];
   let total = { raw: 0, gz: 0, br: 0 };
-  for (const f of readdirSync(`${ROOT}dist`)) {
+  // Every file, also in directories (wasm-bindgen's snippets/ holds the reader worker's script).
+  for (const f of readdirSync(`${ROOT}dist`, { recursive: true })) {
     if (f.endsWith('.gz') || f.endsWith('.br')) continue; // the build's precompressed copies
-    const buf = readFileSync(`${ROOT}dist/${f}`);
     if (!statSync(`${ROOT}dist/${f}`).isFile()) continue;
+    const buf = readFileSync(`${ROOT}dist/${f}`);
     const gz = gzipSync(buf, { level: 9 }).length;
     const br = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     const kind = f.endsWith('.wasm') ? 'wasm' : f.endsWith('.js') ? 'js' : f.endsWith('.css') ? 'css' : 'html';

@@ -112,6 +112,19 @@ test('sort, filter, group and waves live in the URL; a wave says which cluster h
   assert.equal(await wave('2').getAttribute('data-wave-status'), 'ready');
   assert.equal(await wave('3').getAttribute('data-wave-status'), 'held');
   assert.match(await wave('3').textContent(), /prod-eu \(.*root source not verified/);
+  // Any label sorts too, from the select, into the URL: wave 3 before wave 2 (descending kept),
+  // names in order within a wave.
+  const order = () => page.$$eval('tr[data-cluster]', (rs) => rs.map((r) => r.dataset.cluster));
+  await page.selectOption('[data-filter=sort]', 'label:wave');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sort') === 'label:wave');
+  assert.deepEqual(await order(), ['edge-1', 'partner', 'prod-eu', 'prod-us']);
+  // A column header sorts by it, ascending first, then descending.
+  await page.click('th[data-sort=name] button');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sort') === 'name' && !location.search.includes('dir=desc'));
+  assert.equal(await page.getAttribute('th[data-sort=name]', 'aria-sort'), 'ascending');
+  await page.click('th[data-sort=name] button');
+  await page.waitForFunction(() => location.search.includes('dir=desc'));
+  assert.deepEqual(await order(), ['prod-us', 'prod-eu', 'partner', 'edge-1']);
   await page.selectOption('[data-filter=group]', 'wave');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('group') === 'wave');
   assert.deepEqual(await page.$$eval('tbody[data-group]', (g) => g.map((x) => x.dataset.group)), ['2', '3']);

@@ -5,6 +5,7 @@ use crate::components::fleet_link::{FleetLinkBanner, prepare};
 use crate::components::fleet_table::FleetTable;
 use crate::state::FleetState;
 use fluxlens_core::fleet::export::{self, Context};
+use fluxlens_core::fleet::table::SortKey;
 use fluxlens_core::fleet::{Row, RowState, TableQuery, WaveStatus, waves};
 use leptos::prelude::*;
 
@@ -133,6 +134,31 @@ fn FleetSummary(rows: Memo<Vec<Row>>) -> impl IntoView {
 /// A select's value: empty is "none".
 fn some(v: String) -> Option<String> {
     Some(v).filter(|v| !v.is_empty())
+}
+
+/// What the table sorts by: `(sort= value, label)`, the columns, then every label.
+fn sort_choices(labels: &[String]) -> Vec<(String, String)> {
+    let columns = [
+        (SortKey::Name, "name"),
+        (SortKey::State, "state"),
+        (SortKey::Flux, "Flux version"),
+        (SortKey::Variant, "variant"),
+        (SortKey::Root, "root source"),
+        (SortKey::Critical, "critical findings"),
+        (SortKey::High, "high findings"),
+        (SortKey::Missing, "missing references"),
+        (SortKey::Updated, "last read"),
+    ];
+    let mut out: Vec<(String, String)> = columns
+        .into_iter()
+        .map(|(k, label)| (k.name(), label.to_string()))
+        .collect();
+    out.extend(
+        labels
+            .iter()
+            .map(|k| (SortKey::Label(k.clone()).name(), format!("label {k}"))),
+    );
+    out
 }
 
 /// Every label key of the fleet, and every `key=value` pair.
@@ -270,6 +296,32 @@ fn FleetControls(
                     })
                     .collect_view()
             }}
+            <label>
+                "Sort by "
+                <select
+                    on:change=move |ev| {
+                        let mut q = query.get_untracked();
+                        q.sort = SortKey::parse(&event_target_value(&ev));
+                        set_query.run(q);
+                    }
+                    data-filter="sort"
+                >
+                    {move || {
+                        let chosen = query.with(|q| q.sort.clone().unwrap_or(SortKey::Name).name());
+                        sort_choices(&choices.with(|(keys, _)| keys.clone()))
+                            .into_iter()
+                            .map(|(value, label)| {
+                                let on = value == chosen;
+                                view! {
+                                    <option value=value selected=on>
+                                        {label}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
             <label>
                 "Group by "
                 <select

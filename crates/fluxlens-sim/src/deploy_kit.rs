@@ -130,7 +130,12 @@ fn render_fleet(text: &str) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("fluxlens-kit-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("index.html"), "<!doctype html><script>1</script>").unwrap();
-    let file = dir.join(format!("fleet-{}.json", text.len()));
+    let ext = if text.trim_start().starts_with('{') {
+        "json"
+    } else {
+        "yaml"
+    };
+    let file = dir.join(format!("fleet-{}.{ext}", text.len()));
     std::fs::write(&file, text).unwrap();
     let out = std::process::Command::new("python3")
         .arg(root.join("deploy/render.py"))
@@ -250,4 +255,30 @@ fn the_fleet_kit_refuses_what_could_change_the_config_with_why() {
         let err = render_fleet(fleet).unwrap_err();
         assert!(err.contains(why), "{fleet}: {err}");
     }
+}
+
+#[test]
+fn the_fleet_overlay_runs_fleet_mode_with_the_file_where_the_entrypoint_reads_it() {
+    let k = docs("deploy/kubernetes-fleet/kustomization.yaml");
+    let k = &k[0];
+    assert_eq!(k["resources"][0], "../kubernetes");
+    let generated = &k["configMapGenerator"][0];
+    assert_eq!(generated["files"][0], "fleet.yaml");
+    let patches: Vec<&str> = k["patches"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|p| p["patch"].as_str().unwrap())
+        .collect();
+    assert!(
+        patches[0].contains("path: /data/FLUXLENS_MODE") && patches[0].contains("value: fleet")
+    );
+    // Mounted at the entrypoint's default fleet file's directory.
+    let entrypoint = read("deploy/docker-entrypoint.sh");
+    assert!(entrypoint.contains("file=${FLUXLENS_FLEET_FILE:-/etc/fluxlens/fleet/fleet.yaml}"));
+    assert!(patches[1].contains("mountPath: /etc/fluxlens/fleet"));
+    assert!(patches[1].contains(&format!("name: {}", generated["name"].as_str().unwrap())));
+    // The example fleet file renders.
+    let conf = render_fleet(&read("deploy/kubernetes-fleet/fleet.yaml")).unwrap();
+    assert_eq!(conf.matches("    # cluster ").count(), 3);
 }

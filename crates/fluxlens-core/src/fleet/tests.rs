@@ -227,3 +227,29 @@ fn a_fleet_link_round_trips_redacted_and_refuses_damage() {
         Err(crate::snapshot::SnapshotError::NotASnapshot)
     ));
 }
+
+#[test]
+fn a_row_from_a_partial_read_calls_nothing_missing_and_says_it_is_incomplete() {
+    // The synthetic cluster has dangling references, confirmed absent: missing on complete data.
+    let confirmed = |mut c: Cluster| {
+        let (requests, _) = crate::load::confirm_requests(&c);
+        for k in requests.iter().flat_map(crate::load::requested_keys) {
+            c.confirmations.insert(k, crate::model::Answer::NotFound);
+        }
+        c
+    };
+    let complete = confirmed(cluster("v2.7.3"));
+    let f = Facts::of(&complete, &Analysis::of(&complete, None));
+    assert!(f.missing_refs > 0, "the fixture has dangling references");
+    assert!(f.incomplete.is_empty());
+    // The same objects behind the server's placeholder report: absence is not a finding.
+    let mut partial = confirmed(cluster("v2.7.3"));
+    partial.notes.partial = crate::load::partial_load(&FluxReport::default());
+    let f = Facts::of(&partial, &Analysis::of(&partial, None));
+    assert_eq!(f.missing_refs, 0);
+    assert!(
+        f.incomplete[0].contains("not initialised"),
+        "{:?}",
+        f.incomplete
+    );
+}
