@@ -139,7 +139,7 @@ test('graph state (expanded group, focus, selection) round-trips through a snaps
     await page.locator('[data-snapshot]').waitFor();
     await page.locator(`[data-focus="${member}"]`).waitFor();
     await page.locator(`[data-panel="${member}"]`).waitFor();
-    assert.equal(await page.locator(`g[data-node-id="${member}"]`).getAttribute('aria-selected'), 'true');
+    assert.equal(await page.locator(`g[data-node-id="${member}"]`).getAttribute('aria-pressed'), 'true');
     // The breadcrumb leads back to the whole graph, where the group is still expanded.
     await page.getByRole('button', { name: 'Whole graph' }).click();
     await page.locator(`g[data-node-id="${member}"]`).waitFor();
@@ -171,7 +171,7 @@ test('a large focus (the root source: the whole cluster downstream) groups its d
     const page = await newPage(browser);
     const root = 'OCIRepository/flux-system/flux-system';
     await page.goto(`${sim.base}/graph?focus=${root}&sel=${root}`);
-    await page.locator(`g[data-node-id="${root}"][aria-selected=true]`).waitFor();
+    await page.locator(`g[data-node-id="${root}"][aria-pressed=true]`).waitFor();
     await page.locator('g[data-node-id^="Namespace//"]').first().waitFor();
     const boxes = await page.locator('g[data-node-id]').count();
     assert.ok(boxes <= 30, `${boxes} boxes in the focus`);

@@ -169,7 +169,7 @@ test('the launcher is on every operator page and opens on the object in view', a
   assert.equal(await page.locator('script[src$="fluxlens-plugin.js"]').count(), 1);
   await launcher.click();
   const frame = page.frameLocator('#fluxlens-panel iframe');
-  await frame.locator('g[data-node-id="OCIRepository/flux-system/flux-system"][aria-selected=true]').waitFor({ timeout: 20000 });
+  await frame.locator('g[data-node-id="OCIRepository/flux-system/flux-system"][aria-pressed=true]').waitFor({ timeout: 20000 });
   await frame.locator('[data-panel="OCIRepository/flux-system/flux-system"] [data-posture]').waitFor();
   assert.match(await page.locator('#fluxlens-panel iframe').getAttribute('src'), /^\/fluxlens\/embed\/graph\?sel=OCIRepository%2Fflux-system%2Fflux-system&focus=OCIRepository%2Fflux-system%2Fflux-system&theme=light$/);
   await frame.locator('[data-focus]').waitFor();
@@ -195,7 +195,7 @@ test('the launcher is on every operator page and opens on the object in view', a
   await launcher.waitFor();
   assert.equal(await launcher.textContent(), 'fluxlens · Kustomization flux-system/tenants');
   await page.keyboard.press('Alt+Shift+F');
-  await frame.locator('g[data-node-id="Kustomization/flux-system/tenants"][aria-selected=true]').waitFor({ timeout: 20000 });
+  await frame.locator('g[data-node-id="Kustomization/flux-system/tenants"][aria-pressed=true]').waitFor({ timeout: 20000 });
   assert.match(await page.locator('#fluxlens-panel iframe').getAttribute('src'), /theme=dark$/);
   assert.equal(await frame.locator('html').getAttribute('data-theme'), 'dark');
   // A page without an object opens the overview.

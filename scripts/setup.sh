@@ -40,8 +40,8 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && ! leptosfmt --version 2>/dev/null | grep
   say "installing leptosfmt $LEPTOSFMT_VERSION (about 3 minutes on 2 cores)"
   cargo install leptosfmt --locked --version "$LEPTOSFMT_VERSION"
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  say "installing node tooling (binaryen wasm-opt, playwright-core)"
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+  say "installing node tooling (binaryen wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 # Debian's binaryen 108 silently breaks the app; Trunk.toml pins version_132 and npm's comes first on PATH.

@@ -94,8 +94,11 @@ pub fn GraphNode(
         _ => String::new(),
     };
     let tooltip = format!("{id}{why}");
+    // The accessible name begins with the text the node shows (#27: a name that did not contain
+    // its visible text failed axe's label-content-name-mismatch), then the rest.
+    let (shown_sub, shown_title) = (short(&sub, 34), short(&title, 30));
     let label = format!(
-        "{id}, {}{why}{}",
+        "{shown_sub} {shown_title}, {}{why}{} ({id})",
         n.status.as_str(),
         if n.in_cycle {
             ", in a dependsOn cycle"
@@ -143,7 +146,7 @@ pub fn GraphNode(
             data-status=n.status.as_str()
             data-cycle=n.in_cycle.then_some("true")
             data-problems=group_problems
-            aria-selected=move || if selected.get() == Some(i) { "true" } else { "false" }
+            aria-pressed=move || if selected.get() == Some(i) { "true" } else { "false" }
             transform=format!("translate({x},{y})")
             tabindex="0"
             role="button"
@@ -155,10 +158,12 @@ pub fn GraphNode(
             <title>{tooltip}</title>
             <rect width=NODE_W height=NODE_H rx="6" />
             <text class="fl-node__sub" x="10" y="16">
-                {short(&sub, 34)}
+                {shown_sub}
             </text>
+            // The leading space is not drawn (SVG drops it) but separates the two lines in the
+            // node's text, which axe reads joined: the name then contains the text as shown.
             <text class="fl-node__name" x="10" y="34">
-                {short(&title, 30)}
+                {format!(" {shown_title}")}
             </text>
         </g>
     }
