@@ -48,3 +48,22 @@ test('upstream-bootstrap: requiring enterprise fails ENT-02; profile lives in th
     assert.ok(await page.locator('[data-rule="ENT-07"][data-severity=high]').count() === 1, 'Flux 2.6 is out of support');
   } finally { await cleanup(browser, sim); }
 });
+
+test('one voice: the verdict, the summary line and the overview card say the same count (#27)', async () => {
+  for (const scenario of ['homelab', 'enterprise-fips', 'upstream-bootstrap']) {
+    const sim = await startSim(['--scenario', scenario]);
+    try {
+      const page = await newPage(browser);
+      await page.goto(`${sim.base}/compliance`);
+      await page.locator('[data-summary=compliance]').waitFor();
+      const count = /\d+ of \d+ controls pass(, \d+ unknown)?/;
+      const hero = (await page.locator('.fl-hero__text').textContent()).match(count)[0];
+      const line = (await page.locator('[data-summary=compliance]').textContent()).match(count)[0];
+      assert.equal(line, hero, `${scenario}: summary line`);
+      await page.click('nav a:has-text("Overview")');
+      const card = (await page.locator('[data-card=compliance] [data-count=controls]').textContent()).match(count)[0];
+      assert.equal(card, hero, `${scenario}: overview card (the default profile, as the view opened)`);
+      assert.deepEqual(page.errors, []);
+    } finally { await cleanup(browser, sim); }
+  }
+});

@@ -54,10 +54,10 @@ pub fn CompliancePage() -> impl IntoView {
                                             "Variant "
                                             <strong data-variant=p.variant>{p.variant}</strong>
                                             " · "
-                                            <strong data-count="controls-passed">{p.passed}</strong>
-                                            " of "
-                                            {p.controls.len()}
-                                            " controls passed"
+                                            <strong data-count="controls-passed">
+                                                {p.tally.passed}
+                                            </strong>
+                                            {format!(" {}", p.tally.after_passed())}
                                         </p>
                                     }
                                 })
@@ -173,7 +173,7 @@ struct ComplianceView {
     min_operator: String,
     verdict: fluxlens_core::verdict::Verdict,
     variant: &'static str,
-    passed: usize,
+    tally: compliance::Tally,
     controls: Vec<compliance::Control>,
     components: Vec<ComponentImage>,
     findings: Vec<fluxlens_core::findings::Finding>,
@@ -204,10 +204,7 @@ impl ComplianceView {
             variant: compliance::cluster_variant(&comps)
                 .map(|v| v.as_str())
                 .unwrap_or("mixed"),
-            passed: controls
-                .iter()
-                .filter(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
-                .count(),
+            tally: compliance::Tally::of(&controls),
             stamp: d
                 .cluster
                 .notes

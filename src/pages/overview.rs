@@ -11,8 +11,7 @@ use leptos::prelude::*;
 #[derive(Clone, PartialEq)]
 struct ComplianceCard {
     variant: &'static str,
-    passed: usize,
-    controls: usize,
+    tally: fluxlens_core::compliance::Tally,
     worst: String,
 }
 
@@ -119,12 +118,7 @@ fn signature_card() -> impl IntoView {
 fn compliance_card() -> impl IntoView {
     let card = derive(|d| ComplianceCard {
         variant: d.variant.map(|v| v.as_str()).unwrap_or("mixed"),
-        passed: d
-            .controls
-            .iter()
-            .filter(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
-            .count(),
-        controls: d.controls.len(),
+        tally: fluxlens_core::compliance::Tally::of(&d.controls),
         worst: d
             .findings
             .iter()
@@ -142,7 +136,7 @@ fn compliance_card() -> impl IntoView {
                     <p>
                         <strong data-variant="">{c.variant}</strong>
                     </p>
-                    <p>{format!("{} of {} controls passed", c.passed, c.controls)}</p>
+                    <p data-count="controls">{c.tally.text()}</p>
                     <p>"Worst: "{c.worst}</p>
                     <p>
                         <a href=crate::base::href("/compliance")>"Open compliance"</a>

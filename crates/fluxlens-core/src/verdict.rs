@@ -190,9 +190,8 @@ pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
             Tone::Warn
         },
         text: format!(
-            "{} of {} controls pass under the {profile} profile",
-            decided.len() - failed.len(),
-            decided.len()
+            "{} under the {profile} profile",
+            crate::compliance::Tally::of(controls).text()
         ),
         detail: if failed.is_empty() {
             "Nothing fails".into()

@@ -19,6 +19,50 @@ pub struct Control {
     pub outcome: crate::outcome::Outcome,
 }
 
+/// How a scorecard stands, counted once: the verdict, the compliance view's summary line and the
+/// overview's card all say these numbers (#27: they had said "10 of 12" and "10 of 14" on one
+/// page, one counting the decided controls, the others every control).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+    /// Controls the API cannot decide (never counted as passing).
+    pub unknown: usize,
+}
+
+impl Tally {
+    /// Counts a scorecard.
+    pub fn of(controls: &[Control]) -> Tally {
+        use crate::outcome::Outcome;
+        let count = |o: Outcome| controls.iter().filter(|c| c.outcome == o).count();
+        Tally {
+            passed: count(Outcome::Pass),
+            failed: count(Outcome::Fail),
+            unknown: count(Outcome::Unknown),
+        }
+    }
+
+    /// The controls decided, pass or fail.
+    pub fn decided(&self) -> usize {
+        self.passed + self.failed
+    }
+
+    /// "10 of 12 controls pass", then ", 2 unknown" when some cannot be decided.
+    pub fn text(&self) -> String {
+        format!("{} {}", self.passed, self.after_passed())
+    }
+
+    /// [`Tally::text`] after its first number ("of 12 controls pass, 2 unknown"), for a view
+    /// that sets the number apart.
+    pub fn after_passed(&self) -> String {
+        let unknown = match self.unknown {
+            0 => String::new(),
+            n => format!(", {n} unknown"),
+        };
+        format!("of {} controls pass{unknown}", self.decided())
+    }
+}
+
 /// The compliance findings for a profile.
 pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -57,6 +101,28 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_tally_for_every_place_that_counts_controls() {
+        use crate::outcome::Outcome;
+        let control = |outcome| Control {
+            rule: "ENT-00",
+            title: "t",
+            outcome,
+        };
+        let mut controls = vec![control(Outcome::Pass); 10];
+        controls.extend([control(Outcome::Fail), control(Outcome::Fail)]);
+        controls.extend([control(Outcome::Unknown), control(Outcome::Unknown)]);
+        let t = Tally::of(&controls);
+        assert_eq!((t.passed, t.failed, t.unknown, t.decided()), (10, 2, 2, 12));
+        assert_eq!(t.text(), "10 of 12 controls pass, 2 unknown");
+        let verdict = crate::verdict::compliance(&controls, "upstream");
+        assert_eq!(
+            verdict.text,
+            "10 of 12 controls pass, 2 unknown under the upstream profile"
+        );
+        assert_eq!(Tally::of(&controls[..10]).text(), "10 of 10 controls pass");
+    }
 
     #[test]
     fn every_registry_form() {
