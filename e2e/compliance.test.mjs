@@ -16,7 +16,7 @@ test('enterprise-fips: FIPS profile by default, controls pass, exports carry ide
     await page.locator('[data-table=scorecard]').waitFor();
     assert.equal(await page.locator('select[name=profile]').inputValue(), 'fips');
     assert.equal(await page.locator('[data-summary=compliance] [data-variant]').getAttribute('data-variant'), 'enterprise-distroless-fips');
-    for (const rule of ['ENT-02', 'ENT-03', 'ENT-04', 'ENT-11']) {
+    for (const rule of ['ENT-01', 'ENT-02', 'ENT-03', 'ENT-04', 'ENT-11']) {
       assert.equal(await page.locator(`[data-control="${rule}"]`).getAttribute('data-result'), 'pass', rule);
     }
     assert.equal(await page.locator('[data-component=source-controller]').getAttribute('data-variant'), 'enterprise-distroless-fips');

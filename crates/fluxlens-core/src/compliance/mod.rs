@@ -82,7 +82,11 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
         .iter()
         .map(|control| {
             let mine: Vec<&Finding> = findings.iter().filter(|f| f.rule == control.id).collect();
-            let pass = if mine.iter().any(|f| f.severity > Severity::Info) {
+            // ENT-01 classifies the variant: it passes when the variant (or the mix) is told,
+            // as the page states it — never "unknown" beside a stated variant (#27).
+            let pass = if control.id == "ENT-01" {
+                crate::findings::rules::ent::variant_classified(c).then_some(true)
+            } else if mine.iter().any(|f| f.severity > Severity::Info) {
                 Some(false)
             } else if !mine.is_empty() || c.report.spec.components.is_empty() {
                 None
@@ -101,6 +105,33 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ent01_passes_when_the_variant_is_told_and_is_unknown_only_when_it_is_not() {
+        // #27: the scorecard read "variant classification: unknown" under "Variant
+        // upstream-alpine".
+        let report = |components: &str| -> crate::api::FluxReport {
+            serde_json::from_str(&format!(r#"{{"spec":{{"components":[{components}]}}}}"#)).unwrap()
+        };
+        let ent01 = |c: &Cluster| {
+            let findings = findings(c, &Profile::default());
+            scorecard(c, &findings)
+                .into_iter()
+                .find(|x| x.rule == "ENT-01")
+                .unwrap()
+                .outcome
+        };
+        let told = Cluster::new(
+            report(
+                r#"{"name":"source-controller","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.7.3"}"#,
+            ),
+            [],
+            crate::model::CrdAccess::Unknown,
+        );
+        assert_eq!(ent01(&told), crate::outcome::Outcome::Pass);
+        let unseen = Cluster::new(report(""), [], crate::model::CrdAccess::Unknown);
+        assert_eq!(ent01(&unseen), crate::outcome::Outcome::Unknown);
+    }
 
     #[test]
     fn one_tally_for_every_place_that_counts_controls() {

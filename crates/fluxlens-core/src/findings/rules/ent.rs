@@ -40,6 +40,13 @@ fn push(
 
 /// With flux-aio: "1 of N controllers visible" (the report's `flux` component is only the
 /// first container of the one Deployment running them all).
+/// Whether the cluster's image variant can be told (ENT-01 passes then): some component is
+/// seen and none is hidden behind flux-aio's one Deployment.
+pub(crate) fn variant_classified(c: &Cluster) -> bool {
+    let comps = enterprise::components(c);
+    !comps.is_empty() && aio_visibility(c, &comps).is_none()
+}
+
 fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
     let aio = comps.iter().any(|x| x.name == "flux")
         && crate::facts::cluster::installer(c) == Installer::FluxAio;
