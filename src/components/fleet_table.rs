@@ -154,26 +154,20 @@ fn header(
             }
         })
     };
-    let click = move |_| {
+    let click = Callback::new(move |()| {
         let mut q = query.get_untracked();
         let on = q.sort.clone().unwrap_or(SortKey::Name) == key();
         q.descending = on && !q.descending;
         q.sort = Some(key());
         set_query.run(q);
-    };
+    });
     view! {
-        <th scope="col" aria-sort=aria data-sort=key().name()>
-            <button class="fl-sort" type="button" on:click=click>
-                {label}
-                <span aria-hidden="true">
-                    {move || match aria() {
-                        "ascending" => " ▲",
-                        "descending" => " ▼",
-                        _ => "",
-                    }}
-                </span>
-            </button>
-        </th>
+        <super::sort_header::SortHeader
+            column=key().name()
+            label
+            aria=Signal::derive(aria)
+            on_click=click
+        />
     }
     .into_any()
 }

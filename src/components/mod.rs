@@ -14,5 +14,6 @@ pub mod keyed;
 pub mod list_filters;
 pub mod node_panel;
 pub mod share;
+pub mod sort_header;
 pub mod status;
 pub mod theme;

@@ -76,24 +76,18 @@ pub fn SignaturesPage() -> impl IntoView {
                             "none"
                         }
                     };
-                    let click = move |_| {
+                    let click = Callback::new(move |()| {
                         let mut q = query.get_untracked();
                         q.sort = order::next(&q.sort, col);
                         set_query.run(q);
-                    };
+                    });
                     view! {
-                        <th scope="col" aria-sort=aria data-sort=col>
-                            <button class="fl-sort" type="button" on:click=click>
-                                {label}
-                                <span aria-hidden="true">
-                                    {move || match aria() {
-                                        "ascending" => " ▲",
-                                        "descending" => " ▼",
-                                        _ => "",
-                                    }}
-                                </span>
-                            </button>
-                        </th>
+                        <crate::components::sort_header::SortHeader
+                            column=col.to_string()
+                            label
+                            aria=Signal::derive(aria)
+                            on_click=click
+                        />
                     }
                 };
                 let fact = move |f: fn(&Lead) -> String| move || {
