@@ -24,9 +24,35 @@ pub fn short(revision: &str) -> String {
         .join("@")
 }
 
+/// `text` with every revision or digest in it shortened as [`short`] does (a controller's
+/// message quotes whole digests; a table cell shows them short, the full text on hover).
+pub fn short_in(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let body = word.trim_end_matches([',', '.', ')', ';', ':', '"', '\'']);
+            format!("{}{}", short(body), &word[body.len()..])
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::short;
+    use super::{short, short_in};
+
+    #[test]
+    fn digests_in_a_message_shorten_and_the_words_stay() {
+        let digest = format!("sha256:{}", "ab".repeat(32));
+        let message = format!("verified signature of revision latest@{digest}, at 2026-12-01");
+        assert_eq!(
+            short_in(&message),
+            format!(
+                "verified signature of revision latest@{}, at 2026-12-01",
+                short(&digest)
+            )
+        );
+        assert_eq!(short_in("no digest here."), "no digest here.");
+    }
 
     #[test]
     fn digests_and_commit_ids_shorten_tags_stay() {

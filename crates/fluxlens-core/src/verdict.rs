@@ -16,6 +16,32 @@ pub enum Tone {
 }
 
 impl Tone {
+    /// The tone of a verdict that names `severity` as its worst: critical and high read bad,
+    /// medium warns, low and info are fine. Every verdict that names a severity takes its tone
+    /// from here, so a "high" never reads yellow on one view and red on another (#27).
+    pub fn of(severity: Severity) -> Tone {
+        match severity {
+            Severity::Critical | Severity::High => Tone::Bad,
+            Severity::Medium => Tone::Warn,
+            Severity::Low | Severity::Info => Tone::Ok,
+        }
+    }
+
+    /// The stronger of two tones (bad over warn over ok; neutral is weakest).
+    pub fn max_with(self, other: Tone) -> Tone {
+        let rank = |t: Tone| match t {
+            Tone::Neutral => 0,
+            Tone::Ok => 1,
+            Tone::Warn => 2,
+            Tone::Bad => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
     /// For `data-verdict` and the CSS modifier.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -56,9 +82,14 @@ pub fn overview(findings: &[Finding]) -> Verdict {
         .find(|f| f.severity >= Severity::High)
         .map(|f| format!("{} {}: {}", f.severity.as_str(), f.rule, f.message))
         .unwrap_or_default();
+    let tone = findings
+        .iter()
+        .map(|f| f.severity)
+        .max()
+        .map_or(Tone::Ok, Tone::of);
     match (crit, high) {
         (0, 0) => Verdict {
-            tone: if medium > 0 { Tone::Warn } else { Tone::Ok },
+            tone,
             text: "No critical or high findings".into(),
             detail: if medium > 0 {
                 format!("{} to schedule", plural(medium, "medium finding"))
@@ -67,12 +98,12 @@ pub fn overview(findings: &[Finding]) -> Verdict {
             },
         },
         (0, h) => Verdict {
-            tone: Tone::Warn,
+            tone,
             text: format!("{} — act this cycle", plural(h, "high finding")),
             detail: worst,
         },
         (c, h) => Verdict {
-            tone: Tone::Bad,
+            tone,
             text: format!("{} critical, {} high — delivery or integrity at risk", c, h),
             detail: worst,
         },
@@ -106,26 +137,43 @@ pub fn signatures(
     let unverified = sig
         .iter()
         .find(|f| f.rule == "SIG-01" || f.rule == "SIG-10");
-    let text = match (root, unverified) {
-        (Verification::Verified, _) => match worst {
-            Some(s) if s >= Severity::Medium => {
-                format!("Root source verified; worst finding {}", s.as_str())
-            }
-            _ => "Root source verified".into(),
-        },
-        (_, Some(f)) => format!("Root source unverified — {}", f.severity.as_str()),
-        (other, None) => {
-            let sev = worst.map(|s| format!(" — worst finding {}", s.as_str()));
-            format!("Root source {}{}", other.label(), sev.unwrap_or_default())
+    // The text names the worst severity whenever it is worse than the one it leads with, so
+    // the tone (from the worst) always follows a severity the line names.
+    let worse = |named: Option<Severity>| match worst {
+        Some(w) if w >= Severity::Medium && Some(w) > named => {
+            format!("worst finding {}", w.as_str())
         }
+        _ => String::new(),
     };
-    let tone = match worst {
-        Some(Severity::Critical | Severity::High) => Tone::Bad,
-        Some(Severity::Medium) => Tone::Warn,
+    let text = match (root, unverified) {
+        (Verification::Verified, _) => join("Root source verified", "; ", worse(None)),
+        (_, Some(f)) => join(
+            &format!("Root source unverified — {}", f.severity.as_str()),
+            "; ",
+            worse(Some(f.severity)),
+        ),
+        (other, None) => join(
+            &format!("Root source {}", other.label()),
+            " — ",
+            worse(None),
+        ),
+    };
+    let tone = match worst.map(Tone::of) {
+        Some(t @ (Tone::Bad | Tone::Warn)) => t,
+        // An unverified root is never "fine", whatever its findings say.
         _ if *root != Verification::Verified => Tone::Warn,
         _ => Tone::Ok,
     };
     Verdict { tone, text, detail }
+}
+
+/// `head`, then `sep` and `tail` when there is a tail.
+fn join(head: &str, sep: &str, tail: String) -> String {
+    if tail.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}{sep}{tail}")
+    }
 }
 
 /// The migrations view's verdict: the first started migration that is not done.
@@ -175,28 +223,33 @@ pub fn migrations(migrations: &[Migration]) -> Verdict {
     }
 }
 
-/// The compliance view's verdict for the chosen profile.
+/// The compliance view's verdict for the chosen profile: its tone follows the worst finding of
+/// a failing control; with none failing, unknown controls make it neutral (never a tick over
+/// what could not be checked).
 pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
-    let decided: Vec<&Control> = controls.iter().filter(|c| c.outcome.is_known()).collect();
-    let failed: Vec<&str> = decided
+    use crate::outcome::Outcome;
+    let failing: Vec<&Control> = controls
         .iter()
-        .filter(|c| c.outcome == crate::outcome::Outcome::Fail)
-        .map(|c| c.rule)
+        .filter(|c| c.outcome == Outcome::Fail)
         .collect();
+    let tally = crate::compliance::Tally::of(controls);
+    let worst = failing.iter().filter_map(|c| c.worst).max();
+    let tone = match worst {
+        Some(s) => Tone::of(s).max_with(Tone::Warn),
+        None if tally.unknown > 0 => Tone::Neutral,
+        None => Tone::Ok,
+    };
+    let names: Vec<&str> = failing.iter().map(|c| c.rule).collect();
     Verdict {
-        tone: if failed.is_empty() {
-            Tone::Ok
-        } else {
-            Tone::Warn
-        },
-        text: format!(
-            "{} under the {profile} profile",
-            crate::compliance::Tally::of(controls).text()
-        ),
-        detail: if failed.is_empty() {
-            "Nothing fails".into()
-        } else {
-            format!("Failing: {}", failed.join(", "))
+        tone,
+        text: format!("{} under the {profile} profile", tally.text()),
+        detail: match worst {
+            None if names.is_empty() && tally.unknown > 0 => {
+                "Nothing fails; what is unknown is not confirmed".into()
+            }
+            None if names.is_empty() => "Nothing fails".into(),
+            Some(s) => format!("Failing: {} (worst {})", names.join(", "), s.as_str()),
+            None => format!("Failing: {}", names.join(", ")),
         },
     }
 }
@@ -285,5 +338,70 @@ mod tests {
             "1 missing reference and 0 dependsOn cycles"
         );
         assert_eq!(migrations(&[]).text, "No migration in progress");
+    }
+
+    #[test]
+    fn the_tone_follows_the_severity_the_line_names() {
+        // #27: "1 high finding — act this cycle" read yellow on the overview while a high read
+        // red on the signatures view; "unverified — medium" was red under another SIG high.
+        let high = overview(&[f("MIG-GO-02", Severity::High)]);
+        assert_eq!(
+            (high.tone, high.text.as_str()),
+            (Tone::Bad, "1 high finding — act this cycle")
+        );
+        let s = SignatureSummary {
+            verifiable: 2,
+            verified: 0,
+            root_verified: Some(false),
+        };
+        let v = signatures(
+            &s,
+            Some(&Verification::Unverified),
+            &[f("SIG-01", Severity::Medium), f("SIG-05", Severity::High)],
+        );
+        assert_eq!(
+            v.text,
+            "Root source unverified — medium; worst finding high"
+        );
+        assert_eq!(v.tone, Tone::Bad);
+        let verified = signatures(
+            &s,
+            Some(&Verification::Verified),
+            &[f("SIG-05", Severity::Medium)],
+        );
+        assert_eq!(
+            (verified.text.as_str(), verified.tone),
+            ("Root source verified; worst finding medium", Tone::Warn)
+        );
+        // Compliance: a failing control's worst finding sets the tone; unknowns with nothing
+        // failing are neutral, not a tick.
+        use crate::outcome::Outcome;
+        let control = |outcome, worst| Control {
+            rule: "ENT-02",
+            title: "t",
+            outcome,
+            worst,
+        };
+        let failing = compliance(
+            &[
+                control(Outcome::Pass, None),
+                control(Outcome::Fail, Some(Severity::High)),
+            ],
+            "fips",
+        );
+        assert_eq!(failing.tone, Tone::Bad);
+        assert_eq!(failing.detail, "Failing: ENT-02 (worst high)");
+        let low = compliance(&[control(Outcome::Fail, Some(Severity::Low))], "fips");
+        assert_eq!(low.tone, Tone::Warn, "a failing control is never fine");
+        let unknown = compliance(&[control(Outcome::Unknown, None)], "fips");
+        assert_eq!(unknown.tone, Tone::Neutral);
+        assert_eq!(
+            compliance(&[control(Outcome::Pass, None)], "fips").tone,
+            Tone::Ok
+        );
+        for sev in [Severity::Critical, Severity::High, Severity::Medium] {
+            let v = overview(&[f("SIG-01", sev)]);
+            assert_eq!(v.tone, Tone::of(sev), "{sev:?}");
+        }
     }
 }

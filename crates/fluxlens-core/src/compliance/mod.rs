@@ -17,6 +17,8 @@ pub struct Control {
     pub title: &'static str,
     /// Unknown also when only informational findings speak to it.
     pub outcome: crate::outcome::Outcome,
+    /// The worst finding that speaks to it (what the verdict's tone follows when it fails).
+    pub worst: Option<crate::finding::Severity>,
 }
 
 /// How a scorecard stands, counted once: the verdict, the compliance view's summary line and the
@@ -97,6 +99,7 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
                 rule: control.id,
                 title: control.title,
                 outcome: pass.into(),
+                worst: mine.iter().map(|f| f.severity).max(),
             }
         })
         .collect()
@@ -140,6 +143,7 @@ mod tests {
             rule: "ENT-00",
             title: "t",
             outcome,
+            worst: None,
         };
         let mut controls = vec![control(Outcome::Pass); 10];
         controls.extend([control(Outcome::Fail), control(Outcome::Fail)]);

@@ -155,8 +155,9 @@ pub fn layout(v: &ViewGraph) -> Layout {
         }
     }
     // Down a shared column, a namespace comes after those it waits for (dependsOn depth), so
-    // the chain reads top to bottom; the barycenter order breaks ties (the sort is stable).
-    if column_succ.iter().any(|s| !s.is_empty()) {
+    // the chain reads top to bottom; at equal depth a namespace with problems comes first
+    // (#27: problems on top), then the barycenter order (the sort is stable).
+    if v.overview {
         let mut depth = vec![0u32; n];
         let chain = acyclic_edges(n, &column_succ);
         for _ in 0..n {
@@ -171,8 +172,11 @@ pub fn layout(v: &ViewGraph) -> Layout {
                 break;
             }
         }
+        let calm = |i: u32| v.nodes[i as usize].problems == 0 && !v.nodes[i as usize].in_cycle;
         for l in layers.iter_mut() {
-            crate::util::sort::by(l, |a, b| depth[*a as usize].cmp(&depth[*b as usize]));
+            crate::util::sort::by(l, |a, b| {
+                (depth[*a as usize], calm(*a)).cmp(&(depth[*b as usize], calm(*b)))
+            });
         }
     }
     // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of
@@ -510,5 +514,63 @@ mod tests {
             q.over_boxes, 0,
             "the d → a edge passes beside c and b, not over them"
         );
+    }
+
+    #[test]
+    fn the_overview_puts_namespaces_with_problems_on_top() {
+        use crate::graph::{Edge, EdgeKind, NodeKind, ViewNode};
+        use crate::status::Status;
+        // flux-system feeds a, b, c; only c has a problem; nothing waits for anything.
+        let node = |ns: &str, problems: usize| ViewNode {
+            id: crate::graph::namespace_group(ns),
+            status: if problems > 0 {
+                Status::Failed
+            } else {
+                Status::Ready
+            },
+            kind: NodeKind::Group {
+                count: 3,
+                of: crate::graph::GroupOf::Namespace(ns.into()),
+            },
+            members: vec![],
+            context: false,
+            in_cycle: false,
+            problems,
+        };
+        let nodes = vec![
+            node("flux-system", 0),
+            node("a", 0),
+            node("b", 0),
+            node("c", 2),
+        ];
+        let edges: Vec<Edge> = (1..4)
+            .map(|to| Edge {
+                from: 0,
+                to,
+                kind: EdgeKind::Source,
+            })
+            .collect();
+        let v = ViewGraph {
+            nodes,
+            edge_counts: vec![1; edges.len()],
+            edges,
+            overview: true,
+            matched: 4,
+        };
+        let l = layout(&v);
+        let y = |i: usize| l.pos[i].1;
+        assert!(
+            y(3) < y(1) && y(1) < y(2),
+            "c (problems) first, then a, b: {:?}",
+            l.pos
+        );
+        assert_eq!(crate::graph::quality(&l, &v).crossings, 0);
+        // Not in the every-object view: there order follows the edges alone.
+        let flat = ViewGraph {
+            overview: false,
+            ..v.clone()
+        };
+        let l = layout(&flat);
+        assert!(l.pos[1].1 < l.pos[3].1);
     }
 }
