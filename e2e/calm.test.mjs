@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -54,6 +54,7 @@ test('a snapshot opened from a file stops the live loader and is not overwritten
     const page = await newPage(browser);
     await page.goto(sim.base + '/graph?poll=1');
     await page.locator('g[data-node-id]').first().waitFor();
+    await openMenu(page, 'share');
     await page.getByRole('button', { name: 'Share snapshot' }).click();
     const link = await page.locator('[data-share-link]').inputValue();
     const dir = mkdtempSync(join(tmpdir(), 'fluxlens-'));

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SECRETS = JSON.parse(readFileSync(`${ROOT}scenarios/credentials/secrets.json`, 'utf8'));
@@ -30,6 +30,7 @@ test('share snapshot on every view: redacted, counted before copying, and the op
       await page.goto(sim.base + route);
       await page.locator('.fl-page h1').waitFor();
       await page.locator('[data-count=objects], g[data-node-id], [data-table], [data-migration], [data-control]').first().waitFor();
+      await openMenu(page, 'share');
       await page.getByRole('button', { name: 'Share snapshot' }).click();
       const link = await page.locator('[data-share-link]').inputValue();
       assert.ok(Number(await page.locator('[data-redacted]').getAttribute('data-redacted')) >= 1, route);
@@ -53,6 +54,7 @@ test('every export is clean: JSON, Markdown, CSV evidence, SVG and DOT', async (
     for (const b of ['Export JSON', 'Export Markdown', 'Export CSV']) clean(b, await downloaded(page, b));
     await page.goto(sim.base + '/graph');
     await page.locator('g[data-node-id]').first().waitFor();
+    await openMenu(page, 'export');
     for (const b of ['Export SVG', 'Export DOT']) clean(b, await downloaded(page, b));
   } finally { await cleanup(browser, sim); }
 });

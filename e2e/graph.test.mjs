@@ -1,7 +1,7 @@
 // End to end: the source graph view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, marks, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, marks, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -52,8 +52,10 @@ test('filters live in the URL and keep neighbours as context', async () => {
     assert.ok(ids.length > 1, ids.join());
     assert.deepEqual(ids.filter((id) => id.split('/')[1] !== 'team-ml' && !id.includes('flux-system')), []);
     assert.equal(await page.locator('g[data-node-id="GitRepository/flux-system/flux-system"]').getAttribute('class').then((c) => /fl-node--context/.test(c)), true);
+    await openMenu(page, 'filters');
     await page.getByLabel('Status').selectOption('Suspended');
     await page.waitForURL(/status=Suspended/);
+    await openMenu(page, 'filters');
     await page.getByLabel('Problems only').check();
     await page.waitForURL(/problems=1/);
   } finally { await cleanup(browser, sim); }
@@ -75,10 +77,12 @@ test('5,000 objects: laid out, DOM bounded by the viewport, keyboard zoom, expor
     await page.keyboard.press('+');
     await page.waitForURL(/vp=/);
     const dl = page.waitForEvent('download');
+    await openMenu(page, 'export');
     await page.getByRole('button', { name: 'Export DOT' }).click();
     const file = await dl;
     assert.equal(file.suggestedFilename(), 'fluxlens-graph.dot');
     const svg = page.waitForEvent('download');
+    await openMenu(page, 'export');
     await page.getByRole('button', { name: 'Export SVG' }).click();
     assert.equal((await svg).suggestedFilename(), 'fluxlens-graph.svg');
     assert.deepEqual(page.errors, []);
@@ -93,6 +97,7 @@ test('history behaves: each filter and selection is one step Back undoes, pans a
     await page.locator('[data-count=objects]').waitFor();
     await page.goto(sim.base + '/graph');
     await page.locator('g[data-node-id]').first().waitFor();
+    await openMenu(page, 'filters');
     await page.locator('select').nth(1).selectOption('Kustomization');
     await page.waitForURL(/kind=Kustomization/);
     await page.locator('g[data-node-id="Kustomization/flux-system/cluster-apps"]').click();

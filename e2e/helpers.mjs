@@ -85,3 +85,10 @@ export async function startNginx(site, port) {
   }
   throw new Error(`nginx did not start: ${err}`);
 }
+
+/// Opens a compact menu (`[data-menu=<id>]`: share, export, filters) unless it is open.
+export async function openMenu(page, id) {
+  const menu = page.locator(`[data-menu=${id}]`).first();
+  await menu.waitFor();
+  if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
+}

@@ -4,7 +4,7 @@
 // through a snapshot link opened while the API is down.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -129,6 +129,7 @@ test('graph state (expanded group, focus, selection) round-trips through a snaps
     assert.match(url, /expand=Namespace\/\/team-payments/);
     assert.match(url, new RegExp(`focus=${member}`));
     assert.match(url, new RegExp(`sel=${member}`));
+    await openMenu(page, 'share');
     await page.getByRole('button', { name: 'Share snapshot' }).click();
     link = await page.locator('[data-share-link]').inputValue();
   } finally { await cleanup(browser, sim); }

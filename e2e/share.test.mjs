@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,6 +16,7 @@ test('copy link reopens the same view in a fresh context', async () => {
     const page = await newPage(browser);
     await page.goto(sim.base + '/graph?ns=apps&sel=Kustomization/apps/backend');
     await page.locator('[data-panel="Kustomization/apps/backend"]').waitFor();
+    await openMenu(page, 'share');
     await page.getByRole('button', { name: 'Copy link' }).click();
     const link = await page.locator('[data-share-link]').inputValue();
     assert.match(link, /\/graph\?ns=apps&sel=Kustomization\/apps\/backend$/);
@@ -33,6 +34,7 @@ test('a snapshot link opens read-only while the API is down and contacts no API'
     const page = await newPage(browser);
     await page.goto(sim.base + '/graph');
     await page.locator('g[data-node-id="Kustomization/apps/database"]').waitFor();
+    await openMenu(page, 'share');
     await page.getByRole('button', { name: 'Share snapshot' }).click();
     link = await page.locator('[data-share-link]').inputValue();
     assert.match(link, /#snap=fl1\./);
@@ -96,6 +98,7 @@ test('a snapshot saved as a file opens read-only without the API', async () => {
     await page.goto(sim.base + '/signatures');
     await page.locator('[data-table=sources]').waitFor();
     const dl = page.waitForEvent('download');
+    await openMenu(page, 'share');
     await page.getByRole('button', { name: 'Save snapshot' }).click();
     const file = await dl;
     assert.equal(file.suggestedFilename(), 'fluxlens-snapshot.fluxlens');
@@ -145,7 +148,8 @@ test('a snapshot from the graph shows on every view what the live views show', a
     for (const drop of [false, true]) {
       await page.goto(sim.base + '/graph');
       await page.locator('g[data-node-id]').first().waitFor();
-      if (drop) await page.getByLabel('drop messages').check();
+      if (drop) { await openMenu(page, 'share'); await page.getByLabel('drop messages').check(); }
+      await openMenu(page, 'share');
       await page.getByRole('button', { name: 'Share snapshot' }).click();
       const link = await page.locator('[data-share-link]').inputValue();
       const other = await newPage(browser);

@@ -31,7 +31,8 @@ test('broken: each signature rule fires where the scenario breaks it', async () 
     assert.equal(await page.locator('[data-summary=signatures] [data-root-verified]').getAttribute('data-root-verified'), 'no');
     // Several identity matchers: both shown verbatim; only the unpinned one is reported.
     const multi = page.locator('tr[data-node-id="OCIRepository/apps/multi-identity"]');
-    assert.equal(await multi.locator('.fl-identities li').count(), 2);
+    assert.equal(await page.locator('tr[data-more-for="OCIRepository/apps/multi-identity"] .fl-identities li').count(), 2);
+    assert.equal(await multi.locator('[data-identity-rules]').getAttribute('data-identity-rules'), '2');
     const sig07 = page.locator('[data-rule=SIG-07]');
     assert.match(await sig07.first().textContent(), /matchOIDCIdentity\[1\]/);
     // A Bucket cannot verify.

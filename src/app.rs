@@ -30,6 +30,7 @@ pub fn App() -> impl IntoView {
     }
     crate::api::object_events::serve(state);
     crate::components::embed::report_height();
+    crate::components::menu::close_on_outside();
     let _ = theme;
     crate::router::Location::provide();
     view! { <Layout /> }
@@ -74,9 +75,6 @@ fn Layout() -> impl IntoView {
             <Show when=move || !fleet()>
                 <crate::components::share::SnapshotBanner/>
                 <Notices/>
-                <Show when=move || !embedded()>
-                    <crate::components::share::ShareControls/>
-                </Show>
             </Show>
             {move || page(&route.get())}
         </main>

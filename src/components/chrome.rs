@@ -80,8 +80,15 @@ pub fn Header() -> impl IntoView {
                 <NavLink to="/compliance">"Compliance"</NavLink>
             </nav>
             <Freshness />
-            <button class="fl-btn" type="button" on:click=move |_| theme.cycle()>
-                {move || theme.0.get().label()}
+            <super::share::ShareControls />
+            <button
+                class="fl-btn fl-btn--icon"
+                type="button"
+                aria-label=move || theme.0.get().label()
+                title=move || theme.0.get().label()
+                on:click=move |_| theme.cycle()
+            >
+                {move || theme.0.get().glyph()}
             </button>
         </header>
     }

@@ -18,7 +18,8 @@ pub fn Digest(
             set_copied.set(true);
         }
     };
-    let shortened = shown != value;
+    // Cut by CSS past 18rem (about 32 characters), so a long value keeps its copy button too.
+    let shortened = shown != value || value.chars().count() > 32;
     view! {
         <span class="fl-digest" data-digest=value.clone()>
             <code title=value.clone()>{shown}</code>

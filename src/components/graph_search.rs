@@ -59,7 +59,7 @@ pub fn GraphSearch(
     };
     view! {
         <label>
-            "Search "
+            <span class="fl-search__label">"Search "</span>
             <input
                 type="search"
                 data-graph-search=""

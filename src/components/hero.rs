@@ -8,6 +8,9 @@ use leptos::prelude::*;
 pub fn Hero(
     /// The verdict to show.
     verdict: Verdict,
+    /// One line inside a toolbar (the graph gives the screen to its canvas), not a card.
+    #[prop(optional)]
+    compact: bool,
 ) -> impl IntoView {
     let tone = verdict.tone.as_str();
     // The disc repeats the tone as a glyph so colour is never the only cue.
@@ -18,7 +21,12 @@ pub fn Hero(
         Tone::Neutral => "–",
     };
     view! {
-        <div class=format!("fl-hero fl-hero--{tone}") data-verdict=tone role="status">
+        <div
+            class=format!("fl-hero fl-hero--{tone}")
+            class:fl-hero--compact=compact
+            data-verdict=tone
+            role="status"
+        >
             <span class="fl-hero__disc" aria-hidden="true">
                 {glyph}
             </span>

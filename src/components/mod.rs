@@ -12,6 +12,7 @@ pub mod graph_search;
 pub mod hero;
 pub mod keyed;
 pub mod list_filters;
+pub mod menu;
 pub mod node_panel;
 pub mod share;
 pub mod sort_header;

@@ -134,86 +134,88 @@ pub fn ShareControls() -> impl IntoView {
         });
     };
     view! {
-        <div class="fl-share">
-            <button
-                class="fl-btn"
-                type="button"
-                on:click=move |_| {
-                    let l = live_link();
-                    copy(&l);
-                    shown.set(Some(l));
-                }
-            >
-                "Copy link"
-            </button>
-            <Show when=move || state.snapshot.with(Option::is_none)>
-                <button class="fl-btn" type="button" on:click=share>
-                    "Share snapshot"
+        <crate::components::menu::Menu label="Share" id="share">
+            <div class="fl-share">
+                <button
+                    class="fl-btn"
+                    type="button"
+                    on:click=move |_| {
+                        let l = live_link();
+                        copy(&l);
+                        shown.set(Some(l));
+                    }
+                >
+                    "Copy link"
                 </button>
-            </Show>
-            <button class="fl-btn" type="button" on:click=save>
-                "Save snapshot"
-            </button>
-            <label class="fl-btn">
-                "Open snapshot…"
-                <input
-                    class="fl-sr"
-                    type="file"
-                    accept=".fluxlens,text/plain"
-                    on:change=open_file
-                />
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || drop_messages.get()
-                    on:change=move |ev| drop_messages.set(event_target_checked(&ev))
-                />
-                " drop messages"
-            </label>
-            {move || {
-                shown
-                    .get()
-                    .map(|l| {
-                        let redaction = prepared
-                            .get()
-                            .filter(|(p, _)| *p == l)
-                            .map(|(p, n)| {
-                                view! {
-                                    <span class="fl-share__redacted" data-redacted=n>
-                                        {redaction_text(n)}
-                                    </span>
-                                    <button
-                                        class="fl-btn"
-                                        type="button"
-                                        data-copy-snapshot=""
-                                        on:click=move |_| copy(&p)
-                                    >
-                                        "Copy snapshot link"
-                                    </button>
-                                }
-                            });
-                        let label = if redaction.is_some() {
-                            "Snapshot link "
-                        } else {
-                            "Link (copied) "
-                        };
-                        view! {
-                            <label class="fl-share__link">
-                                {label}
-                                <input
-                                    type="text"
-                                    readonly
-                                    prop:value=l.clone()
-                                    data-share-link=""
-                                    size="40"
-                                />
-                            </label>
-                            {redaction}
-                        }
-                    })
-            }}
-        </div>
+                <Show when=move || state.snapshot.with(Option::is_none)>
+                    <button class="fl-btn" type="button" on:click=share>
+                        "Share snapshot"
+                    </button>
+                </Show>
+                <button class="fl-btn" type="button" on:click=save>
+                    "Save snapshot"
+                </button>
+                <label class="fl-btn">
+                    "Open snapshot…"
+                    <input
+                        class="fl-sr"
+                        type="file"
+                        accept=".fluxlens,text/plain"
+                        on:change=open_file
+                    />
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || drop_messages.get()
+                        on:change=move |ev| drop_messages.set(event_target_checked(&ev))
+                    />
+                    " drop messages"
+                </label>
+                {move || {
+                    shown
+                        .get()
+                        .map(|l| {
+                            let redaction = prepared
+                                .get()
+                                .filter(|(p, _)| *p == l)
+                                .map(|(p, n)| {
+                                    view! {
+                                        <span class="fl-share__redacted" data-redacted=n>
+                                            {redaction_text(n)}
+                                        </span>
+                                        <button
+                                            class="fl-btn"
+                                            type="button"
+                                            data-copy-snapshot=""
+                                            on:click=move |_| copy(&p)
+                                        >
+                                            "Copy snapshot link"
+                                        </button>
+                                    }
+                                });
+                            let label = if redaction.is_some() {
+                                "Snapshot link "
+                            } else {
+                                "Link (copied) "
+                            };
+                            view! {
+                                <label class="fl-share__link">
+                                    {label}
+                                    <input
+                                        type="text"
+                                        readonly
+                                        prop:value=l.clone()
+                                        data-share-link=""
+                                        size="40"
+                                    />
+                                </label>
+                                {redaction}
+                            }
+                        })
+                }}
+            </div>
+        </crate::components::menu::Menu>
     }
 }
 

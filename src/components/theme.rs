@@ -35,6 +35,15 @@ impl Theme {
         }
     }
     /// Label for the toggle.
+    /// The button's glyph (its name is [`Theme::label`]).
+    pub fn glyph(self) -> &'static str {
+        match self {
+            Theme::System => "◐",
+            Theme::Light => "☀",
+            Theme::Dark => "☾",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Theme::System => "Theme: system",

@@ -128,7 +128,14 @@ pub fn CompliancePage() -> impl IntoView {
                                                     .collect_view()}
                                             </tbody>
                                         </table>
-                                        <div class="fl-scroll">
+                                        // Focusable: on a phone it scrolls sideways, and a keyboard
+                                        // must be able to scroll it too.
+                                        <div
+                                            class="fl-scroll"
+                                            tabindex="0"
+                                            role="region"
+                                            aria-label="Components"
+                                        >
                                             <table class="fl-table" data-table="components">
                                                 <caption>"Components"</caption>
                                                 <thead>

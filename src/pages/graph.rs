@@ -102,23 +102,6 @@ pub fn GraphPage() -> impl IntoView {
             }
         });
     });
-    let export = move |dot: bool| {
-        let d = drawing.get_untracked();
-        let (v, l) = (&d.view, &d.layout);
-        if dot {
-            crate::components::download::download(
-                "fluxlens-graph.dot",
-                "text/vnd.graphviz",
-                &to_dot(v),
-            );
-        } else {
-            crate::components::download::download(
-                "fluxlens-graph.svg",
-                "image/svg+xml",
-                &to_svg(v, l),
-            );
-        }
-    };
     let panel = Memo::new(move |_| {
         let id = query.get().selected?;
         let shown = state.data.with(|d| {
@@ -170,151 +153,50 @@ pub fn GraphPage() -> impl IntoView {
         let problems = problem_subjects(state);
         v.worst_in(&ns, &problems)
     });
+    let verdict = Memo::new(move |_| {
+        state.data.with(|x| {
+            x.as_ref().map(|x| {
+                fluxlens_core::verdict::graph(
+                    x.summary.total,
+                    x.summary.missing_refs,
+                    x.summary.not_visible_refs,
+                    x.graph.cycles.len(),
+                )
+            })
+        })
+    });
+    let close = Callback::new(move |_| {
+        let mut q = query.get_untracked();
+        q.selected = None;
+        set_query.run(q);
+    });
+    // The page is a toolbar and the canvas below it, which takes the rest of the screen
+    // (#27); what is read once (the cycles, the findings) follows the canvas.
     view! {
         <section class="fl-page fl-page--graph" aria-labelledby="gr-title">
-            <h1 id="gr-title">"Source graph"</h1>
-            {crate::pages::when_loaded(move || {
-                view! {
-                    <GraphFilters
-                        query=query
-                        set_query=set_query
-                        matched=Signal::derive(move || drawing.with(|d| d.view.matched))
-                    />
-                }
-            })}
-            <Show when=move || {
-                state.data.with(Option::is_some)
-            }>
+            <div class="fl-toolbar">
+                <h1 id="gr-title" class="fl-toolbar__title">
+                    "Source graph"
+                </h1>
                 {move || {
-                    let g = graph.get();
-                    let missing = g.as_ref().map(|g| g.missing().count()).unwrap_or(0);
-                    let cycles = g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default();
-                    let d = drawing.get();
-                    let verdict = state
-                        .data
-                        .with(|x| {
-                            x.as_ref()
-                                .map(|x| fluxlens_core::verdict::graph(
-                                    x.summary.total,
-                                    x.summary.missing_refs,
-                                    x.summary.not_visible_refs,
-                                    x.graph.cycles.len(),
-                                ))
-                        });
-                    view! {
-                        {verdict.map(|v| view! { <crate::components::hero::Hero verdict=v /> })}
-                        {d
-                            .view
-                            .overview
-                            .then(|| {
-                                if query.with(|q| q.filter.focus.is_some()) {
-                                    view! {
-                                        <p class="fl-lead" data-overview="">
-                                            "A large focus: the object and its upstream chain as themselves, its downstream one box per namespace. Activate a namespace to lay out its objects."
-                                        </p>
-                                    }
-                                } else {
-                                    view! {
-                                        <p class="fl-lead" data-overview="">
-                                            "Overview: one box per namespace (count, worst status, problems). Activate a namespace to lay out its objects; select an object to focus on its chain."
-                                        </p>
-                                    }
-                                }
-                            })}
-                        <p class="fl-graph-summary" role="status">
-                            <span data-count="nodes">{d.view.nodes.len()}</span>
-                            {if d.view.nodes.len() == 1 {
-                                " node shown · "
-                            } else {
-                                " nodes shown · "
-                            }}
-                            <span data-count="missing">{missing}</span>
-                            {if missing == 1 {
-                                " missing reference · "
-                            } else {
-                                " missing references · "
-                            }}
-                            <span data-count="cycles">{cycles.len()}</span>
-                            {if cycles.len() == 1 {
-                                " dependsOn cycle"
-                            } else {
-                                " dependsOn cycles"
-                            }}
-                        </p>
-                        {(!cycles.is_empty())
-                            .then(|| {
-                                view! {
-                                    <ul class="fl-cycles" aria-label="dependsOn cycles">
-                                        {cycles
-                                            .into_iter()
-                                            .map(|c| {
-                                                view! {
-                                                    <li data-cycle="">
-                                                        {c
-                                                            .iter()
-                                                            .map(|k| k.to_string())
-                                                            .collect::<Vec<_>>()
-                                                            .join(" → ")}
-                                                    </li>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </ul>
-                                }
-                            })}
-                    }
-                }}
-                {move || {
-                    query
+                    verdict
                         .get()
-                        .filter
-                        .focus
-                        .map(|k| {
-                            let whole = move |_| {
-                                let mut q = query.get_untracked();
-                                q.filter.focus = None;
-                                set_query.run(q);
-                            };
-                            view! {
-                                <nav
-                                    class="fl-breadcrumb"
-                                    aria-label="Focus"
-                                    data-focus=k.to_string()
-                                >
-                                    <button class="fl-btn" type="button" on:click=whole>
-                                        "Whole graph"
-                                    </button>
-                                    " › focus on "
-                                    <strong>{k.to_string()}</strong>
-                                    ": its upstream chain and everything downstream"
-                                </nav>
-                            }
-                        })
+                        .map(|v| view! { <crate::components::hero::Hero verdict=v compact=true /> })
                 }}
-                <div class="fl-graph-actions">
-                    {move || {
-                        query
-                            .get()
-                            .selected
-                            .filter(|s| query.get().filter.focus.as_ref() != Some(s))
-                            .map(|sel| {
-                                let focus = move |_| {
-                                    let mut q = query.get_untracked();
-                                    q.filter.focus = Some(sel.clone());
-                                    set_query.run(q);
-                                };
-                                view! {
-                                    <button class="fl-btn" type="button" on:click=focus>
-                                        "Focus on the selection"
-                                    </button>
-                                }
-                            })
-                    }} <button class="fl-btn" type="button" on:click=move |_| export(false)>
-                        "Export SVG"
-                    </button> <button class="fl-btn" type="button" on:click=move |_| export(true)>
-                        "Export DOT"
-                    </button>
-                </div> <div class="fl-graph-layout">
+                {crate::pages::when_loaded(move || {
+                    view! {
+                        <GraphFilters
+                            query=query
+                            set_query=set_query
+                            matched=Signal::derive(move || drawing.with(|d| d.view.matched))
+                        />
+                        <GraphActions query=query set_query=set_query drawing=drawing />
+                    }
+                })}
+            </div>
+            <Show when=move || { state.data.with(Option::is_some) }>
+                <FocusBar query=query set_query=set_query />
+                <div class="fl-graph-layout">
                     <GraphCanvas
                         drawing=drawing
                         selected=selected
@@ -325,24 +207,179 @@ pub fn GraphPage() -> impl IntoView {
                         scope=scope
                         target=target
                     />
+                    <div class="fl-canvas__caption">
+                        <GraphCounts graph=graph drawing=drawing />
+                        <OverviewCaption drawing=drawing query=query />
+                    </div>
                     {move || {
                         let id = panel.get()?.0;
                         let d = state.data.get_untracked()?;
-                        let close = Callback::new(move |_| {
-                            let mut q = query.get_untracked();
-                            q.selected = None;
-                            set_query.run(q);
-                        });
                         Some(
                             // Rebuilt for a new selection or when what it shows changed, not for
                             // every poll that changed something elsewhere.
                             view! { <NodePanel data=d id=id on_close=close /> },
                         )
                     }}
-                </div> <h2>"Reference findings"</h2>
+                </div>
+                <Cycles graph=graph />
+                <h2>"Reference findings"</h2>
                 <FindingsList findings=super::findings_where(|r| r == "MIG-GO-02", None) />
             </Show>
         </section>
+    }
+}
+
+/// "12 boxes · 0 missing · 0 cycles" (the verdict beside it says which references and cycles).
+#[component]
+fn GraphCounts(graph: Memo<Option<Shared<Graph>>>, drawing: Memo<Drawing>) -> impl IntoView {
+    let nodes = Memo::new(move |_| drawing.with(|d| d.view.nodes.len()));
+    let missing =
+        Memo::new(move |_| graph.with(|g| g.as_ref().map(|g| g.missing().count()).unwrap_or(0)));
+    let cycles =
+        Memo::new(move |_| graph.with(|g| g.as_ref().map(|g| g.cycles.len()).unwrap_or(0)));
+    let word = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+    view! {
+        <p class="fl-graph-summary" role="status">
+            <span data-count="nodes">{nodes}</span>
+            {move || word(nodes.get(), " box · ", " boxes · ")}
+            <span data-count="missing">{missing}</span>
+            " missing · "
+            <span data-count="cycles">{cycles}</span>
+            {move || word(cycles.get(), " cycle", " cycles")}
+        </p>
+    }
+}
+
+/// The dependsOn cycles, one line each (under the canvas: read once, not watched).
+#[component]
+fn Cycles(graph: Memo<Option<Shared<Graph>>>) -> impl IntoView {
+    move || {
+        let cycles = graph.with(|g| g.as_ref().map(|g| g.cycles.clone()).unwrap_or_default());
+        (!cycles.is_empty()).then(|| {
+            view! {
+                <ul class="fl-cycles" aria-label="dependsOn cycles">
+                    {cycles
+                        .into_iter()
+                        .map(|c| {
+                            view! {
+                                <li data-cycle="">
+                                    {c
+                                        .iter()
+                                        .map(|k| k.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" → ")}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            }
+        })
+    }
+}
+
+/// What the overview's boxes are (beside the counts, over the canvas's lower left corner).
+#[component]
+fn OverviewCaption(drawing: Memo<Drawing>, query: Memo<GraphQuery>) -> impl IntoView {
+    let shown = Memo::new(move |_| drawing.with(|d| d.view.overview));
+    let focused = Memo::new(move |_| query.with(|q| q.filter.focus.is_some()));
+    move || {
+        shown.get().then(|| {
+            let text = if focused.get() {
+                "A large focus: the object and its upstream chain, its downstream one box per namespace. Activate a box to lay out its objects."
+            } else {
+                "One box per namespace, in delivery order from the root source; dashed: dependsOn. Activate a box to lay out its objects."
+            };
+            view! {
+                <p class="fl-canvas__lead" data-overview="">
+                    {text}
+                </p>
+            }
+        })
+    }
+}
+
+/// "Whole graph › focus on …" while a focus is set.
+#[component]
+fn FocusBar(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
+    move || {
+        query.get().filter.focus.map(|k| {
+            let whole = move |_| {
+                let mut q = query.get_untracked();
+                q.filter.focus = None;
+                set_query.run(q);
+            };
+            view! {
+                <nav class="fl-breadcrumb" aria-label="Focus" data-focus=k.to_string()>
+                    <button class="fl-btn" type="button" on:click=whole>
+                        "Whole graph"
+                    </button>
+                    " › focus on "
+                    <strong>{k.to_string()}</strong>
+                    ": its upstream chain and everything downstream"
+                </nav>
+            }
+        })
+    }
+}
+
+/// Focus on the selection, and the exports (in a menu).
+#[component]
+fn GraphActions(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    drawing: Memo<Drawing>,
+) -> impl IntoView {
+    use crate::components::menu::Menu;
+    let export = move |dot: bool| {
+        let d = drawing.get_untracked();
+        let (v, l) = (&d.view, &d.layout);
+        if dot {
+            crate::components::download::download(
+                "fluxlens-graph.dot",
+                "text/vnd.graphviz",
+                &to_dot(v),
+            );
+        } else {
+            crate::components::download::download(
+                "fluxlens-graph.svg",
+                "image/svg+xml",
+                &to_svg(v, l),
+            );
+        }
+    };
+    let focusable = Memo::new(move |_| {
+        query.with(|q| {
+            q.selected
+                .clone()
+                .filter(|s| q.filter.focus.as_ref() != Some(s))
+        })
+    });
+    view! {
+        {move || {
+            focusable
+                .get()
+                .map(|sel| {
+                    let focus = move |_| {
+                        let mut q = query.get_untracked();
+                        q.filter.focus = Some(sel.clone());
+                        set_query.run(q);
+                    };
+                    view! {
+                        <button class="fl-btn" type="button" on:click=focus>
+                            "Focus on the selection"
+                        </button>
+                    }
+                })
+        }}
+        <Menu label="Export" id="export">
+            <button class="fl-btn" type="button" on:click=move |_| export(false)>
+                "Export SVG"
+            </button>
+            <button class="fl-btn" type="button" on:click=move |_| export(true)>
+                "Export DOT"
+            </button>
+        </Menu>
     }
 }
 
@@ -356,6 +393,7 @@ fn GraphFilters(
 ) -> impl IntoView {
     use crate::components::graph_search::GraphSearch;
     use crate::components::list_filters::{Choice, options, use_choices};
+    use crate::components::menu::Menu;
     let choices = use_choices();
     let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
         let mut q = query.get_untracked();
@@ -363,177 +401,204 @@ fn GraphFilters(
         set_query.run(q);
     };
     let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
+    let active = Signal::derive(move || match query.with(active_filters) {
+        0 => String::new(),
+        n => n.to_string(),
+    });
     view! {
-        <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
-            <label>
-                "Namespace "
-                <select
-                    prop:value=move || first(query.get().filter.namespaces)
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        update(
-                            Box::new(move |q| {
-                                q.filter.namespaces = if v.is_empty() {
-                                    vec![]
-                                } else {
-                                    vec![v.clone()]
-                                };
-                            }),
-                        )
+        <GraphSearch query=query set_query=set_query matched=matched />
+        {move || {
+            (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//")))
+                .then(|| {
+                    view! {
+                        <button
+                            class="fl-btn"
+                            type="button"
+                            on:click=move |_| update(
+                                Box::new(|q| {
+                                    q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))
+                                }),
+                            )
+                        >
+                            "Back to the overview"
+                        </button>
                     }
-                >
-                    <option value="">"all"</option>
-                    {options(choices, Choice::Namespace)}
-                </select>
-            </label>
-            <label>
-                "Kind "
-                <select
-                    prop:value=move || first(query.get().filter.kinds)
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        update(
-                            Box::new(move |q| {
-                                q.filter.kinds = if v.is_empty() {
-                                    vec![]
-                                } else {
-                                    vec![v.clone()]
-                                };
-                            }),
-                        )
-                    }
-                >
-                    <option value="">"all"</option>
-                    {options(choices, Choice::Kind)}
-                </select>
-            </label>
-            <label>
-                "Status "
-                <select
-                    prop:value=move || {
-                        query
-                            .get()
-                            .filter
-                            .statuses
-                            .first()
-                            .map(|s| s.as_str().to_string())
-                            .unwrap_or_default()
-                    }
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        update(
-                            Box::new(move |q| {
-                                q.filter.statuses = if v.is_empty() {
-                                    vec![]
-                                } else {
-                                    vec![Status::parse(&v)]
-                                };
-                            }),
-                        )
-                    }
-                >
-                    <option value="">"all"</option>
-                    {Status::ALL
-                        .iter()
-                        .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || query.get().filter.problems_only
-                    on:change=move |ev| {
-                        let c = event_target_checked(&ev);
-                        update(Box::new(move |q| q.filter.problems_only = c))
-                    }
-                />
-                " Problems only"
-            </label>
-            <GraphSearch query=query set_query=set_query matched=matched />
-            <label>
-                "Collapse "
-                <select
-                    prop:value=""
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        if !v.is_empty() {
+                })
+        }}
+        <Menu label="Filters" id="filters" badge=active start=true>
+            <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
+                <label>
+                    "Namespace "
+                    <select
+                        prop:value=move || first(query.get().filter.namespaces)
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
                             update(
                                 Box::new(move |q| {
-                                    if !q.filter.collapsed_namespaces.contains(&v) {
-                                        q.filter.collapsed_namespaces.push(v.clone())
-                                    }
+                                    q.filter.namespaces = if v.is_empty() {
+                                        vec![]
+                                    } else {
+                                        vec![v.clone()]
+                                    };
                                 }),
                             )
                         }
-                    }
-                >
-                    <option value="">"a namespace…"</option>
-                    {options(choices, Choice::Namespace)}
-                </select>
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || query.get().notifications
-                    on:change=move |ev| {
-                        let c = event_target_checked(&ev);
-                        update(Box::new(move |q| q.notifications = c))
-                    }
-                />
-                " Notifications"
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || query.get().managed_by
-                    on:change=move |ev| {
-                        let c = event_target_checked(&ev);
-                        update(Box::new(move |q| q.managed_by = c))
-                    }
-                />
-                " Ownership"
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || query.get().filter.flat
-                    on:change=move |ev| {
-                        let c = event_target_checked(&ev);
-                        update(Box::new(move |q| q.filter.flat = c))
-                    }
-                />
-                " Every object"
-            </label>
-            {move || {
-                (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//")))
-                    .then(|| {
-                        view! {
-                            <button
-                                class="fl-btn"
-                                type="button"
-                                on:click=move |_| update(
-                                    Box::new(|q| {
-                                        q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))
+                    >
+                        <option value="">"all"</option>
+                        {options(choices, Choice::Namespace)}
+                    </select>
+                </label>
+                <label>
+                    "Kind "
+                    <select
+                        prop:value=move || first(query.get().filter.kinds)
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            update(
+                                Box::new(move |q| {
+                                    q.filter.kinds = if v.is_empty() {
+                                        vec![]
+                                    } else {
+                                        vec![v.clone()]
+                                    };
+                                }),
+                            )
+                        }
+                    >
+                        <option value="">"all"</option>
+                        {options(choices, Choice::Kind)}
+                    </select>
+                </label>
+                <label>
+                    "Status "
+                    <select
+                        prop:value=move || {
+                            query
+                                .get()
+                                .filter
+                                .statuses
+                                .first()
+                                .map(|s| s.as_str().to_string())
+                                .unwrap_or_default()
+                        }
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            update(
+                                Box::new(move |q| {
+                                    q.filter.statuses = if v.is_empty() {
+                                        vec![]
+                                    } else {
+                                        vec![Status::parse(&v)]
+                                    };
+                                }),
+                            )
+                        }
+                    >
+                        <option value="">"all"</option>
+                        {Status::ALL
+                            .iter()
+                            .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || query.get().filter.problems_only
+                        on:change=move |ev| {
+                            let c = event_target_checked(&ev);
+                            update(Box::new(move |q| q.filter.problems_only = c))
+                        }
+                    />
+                    " Problems only"
+                </label>
+                <label>
+                    "Collapse "
+                    <select
+                        prop:value=""
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            if !v.is_empty() {
+                                update(
+                                    Box::new(move |q| {
+                                        if !q.filter.collapsed_namespaces.contains(&v) {
+                                            q.filter.collapsed_namespaces.push(v.clone())
+                                        }
                                     }),
                                 )
-                            >
-                                "Back to the overview"
-                            </button>
+                            }
                         }
-                    })
-            }}
-            <label>
-                <input
-                    type="checkbox"
-                    prop:checked=move || query.get().filter.group_threshold != 0
-                    on:change=move |ev| {
-                        let c = event_target_checked(&ev);
-                        update(Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 }))
-                    }
-                />
-                " Group siblings"
-            </label>
-        </form>
+                    >
+                        <option value="">"a namespace…"</option>
+                        {options(choices, Choice::Namespace)}
+                    </select>
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || query.get().notifications
+                        on:change=move |ev| {
+                            let c = event_target_checked(&ev);
+                            update(Box::new(move |q| q.notifications = c))
+                        }
+                    />
+                    " Notifications"
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || query.get().managed_by
+                        on:change=move |ev| {
+                            let c = event_target_checked(&ev);
+                            update(Box::new(move |q| q.managed_by = c))
+                        }
+                    />
+                    " Ownership"
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || query.get().filter.flat
+                        on:change=move |ev| {
+                            let c = event_target_checked(&ev);
+                            update(Box::new(move |q| q.filter.flat = c))
+                        }
+                    />
+                    " Every object"
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || query.get().filter.group_threshold != 0
+                        on:change=move |ev| {
+                            let c = event_target_checked(&ev);
+                            update(
+                                Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 }),
+                            )
+                        }
+                    />
+                    " Group siblings"
+                </label>
+            </form>
+        </Menu>
     }
+}
+
+/// How many filters narrow or change the picture (the number on the Filters button).
+fn active_filters(q: &GraphQuery) -> usize {
+    let f = &q.filter;
+    [
+        !f.namespaces.is_empty(),
+        !f.kinds.is_empty(),
+        !f.statuses.is_empty(),
+        f.problems_only,
+        !f.collapsed_namespaces.is_empty(),
+        q.notifications,
+        q.managed_by,
+        f.flat,
+        f.group_threshold != fluxlens_core::graph::GraphFilter::default().group_threshold,
+    ]
+    .into_iter()
+    .filter(|on| *on)
+    .count()
 }

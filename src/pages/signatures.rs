@@ -107,14 +107,13 @@ pub fn SignaturesPage() -> impl IntoView {
                         })>{fact(|l| l.root.clone())}</strong>
                     </p>
                     <ListFilters query=query set_query=set_query />
-                    <div class="fl-scroll">
+                    <div class="fl-scroll" tabindex="0" role="region" aria-label="Sources">
                         <table class="fl-table" data-table="sources">
                             <thead>
                                 <tr>
                                     {header("source", "Source")}{header("status", "Status")}
                                     {header("verifiable", "Verifiable")}
                                     {header("provider", "Provider")}
-                                    <th scope="col">"Identity rules"</th>
                                     <th scope="col">"SourceVerified"</th>
                                     <th scope="col">"Verified / artifact revision"</th>
                                     {header("consumers", "Consumers")}
@@ -136,6 +135,11 @@ pub fn SignaturesPage() -> impl IntoView {
     }
 }
 
+/// Columns of the sources table (the details row spans them all).
+const COLUMNS: &str = "8";
+
+/// A source's row, then its details row: identity rules and the controller's message in full
+/// width, so long patterns show whole instead of one character per line (#27).
 fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
     let verifiable = match &p.verifiable {
         Verifiability::Yes => "yes".to_string(),
@@ -147,36 +151,74 @@ fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
         Some(false) => " (keyless)",
         None => "",
     };
+    let rules = match p.identities.len() {
+        0 => String::new(),
+        1 => "1 identity rule".to_string(),
+        n => format!("{n} identity rules"),
+    };
     // Revision 3: the verdict cell says whether the source is verified, all things
-    // considered, then what the controller wrote.
+    // considered, then the condition's status and reason; its message is in the details row.
     let condition = p
         .verdict
         .as_ref()
-        .map(|c| {
-            format!(
-                "{} {}: {}",
-                c.status,
-                c.reason.clone().unwrap_or_default(),
-                c.message.clone().unwrap_or_default()
-            )
-        })
+        .map(|c| format!("{} {}", c.status, c.reason.clone().unwrap_or_default()))
         .unwrap_or_else(|| "—".into());
+    let message = p
+        .verdict
+        .as_ref()
+        .and_then(|c| c.message.clone())
+        .filter(|m| !m.is_empty());
     let verification = p.verification.clone();
+    let key = p.key.to_string();
+    let details = (!p.identities.is_empty() || message.is_some()).then(|| {
+        view! {
+            <tr class="fl-row-more" data-more-for=key.clone() class:fl-row--selected=sel>
+                <td colspan=COLUMNS>
+                    {(!p.identities.is_empty()).then(|| identity_list(&p.identities))}
+                    {message.map(|m| view! {
+                        <p class="fl-row-more__message" title=m.clone()>
+                            "SourceVerified: " {fluxlens_core::revision::short_in(&m)}
+                        </p>
+                    })}
+                </td>
+            </tr>
+        }
+    });
     view! {
-        <tr data-node-id=p.key.to_string() data-root=p.is_root.to_string() class:fl-row--selected=sel>
-            <th scope="row"><a href=crate::base::href(&format!("/graph?sel={}", fluxlens_core::urlstate::encode(&p.key.to_string())))>{p.key.to_string()}</a>
+        <tr data-node-id=key.clone() data-root=p.is_root.to_string() class:fl-row--selected=sel class:fl-row--has-more=details.is_some()>
+            <th scope="row"><a href=crate::base::href(&format!("/graph?sel={}", fluxlens_core::urlstate::encode(&key)))>{key.clone()}</a>
                 {p.is_root.then(|| view! { " " <span class="fl-badge">"root"</span> })}</th>
             <td><StatusPill status=p.status/></td>
             <td data-verifiable=verifiable.clone()>{verifiable.clone()}</td>
-            <td>{p.provider.clone().map(|pr| format!("{pr}{mode}")).unwrap_or_else(|| "none".into())}</td>
-            <td>{if p.identities.is_empty() { view! { <span>"—"</span> }.into_any() } else { view! {
-                <ul class="fl-identities">{p.identities.iter().map(|i| view! { <li>"issuer "<code>{i.issuer.clone()}</code><br/>"subject "<code>{i.subject.clone()}</code></li> }).collect_view()}</ul>
-            }.into_any() }}</td>
+            <td>{p.provider.clone().map(|pr| format!("{pr}{mode}")).unwrap_or_else(|| "none".into())}
+                {(!rules.is_empty()).then(|| view! { <span class="fl-fleet__note" data-identity-rules=p.identities.len()>{rules}</span> })}</td>
             <td data-verification=verification.as_str()><strong>{verification.label()}</strong><br/>{condition}</td>
             <td>{revision(p.verified_revision.clone())}<br/>{revision(p.artifact_revision.clone())}</td>
             <td data-consumers=p.consumers.to_string()>{p.consumers}</td>
             <td data-blast=p.blast_radius.to_string()>{p.blast_radius}</td>
         </tr>
+        {details}
+    }
+}
+
+/// Each keyless identity rule, issuer and subject as whole code blocks.
+fn identity_list(ids: &[fluxlens_core::api::object::OidcIdentity]) -> impl IntoView + use<> {
+    view! {
+        <ul class="fl-identities" aria-label="Identity rules">
+            {ids
+                .iter()
+                .map(|i| {
+                    view! {
+                        <li>
+                            <span class="fl-identities__what">"issuer"</span>
+                            <code>{i.issuer.clone()}</code>
+                            <span class="fl-identities__what">"subject"</span>
+                            <code>{i.subject.clone()}</code>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
     }
 }
 

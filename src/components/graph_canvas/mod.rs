@@ -1,7 +1,8 @@
-//! The graph drawing: SVG with pan (drag, arrow keys), zoom (wheel, +/-), fit (0), and only
+//! The graph drawing: SVG with pan (drag, arrow keys), zoom (wheel, pinch, +/-), fit (0), and only
 //! the nodes inside the viewport in the DOM once the graph is large.
 
 mod edges;
+mod gesture;
 mod node;
 mod viewport;
 
@@ -88,7 +89,7 @@ pub fn GraphCanvas(
             })
             .collect::<Vec<_>>()
     });
-    let drag = StoredValue::new(None::<(f32, f32, f32, f32)>);
+    let gestures = gesture::Gestures::new();
     let emit = Callback::new(move |()| on_viewport.run(viewport.at.get_untracked()));
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if viewport.on_key(drawing, &ev.key()) {
@@ -102,21 +103,19 @@ pub fn GraphCanvas(
         viewport.zoom_at(drawing, factor, ev.offset_x() as f32, ev.offset_y() as f32);
         emit.run(());
     };
+    let at = move |ev: &web_sys::PointerEvent| host.get_untracked().map(|h| gesture::local(ev, &h));
     let on_pointer_down = move |ev: web_sys::PointerEvent| {
-        let (_, tx, ty) = viewport.at.get_untracked();
-        drag.set_value(Some((ev.client_x() as f32, ev.client_y() as f32, tx, ty)));
-    };
-    let on_pointer_move = move |ev: web_sys::PointerEvent| {
-        if let Some((sx, sy, tx, ty)) = drag.get_value() {
-            viewport.at.update(|v| {
-                v.1 = tx + ev.client_x() as f32 - sx;
-                v.2 = ty + ev.client_y() as f32 - sy;
-            });
+        if let Some(p) = at(&ev) {
+            gestures.down(ev.pointer_id(), p);
         }
     };
-    let on_pointer_up = move |_| {
-        if drag.get_value().is_some() {
-            drag.set_value(None);
+    let on_pointer_move = move |ev: web_sys::PointerEvent| {
+        if let Some(p) = at(&ev) {
+            gestures.moved_to(ev.pointer_id(), p, viewport, drawing);
+        }
+    };
+    let on_pointer_up = move |ev: web_sys::PointerEvent| {
+        if gestures.up(ev.pointer_id()) {
             emit.run(());
         }
     };
@@ -138,7 +137,8 @@ pub fn GraphCanvas(
                 on:pointerdown=on_pointer_down
                 on:pointermove=on_pointer_move
                 on:pointerup=on_pointer_up
-                on:pointerleave=move |_| drag.set_value(None)
+                on:pointercancel=on_pointer_up
+                on:pointerleave=on_pointer_up
             >
                 <defs>
                     <marker

@@ -74,6 +74,22 @@ impl Viewport {
         });
     }
 
+    /// Two fingers moved from `old` to `new` (canvas pixels): the picture follows their
+    /// midpoint and zooms by how much their distance changed, about that midpoint.
+    pub fn pinch(self, drawing: Memo<Drawing>, old: [(f32, f32); 2], new: [(f32, f32); 2]) {
+        let mid = |p: [(f32, f32); 2]| ((p[0].0 + p[1].0) / 2.0, (p[0].1 + p[1].1) / 2.0);
+        let dist = |p: [(f32, f32); 2]| (p[0].0 - p[1].0).hypot(p[0].1 - p[1].1);
+        let (from, to) = (mid(old), mid(new));
+        self.at.update(|v| {
+            v.1 += to.0 - from.0;
+            v.2 += to.1 - from.1;
+        });
+        // Fingers closer than a few pixels give no usable ratio.
+        if dist(old) > 4.0 {
+            self.zoom_at(drawing, dist(new) / dist(old), to.0, to.1);
+        }
+    }
+
     /// Zooms about the centre of the canvas.
     pub fn zoom(self, drawing: Memo<Drawing>, factor: f32) {
         let (w, h) = self.size.get_untracked();
@@ -109,24 +125,28 @@ pub fn ZoomTools(viewport: Viewport, drawing: Memo<Drawing>, emit: Callback<()>)
     view! {
         <div class="fl-canvas__tools">
             <button
-                class="fl-btn"
+                class="fl-btn fl-btn--icon"
                 type="button"
+                aria-label="Zoom in"
+                title="Zoom in"
                 on:click=move |_| {
                     viewport.zoom(drawing, 1.25);
                     emit.run(());
                 }
             >
-                "Zoom in"
+                "+"
             </button>
             <button
-                class="fl-btn"
+                class="fl-btn fl-btn--icon"
                 type="button"
+                aria-label="Zoom out"
+                title="Zoom out"
                 on:click=move |_| {
                     viewport.zoom(drawing, 0.8);
                     emit.run(());
                 }
             >
-                "Zoom out"
+                "−"
             </button>
             <button
                 class="fl-btn"
