@@ -3,6 +3,8 @@ import { startSim, launch } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const browser = await launch();
+const DESKTOP = { viewport: { width: 1440, height: 900 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 // [file, scenario, route, ready selector, colour scheme]: every view on the demo in light, the
 // graph's overview and focus mode on the demo and on a real-sized homelab (210 objects), and
 // the main views again in dark.
@@ -19,12 +21,19 @@ const SHOTS = [
   ['homelab-graph', 'homelab', '/graph', '[data-overview]', 'light'],
   ['homelab-graph-dark', 'homelab', '/graph', '[data-overview]', 'dark'],
   ['homelab-focus', 'homelab', '/graph?focus=Kustomization/default/atuin&sel=HelmRelease/default/atuin&expand=Namespace//default', '[data-panel]', 'light'],
+  // #27: the real-sized homelab on a desktop in light and dark, and on a phone.
+  ['homelab-overview', 'homelab', '/', '[data-count=objects]', 'light'],
+  ['homelab-overview-dark', 'homelab', '/', '[data-count=objects]', 'dark'],
+  ['homelab-signatures', 'homelab', '/signatures', '[data-table=sources]', 'light'],
+  ['homelab-phone-graph', 'homelab', '/graph', '[data-node-id]', 'light', PHONE],
+  ['homelab-phone-panel', 'homelab', '/graph?sel=Kustomization/flux-system/flux-system', '[data-panel]', 'dark', PHONE],
+  ['homelab-phone-overview', 'homelab', '/', '[data-count=objects]', 'light', PHONE],
 ];
 const sims = {};
 try {
-  for (const [name, scenario, route, ready, colorScheme] of SHOTS) {
+  for (const [name, scenario, route, ready, colorScheme, device = DESKTOP] of SHOTS) {
     sims[scenario] ??= await startSim(['--scenario', scenario]);
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
+    const context = await browser.newContext({ ...device, colorScheme });
     const page = await context.newPage();
     await page.goto(sims[scenario].base + route);
     await page.locator(ready).first().waitFor();

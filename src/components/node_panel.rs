@@ -115,7 +115,9 @@ pub fn NodePanel(
                 <p>
                     <StatusPill status=o.status />
                     " "
-                    {o.message.clone()}
+                    <span title=o
+                        .message
+                        .clone()>{fluxlens_core::revision::short_in(&o.message)}</span>
                 </p>
                 <dl class="fl-facts">
                     <dt>"Revision"</dt>
@@ -143,12 +145,14 @@ pub fn NodePanel(
                         {conditions
                             .into_iter()
                             .map(|c| {
+                                let message = c.message.unwrap_or_default();
+                                let shown = fluxlens_core::revision::short_in(&message);
                                 view! {
                                     <tr>
                                         <td>{c.type_}</td>
                                         <td>{c.status}</td>
                                         <td>{c.reason.unwrap_or_default()}</td>
-                                        <td>{c.message.unwrap_or_default()}</td>
+                                        <td title=message>{shown}</td>
                                     </tr>
                                 }
                             })

@@ -206,11 +206,12 @@ pub fn GraphPage() -> impl IntoView {
                         on_viewport=on_viewport
                         scope=scope
                         target=target
-                    />
-                    <div class="fl-canvas__caption">
-                        <GraphCounts graph=graph drawing=drawing />
-                        <OverviewCaption drawing=drawing query=query />
-                    </div>
+                    >
+                        <div class="fl-canvas__caption">
+                            <GraphCounts graph=graph drawing=drawing />
+                            <OverviewCaption drawing=drawing query=query />
+                        </div>
+                    </GraphCanvas>
                     {move || {
                         let id = panel.get()?.0;
                         let d = state.data.get_untracked()?;

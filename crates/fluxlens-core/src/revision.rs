@@ -29,8 +29,12 @@ pub fn short(revision: &str) -> String {
 pub fn short_in(text: &str) -> String {
     text.split(' ')
         .map(|word| {
-            let body = word.trim_end_matches([',', '.', ')', ';', ':', '"', '\'']);
-            format!("{}{}", short(body), &word[body.len()..])
+            // Quotes and punctuation around a digest stay as they are.
+            let marks = [',', '.', '(', ')', ';', ':', '"', '\''];
+            let tail = word.trim_end_matches(marks);
+            let body = tail.trim_start_matches(marks);
+            let head = &tail[..tail.len() - body.len()];
+            format!("{head}{}{}", short(body), &word[tail.len()..])
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -52,6 +56,10 @@ mod tests {
             )
         );
         assert_eq!(short_in("no digest here."), "no digest here.");
+        assert_eq!(
+            short_in(&format!("stored artifact for digest 'latest@{digest}'")),
+            format!("stored artifact for digest 'latest@{}'", short(&digest))
+        );
     }
 
     #[test]

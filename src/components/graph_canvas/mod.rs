@@ -53,6 +53,9 @@ pub fn GraphCanvas(
     /// The node a re-fit brings on screen (the focus, the worst object just laid out).
     #[prop(into)]
     target: Signal<Option<u32>>,
+    /// Drawn over the canvas (the page's counts and legend).
+    #[prop(optional)]
+    children: Option<Children>,
 ) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let lo = min_zoom(drawing.get_untracked().view.nodes.len());
@@ -129,6 +132,7 @@ pub fn GraphCanvas(
             on:keydown=on_key
         >
             <ZoomTools viewport=viewport drawing=drawing emit=emit />
+            {children.map(|c| c())}
             <svg
                 class="fl-svg"
                 width="100%"
