@@ -59,6 +59,26 @@ test('initial load needs at most 3 + ceil(N/500) API requests, +1 to confirm mis
   } finally { await cleanup(browser, sim); }
 });
 
+test('the lists by kind the report names are prefetched by the page and adopted: each asked once', async () => {
+  // #28: index.html lists the kinds the default list leaves out as soon as the report names
+  // them; the app must take those answers, not ask again.
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=600');
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:data-ready').length > 0, null, { timeout: 30000 });
+    const byKind = (await sim.log()).filter((e) => e.path === '/api/v1/resources' && e.query.startsWith('kind='));
+    assert.ok(byKind.length >= 3, `lists by kind: ${byKind.map((e) => e.query).join(' ')}`);
+    const seen = byKind.map((e) => e.query);
+    assert.deepEqual(seen, [...new Set(seen)], 'no list asked twice');
+    // The page's own script asked (the app reads through its worker, whose requests are not
+    // in the page's resource timing).
+    const fromPage = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/v1/resources?kind=')).length);
+    assert.equal(fromPage, byKind.length, 'every list by kind came from the page script');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
 test('broken: the bootstrap deadlock is a critical MIG-GO-02 finding', async () => {
   const sim = await startSim(['--scenario', 'broken']);
   try {

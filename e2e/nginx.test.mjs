@@ -75,6 +75,31 @@ test('the deployed wasm is compressed: brotli when accepted, gzip otherwise, for
   assert.ok(['br', 'gzip'].includes(encoding), encoding);
 });
 
+test('hashed assets are cached for a year, index.html is revalidated, a missing hash is a 404', async () => {
+  const html = await (await fetch(base + '/')).text();
+  const assets = [...html.matchAll(/(?:href|src)="\/?([\w-]+-[0-9a-f]{16}(?:_bg\.wasm|\.js|\.css))"/g)].map((m) => m[1]);
+  assert.ok(assets.some((a) => a.endsWith('.wasm')) && assets.some((a) => a.endsWith('.css')), assets.join(' '));
+  for (const [b, prefix] of [[base, ''], [subBase, '/fluxlens']]) {
+    for (const a of assets) {
+      const r = await fetch(`${b}${prefix}/${a}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+      assert.equal(r.status, 200, `${b}${prefix}/${a}`);
+      assert.equal(r.headers.get('cache-control'), 'public, max-age=31536000, immutable', `${b}${prefix}/${a}`);
+    }
+    const index = await fetch(`${b}${prefix}/`);
+    assert.equal(index.headers.get('cache-control'), 'no-cache', `${b}${prefix}/ index.html`);
+    // A hashed name that is not in this build is not answered with index.html (cached a year).
+    const gone = await fetch(`${b}${prefix}/fluxlens-0000000000000000_bg.wasm`);
+    assert.equal(gone.status, 404, `${b}${prefix}: an old build's wasm`);
+  }
+  // The worker snippet the app loads is hashed too.
+  const page = await newPage(browser);
+  const cached = [];
+  page.on('response', (r) => { if (r.headers()['cache-control']?.includes('immutable')) cached.push(new URL(r.url()).pathname); });
+  await page.goto(base + '/');
+  await page.locator('[data-count=objects]').waitFor();
+  assert.ok(cached.some((p) => p.startsWith('/snippets/')), cached.join(' '));
+});
+
 test('the report facts are painted before the wasm starts, then replaced by the app', async () => {
   const page = await newPage(browser);
   // Hold the wasm back: the header's facts must appear without it.

@@ -205,6 +205,26 @@ fn take_prefetch(path: &str) -> Option<js_sys::Promise> {
     value.dyn_into::<js_sys::Promise>().ok()
 }
 
+/// Waits until `index.html`'s script has prefetched the lists by kind the report names (at once
+/// when it has, or when there is no prefetch).
+async fn prefetched_kinds() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(map) = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()) else {
+        return;
+    };
+    if let Some(p) = js_sys::Reflect::get(&map, &"kinds".into())
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Promise>().ok())
+    {
+        // Bounded: a report that never finishes must not hold the lists back for ever.
+        let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
+        let done = wasm_bindgen_futures::JsFuture::from(p);
+        let _ = futures_util::future::select(Box::pin(done), deadline).await;
+    }
+}
+
 /// Reads a prefetched response through the same classification as any other; `None` when the
 /// prefetch itself failed (the caller then asks again).
 async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
@@ -235,13 +255,18 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
 /// before paying for decoding (#23). The page's own first request adopts the prefetch.
 pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
     let url = url_of(base, path, query);
-    if query.iter().all(|(_, v)| v.is_empty())
-        && base == base_path()
-        && fluxlens_core::api::is_allowed("GET", path)
-        && let Some(p) = take_prefetch(path)
-        && let Some(body) = adopt(p).await
-    {
-        return body;
+    if base == base_path() && fluxlens_core::api::is_allowed("GET", path) {
+        // A prefetched list by kind is keyed by its path and query; the script adds those once
+        // the report has named the kinds (`kinds`), so that is awaited first.
+        let key = &url[base.len()..];
+        if key != path {
+            prefetched_kinds().await;
+        }
+        if let Some(p) = take_prefetch(key)
+            && let Some(body) = adopt(p).await
+        {
+            return body;
+        }
     }
     send("GET", path, &url, None, base == base_path()).await
 }

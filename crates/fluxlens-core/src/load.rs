@@ -482,6 +482,29 @@ pub fn diff_summaries(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_page_prefetches_exactly_the_kinds_listed_alone() {
+        // index.html lists by kind, before the wasm runs, every kind the report counts that is
+        // not in its LISTED array (#28); that array must be LISTED_BY_DEFAULT plus the two
+        // kinds `kinds_listed_alone` also leaves out, or the app would ask again (or never take
+        // a prefetched list).
+        let html = include_str!("../../../index.html");
+        let line = html
+            .lines()
+            .find(|l| l.trim_start().starts_with("var LISTED = ["))
+            .expect("index.html declares LISTED");
+        let inner = &line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()];
+        let mut listed: Vec<&str> = inner
+            .split(',')
+            .map(|k| k.trim().trim_matches('\''))
+            .collect();
+        let mut want: Vec<&str> = LISTED_BY_DEFAULT.to_vec();
+        want.extend(["FluxInstance", "FluxReport"]);
+        listed.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(listed, want);
+    }
     use super::*;
     use crate::api::inventory::InventoryObjectsResponse;
 
