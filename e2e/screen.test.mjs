@@ -117,6 +117,18 @@ test('framed, the canvas keeps a bounded height (the frame grows to its content)
   await context.close();
 });
 
+test('framed on a phone (the plugin panel), the side panel is a sheet at the bottom edge', async () => {
+  const sel = encodeURIComponent('Kustomization/flux-system/flux-system');
+  const { context, page } = await open(homelab.base, `/embed/graph?sel=${sel}`, PHONE, { hasTouch: true, isMobile: true });
+  const panel = page.locator('[data-panel]');
+  await panel.waitFor();
+  const r = await panel.evaluate((p) => { const b = p.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, position: getComputedStyle(p).position }; });
+  assert.equal(r.position, 'sticky');
+  assert.ok(Math.abs(r.bottom - PHONE.height) < 2, `the sheet ends at the frame's bottom edge: ${JSON.stringify(r)}`);
+  assert.ok(r.top >= PHONE.height * 0.4, `and leaves the canvas visible: ${r.top}`);
+  await context.close();
+});
+
 test('at 1440 px no view scrolls sideways, on every scenario, hostile strings included', async () => {
   const wide = [];
   for (const scenario of ['homelab', 'demo', 'broken', 'enterprise-fips', 'handover', 'hostile']) {
