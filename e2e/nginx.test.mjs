@@ -77,7 +77,9 @@ test('the deployed wasm is compressed: brotli when accepted, gzip otherwise, for
 
 test('hashed assets are cached for a year, index.html is revalidated, a missing hash is a 404', async () => {
   const html = await (await fetch(base + '/')).text();
-  const assets = [...html.matchAll(/(?:href|src)="\/?([\w-]+-[0-9a-f]{16}(?:_bg\.wasm|\.js|\.css))"/g)].map((m) => m[1]);
+  // Trunk's hash is a 64-bit number in hex without leading zeros: 1 to 16 digits (a 15-digit
+  // CSS hash once fell through to no-cache).
+  const assets = [...html.matchAll(/(?:href|src)="\/?([\w-]+-[0-9a-f]{1,16}(?:_bg\.wasm|\.js|\.css))"/g)].map((m) => m[1]);
   assert.ok(assets.some((a) => a.endsWith('.wasm')) && assets.some((a) => a.endsWith('.css')), assets.join(' '));
   for (const [b, prefix] of [[base, ''], [subBase, '/fluxlens']]) {
     for (const a of assets) {
@@ -87,6 +89,10 @@ test('hashed assets are cached for a year, index.html is revalidated, a missing 
     }
     const index = await fetch(`${b}${prefix}/`);
     assert.equal(index.headers.get('cache-control'), 'no-cache', `${b}${prefix}/ index.html`);
+    // A file without a hash in its name is revalidated (its content changes under one name).
+    const element = await fetch(`${b}${prefix}/fluxlens-element.js`);
+    assert.equal(element.status, 200);
+    assert.equal(element.headers.get('cache-control'), 'no-cache', `${b}${prefix}/fluxlens-element.js`);
     // A hashed name that is not in this build is not answered with index.html (cached a year).
     const gone = await fetch(`${b}${prefix}/fluxlens-0000000000000000_bg.wasm`);
     assert.equal(gone.status, 404, `${b}${prefix}: an old build's wasm`);
