@@ -31,14 +31,16 @@ const IMMUTABLE_BLOCK = /\n    # Hashed assets \(#28\)[\s\S]*?\n    }\n/;
 // cold cache): quoted, not measured by this bench.
 const OPERATOR = { 'Fast 4G': 525, 'Slow 4G': 1432 };
 
-// One visit; `warm`: a first visit fills the HTTP cache, then a second one in the same context
-// is measured (a new tab: the app starts again, only the cache is kept).
-async function measure(browser, base, profile, prefetch, warm = false) {
+// One visit to `url` under `profile`, complete when `ready` holds in the page; `warm`: a first
+// visit fills the HTTP cache, then a second one in the same context is measured (a new tab: the
+// app starts again, only the cache is kept). `prepare(context, page)` runs before navigation.
+async function visit(browser, url, profile, ready, warm, prepare = async () => {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (warm) {
     const first = await context.newPage();
-    await first.goto(`${base}/?poll=600`);
-    await first.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 120000 });
+    await prepare(context, first);
+    await first.goto(url);
+    await first.waitForFunction(ready, null, { timeout: 120000 });
     await first.close();
   }
   const page = await context.newPage();
@@ -51,21 +53,30 @@ async function measure(browser, base, profile, prefetch, warm = false) {
   await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PROFILES[profile] });
   let bytes = 0;
   cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
+  await prepare(context, page);
+  await page.goto(url);
+  await page.waitForFunction(ready, null, { timeout: 120000 });
+  return { context, page, bytes: () => bytes };
+}
+
+async function measure(browser, base, profile, prefetch, warm = false) {
   let wasmEncoding = '';
-  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
-  await page.addInitScript((noPrefetch) => {
-    if (noPrefetch) window.__fluxlensNoPrefetch = true;
-    const seen = () => {
-      const el = document.querySelector('[data-identity=Flux]');
-      if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
-    };
-    new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
-  }, !prefetch);
-  await page.goto(`${base}/?poll=600`);
-  await page.waitForFunction(() => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 120000 });
+  const prepare = async (_, page) => {
+    page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
+    await page.addInitScript((noPrefetch) => {
+      if (noPrefetch) window.__fluxlensNoPrefetch = true;
+      const seen = () => {
+        const el = document.querySelector('[data-identity=Flux]');
+        if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
+      };
+      new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
+    }, !prefetch);
+  };
+  const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0;
+  const { context, page, bytes } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare);
   const t = await page.evaluate(() => ({ facts: window.__factsAt, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime }));
   await context.close();
-  return { ...t, wasmEncoding, bytes };
+  return { ...t, wasmEncoding, bytes: bytes() };
 }
 
 // The Flux Operator UI's dashboard beside fluxlens (#28), when its production build is given:
@@ -89,32 +100,23 @@ function operatorSite(port, api) {
 }
 
 async function measureOperator(browser, base, profile, warm) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const done = () => window.__completeAt;
-  await context.addInitScript(() => {
-    new MutationObserver(() => {
-      const main = document.querySelector('main');
-      if (!window.__completeAt && main && main.textContent.includes('Flux Distribution') && main.textContent.includes('Flux Components')) window.__completeAt = performance.now();
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  if (warm) {
-    const first = await context.newPage();
-    await first.goto(`${base}/`);
-    await first.waitForFunction(done, null, { timeout: 120000 });
-    await first.close();
-  }
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PROFILES[profile] });
-  let bytes = 0;
-  cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
-  await page.goto(`${base}/`);
-  await page.waitForFunction(done, null, { timeout: 120000 });
+  // Once per context: every page of it watches for the dashboard's report.
+  let watching = false;
+  const prepare = async (context) => {
+    if (watching) return;
+    watching = true;
+    await context.addInitScript(() => {
+      new MutationObserver(() => {
+        const main = document.querySelector('main');
+        if (!window.__completeAt && main && main.textContent.includes('Flux Distribution') && main.textContent.includes('Flux Components')) window.__completeAt = performance.now();
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+  };
+  const { context, page, bytes } = await visit(browser, `${base}/`, profile, done, warm, prepare);
   const complete = await page.evaluate(done);
   await context.close();
-  return { complete, bytes };
+  return { complete, bytes: bytes() };
 }
 
 const browser = await launch();

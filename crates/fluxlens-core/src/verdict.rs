@@ -27,21 +27,6 @@ impl Tone {
         }
     }
 
-    /// The stronger of two tones (bad over warn over ok; neutral is weakest).
-    pub fn max_with(self, other: Tone) -> Tone {
-        let rank = |t: Tone| match t {
-            Tone::Neutral => 0,
-            Tone::Ok => 1,
-            Tone::Warn => 2,
-            Tone::Bad => 3,
-        };
-        if rank(other) > rank(self) {
-            other
-        } else {
-            self
-        }
-    }
-
     /// For `data-verdict` and the CSS modifier.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -235,7 +220,11 @@ pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
     let tally = crate::compliance::Tally::of(controls);
     let worst = failing.iter().filter_map(|c| c.worst).max();
     let tone = match worst {
-        Some(s) => Tone::of(s).max_with(Tone::Warn),
+        // A failing control is never fine, even when only a low finding speaks to it.
+        Some(s) => match Tone::of(s) {
+            Tone::Ok => Tone::Warn,
+            t => t,
+        },
         None if tally.unknown > 0 => Tone::Neutral,
         None => Tone::Ok,
     };
