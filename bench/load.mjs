@@ -22,8 +22,10 @@ const LEVERS = [
   { name: 'no compression, no prefetch (as before)', render: ['--no-compression'], prefetch: false, immutable: false },
   { name: '+ gzip (gzip_static, level 9 prebuilt)', render: [], prefetch: false, immutable: false },
   { name: '+ brotli (brotli_static, q11 prebuilt)', render: ['--brotli'], prefetch: false, immutable: false },
-  { name: '+ API prefetch and report facts painted before the wasm', render: ['--brotli'], prefetch: true, immutable: false, warm: true },
-  { name: '+ hashed assets cached a year, immutable (#28, shipped)', render: ['--brotli'], prefetch: true, immutable: true, warm: true },
+  { name: '+ API prefetch (report, lists) and report facts painted before the wasm', render: ['--brotli'], prefetch: 'lists', immutable: false, warm: true },
+  { name: '+ hashed assets cached a year, immutable (#28)', render: ['--brotli'], prefetch: 'lists', immutable: true, warm: true },
+  { name: '+ every read of the first load before the wasm: objects, CRDs, events (#28)', render: ['--brotli'], prefetch: 'reads', immutable: true, warm: true },
+  { name: '+ a second visit sends the last visit\'s reads at once (#28, shipped)', render: ['--brotli'], prefetch: true, immutable: true, warm: true },
 ];
 // The kit's location for hashed assets (deploy/nginx/*.conf.template), removed for rows before it.
 const IMMUTABLE_BLOCK = /\n    # Hashed assets \(#28\)[\s\S]*?\n    }\n/;
@@ -63,14 +65,15 @@ async function measure(browser, base, profile, prefetch, warm = false) {
   let wasmEncoding = '';
   const prepare = async (_, page) => {
     page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
-    await page.addInitScript((noPrefetch) => {
-      if (noPrefetch) window.__fluxlensNoPrefetch = true;
+    await page.addInitScript((prefetch) => {
+      if (!prefetch) window.__fluxlensNoPrefetch = true;
+      if (typeof prefetch === 'string') window.__fluxlensPrefetchUpTo = prefetch;
       const seen = () => {
         const el = document.querySelector('[data-identity=Flux]');
         if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
       };
       new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
-    }, !prefetch);
+    }, prefetch);
   };
   const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0;
   const { context, page, bytes } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare);

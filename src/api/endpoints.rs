@@ -1,6 +1,6 @@
 //! One async method per endpoint, on the API of one cluster.
 
-use super::{ApiError, Body, get_json, get_text, post_json, post_text};
+use super::{ApiError, Body, PrefetchedPost, get_json, get_text, post_json, post_text};
 use fluxlens_core::api::{
     ApiObject, EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse,
     ResourceList,
@@ -76,5 +76,14 @@ impl Api {
         req: &InventoryObjectsRequest,
     ) -> Result<Body, ApiError> {
         post_text(&self.base, "/api/v1/inventory/objects", req).await
+    }
+
+    /// The object batches the page's script read before the app started (#28), once: for the
+    /// page's own API only (a fleet cluster's reads are its own).
+    pub async fn prefetched_posts(&self) -> Vec<PrefetchedPost> {
+        if *self.base != *super::base_path() {
+            return Vec::new();
+        }
+        super::prefetched_posts().await
     }
 }

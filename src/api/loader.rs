@@ -18,6 +18,7 @@ use fluxlens_core::api::{
 };
 use fluxlens_core::kind::Role;
 use fluxlens_core::load;
+use fluxlens_core::load::prefetched;
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use leptos::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -92,6 +93,9 @@ enum BatchAnswer {
     Same,
     /// A new answer, and its body to recognise it next time.
     Decoded(InventoryObjectsResponse, Body),
+    /// A new answer taken from a read made for other items too (#28): applied, not recognised
+    /// next time (its body answers another request).
+    Partial(InventoryObjectsResponse),
 }
 
 fn request_print(req: &InventoryObjectsRequest) -> u64 {
@@ -312,6 +316,16 @@ async fn refresh(
             .collect();
         batches.extend(load::object_batches(&report, &rows));
     }
+    // CRD access that failed is asked again (on the first load, then with the renewals).
+    let ask_crds = first || (renew && cache.crds == CrdAccess::Unknown);
+    let crd_request = load::crd_request(&report).filter(|_| ask_crds);
+    // The first load takes what the page's script read before the app started (#28).
+    let pre = if first {
+        take_prefetched(&api, &mut batches, crd_request.as_ref()).await
+    } else {
+        Prefetched::default()
+    };
+    let crd_request = crd_request.filter(|_| pre.crds.is_none());
     let total: usize = batches.iter().map(|b| b.objects.len()).sum();
     // The object batches, the CRDs and the FluxInstance's events do not depend on each other:
     // on a slow link each saved round trip is half a second.
@@ -326,10 +340,8 @@ async fn refresh(
         }
         all
     };
-    // CRD access that failed is asked again (on the first load, then with the renewals).
-    let ask_crds = first || (renew && cache.crds == CrdAccess::Unknown);
     let crds = async {
-        match load::crd_request(&report).filter(|_| ask_crds) {
+        match crd_request {
             // CRDs are optional: any failure means "unknown", never an error for the page.
             Some(req) => Some(match api.inventory_objects(&req).await {
                 Ok(r) => load::crd_access(r.objects),
@@ -354,8 +366,9 @@ async fn refresh(
         }
     };
     let (parts, crds, events) = futures_util::future::join3(objects, crds, events).await;
+    let crds = crds.or(pre.crds);
     let mut last_error = None;
-    for p in parts {
+    for p in std::iter::once(pre.parts).chain(parts) {
         let applied = apply_parts(cache, p);
         dirty |= applied.changed;
         if let Some(e) = applied.error {
@@ -396,6 +409,58 @@ async fn refresh(
     cache.last_unconfirmed = cluster.notes.unconfirmed.len();
     cluster.confirmations = cache.confirmations.clone();
     Ok(Some(cluster))
+}
+
+/// What the first load took of the page script's reads.
+#[derive(Default)]
+struct Prefetched {
+    /// The objects, as parts of the load's own batches.
+    parts: Vec<Part>,
+    /// The CRDs' access, when a read answered the whole CRD request.
+    crds: Option<CrdAccess>,
+}
+
+/// Takes from the object batches the page's script read (#28) every item the first load would
+/// ask for (`load::prefetched::adopt`): `batches` keep only what is still to ask, and a read
+/// that answered the whole CRD request spares it. A read that failed or is not JSON is left.
+async fn take_prefetched(
+    api: &Api,
+    batches: &mut Vec<InventoryObjectsRequest>,
+    crd_request: Option<&InventoryObjectsRequest>,
+) -> Prefetched {
+    let mut reads = Vec::new();
+    let mut bodies = Vec::new();
+    for post in api.prefetched_posts().await {
+        let Ok(body) = post.answer else {
+            continue;
+        };
+        let (Ok(request), Ok(response)) = (
+            serde_json::from_str::<InventoryObjectsRequest>(&post.body),
+            fluxlens_core::error::decode::<InventoryObjectsResponse>(&body.text()),
+        ) else {
+            continue;
+        };
+        reads.push(prefetched::Read { request, response });
+        bodies.push(body);
+    }
+    let first = prefetched::adopt_first_load(batches, crd_request, reads);
+    *batches = first.objects.still;
+    let parts = first
+        .objects
+        .taken
+        .into_iter()
+        .map(|t| Part {
+            print: request_print(&t.request),
+            req: t.request,
+            answer: Ok(if t.whole {
+                BatchAnswer::Decoded(t.response, bodies[t.from].clone())
+            } else {
+                BatchAnswer::Partial(t.response)
+            }),
+        })
+        .collect();
+    let crds = first.crds.map(load::crd_access);
+    Prefetched { parts, crds }
 }
 
 /// The confirming read (§0.2), in batches: what the server answers decides "missing"; what it
@@ -533,41 +598,43 @@ fn apply_parts(cache: &mut Cache, parts: Vec<Part>) -> Applied {
         answer,
     } in parts
     {
-        match answer {
-            Ok(BatchAnswer::Same) => {}
-            Ok(BatchAnswer::Decoded(resp, print)) => {
-                let unreadable_before = cache.unreadable.len();
-                for k in load::not_returned(&req, &resp.objects) {
-                    cache.unreadable.push((
-                        k,
-                        "not returned: the server answered fewer items than asked".into(),
-                    ));
-                }
-                let (objects, failed) = load::split_results(resp.objects);
-                for o in objects {
-                    if let Some(key) = ObjectKey::of(&o)
-                        && cache.objects.get(&key) != Some(&o)
-                    {
-                        changed = true;
-                        cache.batch_answers.changed_through(req_print, &key);
-                        cache.objects.insert(key, o);
-                    }
-                }
-                cache.unreadable.extend(failed);
-                // Only an answer applied whole may be recognised and skipped next time.
-                if cache.unreadable.len() == unreadable_before {
-                    let keys = load::requested_keys(&req);
-                    cache.batch_answers.remember(req_print, keys, print);
-                } else {
-                    cache.batch_answers.forget(req_print);
-                }
-            }
+        let (resp, body) = match answer {
+            Ok(BatchAnswer::Same) => continue,
+            Ok(BatchAnswer::Decoded(resp, body)) => (resp, Some(body)),
+            Ok(BatchAnswer::Partial(resp)) => (resp, None),
             Err(e) => {
                 for key in load::requested_keys(&req) {
                     cache.unreadable.push((key, format!("Error ({e})")));
                 }
                 error = Some(e);
+                continue;
             }
+        };
+        let unreadable_before = cache.unreadable.len();
+        for k in load::not_returned(&req, &resp.objects) {
+            cache.unreadable.push((
+                k,
+                "not returned: the server answered fewer items than asked".into(),
+            ));
+        }
+        let (objects, failed) = load::split_results(resp.objects);
+        for o in objects {
+            if let Some(key) = ObjectKey::of(&o)
+                && cache.objects.get(&key) != Some(&o)
+            {
+                changed = true;
+                cache.batch_answers.changed_through(req_print, &key);
+                cache.objects.insert(key, o);
+            }
+        }
+        cache.unreadable.extend(failed);
+        // Only an answer applied whole may be recognised and skipped next time.
+        match body {
+            Some(body) if cache.unreadable.len() == unreadable_before => {
+                let keys = load::requested_keys(&req);
+                cache.batch_answers.remember(req_print, keys, body);
+            }
+            _ => cache.batch_answers.forget(req_print),
         }
     }
     Applied { error, changed }

@@ -193,7 +193,7 @@ async fn send_here(method: &str, url: &str, body: Option<&str>) -> Result<Body, 
 
 /// The response `index.html`'s inline script already asked for (`window.__fluxlensPrefetch`),
 /// taken once: the first load does not wait for the wasm to start its requests.
-fn take_prefetch(path: &str) -> Option<js_sys::Promise> {
+fn take_prefetch<T: JsCast>(path: &str) -> Option<T> {
     let window = web_sys::window()?;
     let map = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()).ok()?;
     if !map.is_object() {
@@ -202,19 +202,20 @@ fn take_prefetch(path: &str) -> Option<js_sys::Promise> {
     let key = wasm_bindgen::JsValue::from_str(path);
     let value = js_sys::Reflect::get(&map, &key).ok()?;
     let _ = js_sys::Reflect::delete_property(map.unchecked_ref::<js_sys::Object>(), &key);
-    value.dyn_into::<js_sys::Promise>().ok()
+    value.dyn_into::<T>().ok()
 }
 
-/// Waits until `index.html`'s script has prefetched the lists by kind the report names (at once
-/// when it has, or when there is no prefetch).
-async fn prefetched_kinds() {
+/// Waits until `index.html`'s script (`prefetch.js`) has reached `stage` — `kinds`: it has sent
+/// the lists by kind the report names; `reads`: the object batches and the instance's events too
+/// — at once when it has, or when there is no prefetch.
+async fn prefetch_stage(stage: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
     let Ok(map) = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()) else {
         return;
     };
-    if let Some(p) = js_sys::Reflect::get(&map, &"kinds".into())
+    if let Some(p) = js_sys::Reflect::get(&map, &stage.into())
         .ok()
         .and_then(|v| v.dyn_into::<js_sys::Promise>().ok())
     {
@@ -223,6 +224,37 @@ async fn prefetched_kinds() {
         let done = wasm_bindgen_futures::JsFuture::from(p);
         let _ = futures_util::future::select(Box::pin(done), deadline).await;
     }
+}
+
+/// One object batch `prefetch.js` sent: the body it posted and what came back.
+pub struct PrefetchedPost {
+    pub body: String,
+    pub answer: Result<Body, ApiError>,
+}
+
+/// The object batches `prefetch.js` sent (#28), taken once, after it has sent them all: the
+/// first load takes from them item by item (`fluxlens_core::load::prefetched`). A batch whose
+/// request failed outright is left out (its items are asked again).
+pub(crate) async fn prefetched_posts() -> Vec<PrefetchedPost> {
+    prefetch_stage("reads").await;
+    let Some(batches) = take_prefetch::<js_sys::Array>("batches") else {
+        return Vec::new();
+    };
+    let mut posts = Vec::new();
+    for entry in batches.iter() {
+        let body = js_sys::Reflect::get(&entry, &"body".into())
+            .ok()
+            .and_then(|b| b.as_string());
+        let response = js_sys::Reflect::get(&entry, &"response".into())
+            .ok()
+            .and_then(|r| r.dyn_into::<js_sys::Promise>().ok());
+        if let (Some(body), Some(response)) = (body, response)
+            && let Some(answer) = adopt(response).await
+        {
+            posts.push(PrefetchedPost { body, answer });
+        }
+    }
+    posts
 }
 
 /// Reads a prefetched response through the same classification as any other; `None` when the
@@ -256,16 +288,24 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
 pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
     let url = url_of(base, path, query);
     if base == base_path() && fluxlens_core::api::is_allowed("GET", path) {
-        // A prefetched list by kind is keyed by its path and query; the script adds those once
-        // the report has named the kinds (`kinds`), so that is awaited first.
+        // A prefetched read with a query is keyed by its path and query; the script sends the
+        // lists by kind once the report has named them (`kinds`), the events once the lists
+        // have named the instance (`reads`): each stage is awaited before the key is given up.
         let key = &url[base.len()..];
-        if key != path {
-            prefetched_kinds().await;
-        }
-        if let Some(p) = take_prefetch(key)
-            && let Some(body) = adopt(p).await
-        {
-            return body;
+        let stages: &[&str] = if key == path {
+            &[""]
+        } else {
+            &["kinds", "reads"]
+        };
+        for stage in stages {
+            if !stage.is_empty() {
+                prefetch_stage(stage).await;
+            }
+            if let Some(p) = take_prefetch::<js_sys::Promise>(key)
+                && let Some(body) = adopt(p).await
+            {
+                return body;
+            }
         }
     }
     send("GET", path, &url, None, base == base_path()).await

@@ -3,6 +3,8 @@
 //! confirms candidate-missing keys, how to tell a kind whose list is incomplete, and which
 //! objects a poll must refetch.
 
+pub mod prefetched;
+
 use crate::api::inventory::{InventoryObjectsRequest, ObjectRef, ObjectResult};
 use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
@@ -483,17 +485,23 @@ pub fn diff_summaries(
 #[cfg(test)]
 mod tests {
 
+    /// The page's prefetch script (#28), whose tables must say what this module does.
+    const PREFETCH_JS: &str = include_str!("../../../src/api/prefetch.js");
+
+    fn script_line(name: &str) -> &'static str {
+        PREFETCH_JS
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("var {name} = ")))
+            .unwrap_or_else(|| panic!("prefetch.js declares {name}"))
+    }
+
     #[test]
     fn the_page_prefetches_exactly_the_kinds_listed_alone() {
-        // index.html lists by kind, before the wasm runs, every kind the report counts that is
+        // The script lists by kind, before the wasm runs, every kind the report counts that is
         // not in its LISTED array (#28); that array must be LISTED_BY_DEFAULT plus the two
         // kinds `kinds_listed_alone` also leaves out, or the app would ask again (or never take
         // a prefetched list).
-        let html = include_str!("../../../index.html");
-        let line = html
-            .lines()
-            .find(|l| l.trim_start().starts_with("var LISTED = ["))
-            .expect("index.html declares LISTED");
+        let line = script_line("LISTED");
         let inner = &line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()];
         let mut listed: Vec<&str> = inner
             .split(',')
@@ -504,6 +512,30 @@ mod tests {
         listed.sort_unstable();
         want.sort_unstable();
         assert_eq!(listed, want);
+        assert_eq!(
+            script_line("BATCH_SIZE"),
+            format!("  var BATCH_SIZE = {BATCH_SIZE};")
+        );
+    }
+
+    #[test]
+    fn the_page_prefetches_the_crds_the_load_asks_for() {
+        // The script's CRDS table names each kind's CRD as `Kind::crd_name` does: a CRD read
+        // the app would form differently is not taken (and is asked again).
+        let start = PREFETCH_JS
+            .find("var CRDS = {")
+            .expect("prefetch.js declares CRDS");
+        let table = &PREFETCH_JS[start..start + PREFETCH_JS[start..].find("};").unwrap()];
+        let mut kinds: Vec<Kind> = crate::kind::FLUX_KINDS.to_vec();
+        kinds.push(Kind::FluxReport);
+        for kind in kinds {
+            let entry = format!("{}: '{}'", kind.as_str(), kind.crd_name().unwrap());
+            assert!(table.contains(&entry), "prefetch.js CRDS lacks {entry}");
+        }
+        assert_eq!(
+            table.matches(": '").count(),
+            crate::kind::FLUX_KINDS.len() + 1
+        );
     }
     use super::*;
     use crate::api::inventory::InventoryObjectsResponse;

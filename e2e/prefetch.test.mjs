@@ -1,0 +1,110 @@
+// The first load's reads made by the page's script before the wasm (#28, src/api/prefetch.js):
+// they move reads earlier, never add one, and what a last visit remembered never shows.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
+const STORE = 'fluxlens:reads:/';
+
+/** One visit of `/` in `context` until the overview is complete: the API requests the server saw
+ * (method, path, query: a sorted multiset), the page script's own, and the objects shown. */
+async function visit(sim, context, { noPrefetch = false, seed = null } = {}) {
+  const before = (await sim.log()).length;
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.addInitScript(([noPrefetch, seed, store]) => {
+    if (noPrefetch) window.__fluxlensNoPrefetch = true;
+    if (seed) localStorage.setItem(store, seed);
+  }, [noPrefetch, seed, STORE]);
+  await page.goto(sim.base + '/?poll=600');
+  await page.waitForFunction(rendered, null, { timeout: 30000 });
+  const server = (await sim.log()).slice(before).filter((e) => e.path.startsWith('/api/'));
+  const fromPage = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((r) => new URL(r.name).pathname.startsWith('/api/v1/'))
+    .map((r) => ({ path: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd })));
+  const objects = await page.locator('[data-count=objects]').textContent();
+  const remembered = await page.evaluate((store) => localStorage.getItem(store), STORE);
+  await page.close();
+  return { reads: server.map((e) => `${e.method} ${e.path}?${e.query}`).sort(), server, fromPage, objects, errors, remembered };
+}
+
+for (const scenario of ['demo', 'homelab']) {
+  test(`${scenario}: each read of the first load is asked once, cold and on a second visit, most by the page before the wasm`, async () => {
+    const sim = await startSim(['--scenario', scenario]);
+    try {
+      const context = await browser.newContext();
+      // The app alone (the script off), then cold with the script, then a second visit.
+      const alone = await visit(sim, context, { noPrefetch: true });
+      assert.equal(alone.fromPage.length, 0);
+      assert.equal(alone.remembered, null, 'the script off remembers nothing');
+      const cold = await visit(sim, context);
+      // Every answer takes 150 ms more, so "before the report has answered" is not a race.
+      await sim.faults('latency-ms=150');
+      const warm = await visit(sim, context);
+      await sim.faults('reset=1');
+      const gets = (v) => v.reads.filter((r) => r.startsWith('GET'));
+      const posts = (v) => v.reads.filter((r) => r.startsWith('POST'));
+      assert.deepEqual(cold.reads, alone.reads, 'cold: the same reads, each once, whoever sends them');
+      // A second visit sends the last visit's objects and CRDs together: fewer batches, never more.
+      assert.deepEqual(gets(warm), gets(alone), 'warm: the same GETs, each once');
+      assert.ok(posts(warm).length <= posts(alone).length, `${posts(warm).length} batches, the app alone ${posts(alone).length}`);
+      for (const v of [cold, warm]) {
+        assert.equal(v.objects, alone.objects);
+        assert.deepEqual(v.errors, []);
+        // Every object batch and the CRD read were sent by the page, not by the app.
+        const byPage = v.fromPage.filter((r) => r.path === '/api/v1/inventory/objects');
+        assert.equal(byPage.length, posts(v).length, 'every batch came from the page script');
+        assert.ok(v.server.every((e) => !e.mutating));
+      }
+      // The second visit sends what the last one read at once: every object batch leaves before
+      // the report has answered (one round trip, not three).
+      const report = warm.fromPage.find((r) => r.path === '/api/v1/report');
+      const sent = warm.fromPage.filter((r) => r.path === '/api/v1/inventory/objects');
+      assert.ok(sent.every((p) => p.start <= report.end), JSON.stringify({ report, sent }));
+      const cold_report = cold.fromPage.find((r) => r.path === '/api/v1/report');
+      assert.ok(cold.fromPage.filter((r) => r.path === '/api/v1/inventory/objects').every((p) => p.start >= cold_report.end), 'cold, the batches follow the answers');
+      await context.close();
+    } finally { await cleanup(browser, sim); }
+  });
+}
+
+test('what a last visit remembered is only a head start: gone objects, old API versions and foreign paths never show or get asked', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const fresh = await visit(sim, await browser.newContext());
+    const seed = JSON.stringify({
+      v: 1,
+      gets: ['/api/v1/events?kind=FluxInstance&name=gone&namespace=nowhere', '/api/v1/evil?x=1', 'https://elsewhere.example/api/v1/resources?kind=Alert', 7],
+      posts: [
+        [
+          { apiVersion: 'source.toolkit.fluxcd.io/v0gone', kind: 'GitRepository', namespace: 'flux-system', name: 'flux-system' },
+          { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository', namespace: 'gone', name: 'gone' },
+          { kind: 1 }, null,
+        ],
+        'not a batch',
+      ],
+    });
+    const context = await browser.newContext();
+    const stale = await visit(sim, context, { seed });
+    assert.deepEqual(stale.errors, []);
+    assert.equal(stale.objects, fresh.objects, 'the objects shown are the lists\', not the memory\'s');
+    assert.ok(!stale.server.some((e) => e.path === '/api/v1/evil'), 'only the read endpoints are replayed');
+    assert.ok(stale.server.every((e) => !e.mutating));
+    // The memory is rewritten from this visit's reads: nothing of the seed is left.
+    const left = ['"gone"', 'v0gone', 'evil'].filter((s) => stale.remembered.includes(s));
+    assert.deepEqual(left, [], stale.remembered.slice(0, 300));
+    const page = await context.newPage();
+    await page.goto(sim.base + '/graph?poll=600&ns=flux-system&group=0');
+    await page.locator('g[data-node-id="GitRepository/flux-system/flux-system"]').waitFor();
+    await page.goto(sim.base + '/graph?poll=600&ns=gone&group=0');
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0);
+    assert.equal(await page.locator('g[data-node-id]').count(), 0);
+    await context.close();
+  } finally { await cleanup(browser, sim); }
+});
