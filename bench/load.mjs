@@ -25,7 +25,8 @@ const LEVERS = [
   { name: '+ API prefetch (report, lists) and report facts painted before the wasm', render: ['--brotli'], prefetch: 'lists', immutable: false, warm: true },
   { name: '+ hashed assets cached a year, immutable (#28)', render: ['--brotli'], prefetch: 'lists', immutable: true, warm: true },
   { name: '+ every read of the first load before the wasm: objects, CRDs, events (#28)', render: ['--brotli'], prefetch: 'reads', immutable: true, warm: true },
-  { name: '+ a second visit sends the last visit\'s reads at once (#28, shipped)', render: ['--brotli'], prefetch: true, immutable: true, warm: true },
+  { name: '+ a second visit sends the last visit\'s reads at once (#28)', render: ['--brotli'], prefetch: true, immutable: true, warm: true },
+  { name: '+ a second visit shows the last visit\'s data at once, said to be so, until its live data lands (#28, shipped)', render: ['--brotli'], prefetch: true, lastVisit: true, immutable: true, warm: true },
 ];
 // The kit's location for hashed assets (deploy/nginx/*.conf.template), removed for rows before it.
 const IMMUTABLE_BLOCK = /\n    # Hashed assets \(#28\)[\s\S]*?\n    }\n/;
@@ -43,6 +44,9 @@ async function visit(browser, url, profile, ready, warm, prepare = async () => {
     await prepare(context, first);
     await first.goto(url);
     await first.waitForFunction(ready, null, { timeout: 120000 });
+    // A visit long enough to keep its data for the next one (fluxlens, #28; bounded: the
+    // operator UI keeps nothing).
+    await first.waitForFunction(() => performance.getEntriesByName('fluxlens:last-visit-kept').length > 0, null, { timeout: 3000 }).catch(() => {});
     await first.close();
   }
   const page = await context.newPage();
@@ -61,23 +65,26 @@ async function visit(browser, url, profile, ready, warm, prepare = async () => {
   return { context, page, bytes: () => bytes };
 }
 
-async function measure(browser, base, profile, prefetch, warm = false) {
+async function measure(browser, base, profile, prefetch, lastVisit, warm = false) {
   let wasmEncoding = '';
   const prepare = async (_, page) => {
     page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
-    await page.addInitScript((prefetch) => {
+    await page.addInitScript(([prefetch, lastVisit]) => {
       if (!prefetch) window.__fluxlensNoPrefetch = true;
       if (typeof prefetch === 'string') window.__fluxlensPrefetchUpTo = prefetch;
+      if (!lastVisit) window.__fluxlensNoLastVisit = true;
       const seen = () => {
         const el = document.querySelector('[data-identity=Flux]');
         if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
       };
       new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
-    }, prefetch);
+    }, [prefetch, !!lastVisit]);
   };
-  const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0;
+  // Complete: the overview shows every card and finding (on a second visit, from the last
+  // visit's data, marked not live); live: the first live read has landed (`data-ready`).
+  const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0 && performance.getEntriesByName('fluxlens:data-ready').length > 0;
   const { context, page, bytes } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare);
-  const t = await page.evaluate(() => ({ facts: window.__factsAt, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime }));
+  const t = await page.evaluate(() => ({ facts: window.__factsAt, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, live: Math.max(performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, performance.getEntriesByName('fluxlens:data-ready')[0].startTime) }));
   await context.close();
   return { ...t, wasmEncoding, bytes: bytes() };
 }
@@ -139,13 +146,14 @@ try {
       const row = { lever: lever.name };
       for (const profile of Object.keys(PROFILES)) {
         const runs = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, `http://127.0.0.1:${port}`, profile, lever.prefetch));
+        for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, `http://127.0.0.1:${port}`, profile, lever.prefetch, lever.lastVisit));
         row[profile] = { facts: median(runs.map((r) => r.facts)), complete: median(runs.map((r) => r.complete)), bytes: median(runs.map((r) => r.bytes)) };
         row.encoding = runs[0].wasmEncoding;
         if (lever.warm) {
           const warm = [];
-          for (let i = 0; i < RUNS; i++) warm.push(await measure(browser, `http://127.0.0.1:${port}`, profile, lever.prefetch, true));
+          for (let i = 0; i < RUNS; i++) warm.push(await measure(browser, `http://127.0.0.1:${port}`, profile, lever.prefetch, lever.lastVisit, true));
           row[profile].warm = median(warm.map((r) => r.complete));
+          row[profile].warmLive = median(warm.map((r) => r.live));
           row[profile].warmBytes = median(warm.map((r) => r.bytes));
         }
       }
@@ -175,12 +183,12 @@ const ms = (x) => `${Math.round(x)}`;
 const kb = (x) => `${Math.round(x / 1024)}`;
 const cell = (r, p, k) => (r[p][k] === undefined ? '—' : k.endsWith('ytes') ? kb(r[p][k]) : ms(r[p][k]));
 let md = `<!-- load:start (generated by \`make bench\`, ${date}; median of ${RUNS} runs, headless Chromium, demo scenario behind the deploy kit's nginx; cold: a new browser context, its HTTP cache empty; warm: a second visit after one that filled it) -->\n`;
-md += `| lever | wasm sent as | Fast 4G: facts (ms) | Fast 4G: overview complete, cold (ms) | Fast 4G: complete, warm (ms) | Slow 4G: facts (ms) | Slow 4G: complete, cold (ms) | Slow 4G: complete, warm (ms) | transferred cold / warm (KB) |\n|---|---|---|---|---|---|---|---|---|\n`;
+md += `| lever | wasm sent as | Fast 4G: facts (ms) | Fast 4G: overview complete, cold (ms) | Fast 4G: complete, warm (ms) | Fast 4G: live, warm (ms) | Slow 4G: facts (ms) | Slow 4G: complete, cold (ms) | Slow 4G: complete, warm (ms) | Slow 4G: live, warm (ms) | transferred cold / warm (KB) |\n|---|---|---|---|---|---|---|---|---|---|---|\n`;
 for (const r of rows) {
-  md += `| ${r.lever} | ${r.encoding} | ${ms(r['Fast 4G'].facts)} | ${ms(r['Fast 4G'].complete)} | ${cell(r, 'Fast 4G', 'warm')} | ${ms(r['Slow 4G'].facts)} | ${ms(r['Slow 4G'].complete)} | ${cell(r, 'Slow 4G', 'warm')} | ${kb(r['Fast 4G'].bytes)} / ${cell(r, 'Fast 4G', 'warmBytes')} |\n`;
+  md += `| ${r.lever} | ${r.encoding} | ${ms(r['Fast 4G'].facts)} | ${ms(r['Fast 4G'].complete)} | ${cell(r, 'Fast 4G', 'warm')} | ${cell(r, 'Fast 4G', 'warmLive')} | ${ms(r['Slow 4G'].facts)} | ${ms(r['Slow 4G'].complete)} | ${cell(r, 'Slow 4G', 'warm')} | ${cell(r, 'Slow 4G', 'warmLive')} | ${kb(r['Fast 4G'].bytes)} / ${cell(r, 'Fast 4G', 'warmBytes')} |\n`;
 }
 if (operator) {
-  md += `| the Flux Operator UI's dashboard (its production build, same nginx and data) | br | — | ${ms(operator['Fast 4G'].complete)} | ${ms(operator['Fast 4G'].warm)} | — | ${ms(operator['Slow 4G'].complete)} | ${ms(operator['Slow 4G'].warm)} | ${kb(operator['Fast 4G'].bytes)} / ${kb(operator['Fast 4G'].warmBytes)} |\n`;
+  md += `| the Flux Operator UI's dashboard (its production build, same nginx and data) | br | — | ${ms(operator['Fast 4G'].complete)} | ${ms(operator['Fast 4G'].warm)} | ${ms(operator['Fast 4G'].warm)} | — | ${ms(operator['Slow 4G'].complete)} | ${ms(operator['Slow 4G'].warm)} | ${ms(operator['Slow 4G'].warm)} | ${kb(operator['Fast 4G'].bytes)} / ${kb(operator['Fast 4G'].warmBytes)} |\n`;
 }
 const last = rows[rows.length - 1];
 const ratio = (p, k) => (last[p][k] / OPERATOR[p]).toFixed(2);
@@ -191,7 +199,9 @@ if (operator) {
   const r = (p, k) => (last[p][k] / operator[p][k]).toFixed(2);
   md += `Target (#28): the overview complete ≤ 1.3× the operator dashboard on Fast 4G and ≤ 1.6× on Slow 4G cold, ≤ 1.0× warm, measured side by side above (the operator UI row; its dashboard needs one request). `;
   md += `Shipped: cold ${r('Fast 4G', 'complete')}× and ${r('Slow 4G', 'complete')}×, warm ${r('Fast 4G', 'warm')}× and ${r('Slow 4G', 'warm')}×: `;
-  md += `${r('Fast 4G', 'complete') <= 1.3 && r('Slow 4G', 'complete') <= 1.6 && r('Fast 4G', 'warm') <= 1.0 && r('Slow 4G', 'warm') <= 1.0 ? 'met' : 'NOT met'}.\n<!-- load:end -->`;
+  md += `${r('Fast 4G', 'complete') <= 1.3 && r('Slow 4G', 'complete') <= 1.6 && r('Fast 4G', 'warm') <= 1.0 && r('Slow 4G', 'warm') <= 1.0 ? 'met' : 'NOT met'}. `;
+  const live = (p) => (last[p].warmLive / operator[p].warm).toFixed(2);
+  md += `A second visit is complete from the last visit's data (said so on the page, stale since it was read); its live data lands at ${live('Fast 4G')}× and ${live('Slow 4G')}× the operator dashboard's second visit.\n<!-- load:end -->`;
 } else {
   md += `Target (#28): the overview complete ≤ 1.3× the operator dashboard on Fast 4G and ≤ 1.6× on Slow 4G cold, ≤ 1.0× warm (its ${OPERATOR['Fast 4G']} / ${OPERATOR['Slow 4G']} ms are quoted from issue #28, not measured here: set OPERATOR_UI_DIST to measure it). `;
   md += `Shipped: cold ${ratio('Fast 4G', 'complete')}× and ${ratio('Slow 4G', 'complete')}×, warm ${ratio('Fast 4G', 'warm')}× and ${ratio('Slow 4G', 'warm')}×.\n<!-- load:end -->`;

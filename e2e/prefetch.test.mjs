@@ -8,7 +8,8 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
+// The view shown and the live data landed (a second visit shows the last visit's data first).
+const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0 && performance.getEntriesByName('fluxlens:data-ready').length > 0;
 const STORE = 'fluxlens:reads:/';
 
 /** One visit of `/` in `context` until the overview is complete: the API requests the server saw

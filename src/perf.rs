@@ -6,6 +6,8 @@ pub const DATA_READY: &str = "fluxlens:data-ready";
 pub const GRAPH_LAID_OUT: &str = "fluxlens:graph-laid-out";
 /// The current route shows its data.
 pub const VIEW_RENDERED: &str = "fluxlens:view-rendered";
+/// The live data was kept for the next visit (`api::last_visit`).
+pub const LAST_VISIT_KEPT: &str = "fluxlens:last-visit-kept";
 
 /// A live poll starts (one entry kept: each poll clears the last; observe it to see them all).
 pub const POLL_STARTED: &str = "fluxlens:poll-started";

@@ -75,6 +75,9 @@ pub struct AppState {
     pub stale_since: RwSignal<Option<f64>>,
     /// When the shown data was last refreshed (ms since epoch).
     pub updated_at: RwSignal<Option<f64>>,
+    /// Set while the page shows the last visit's data (when it was read, ms since epoch), until
+    /// its first live read lands (`api::last_visit`).
+    pub last_visit: RwSignal<Option<f64>>,
     /// Set when the page shows a snapshot from a link or file (no API is contacted).
     pub snapshot: RwSignal<Option<SnapshotInfo>>,
     /// Why a snapshot link or file could not be opened.
@@ -105,6 +108,7 @@ impl AppState {
             error: RwSignal::new(None),
             stale_since: RwSignal::new(None),
             updated_at: RwSignal::new(None),
+            last_visit: RwSignal::new(None),
             snapshot: RwSignal::new(None),
             snapshot_error: RwSignal::new(None),
             events_wanted: RwSignal::new(None),

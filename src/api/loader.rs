@@ -128,6 +128,11 @@ impl NotesPrint {
 
 /// Starts the first load and the poll loop.
 pub fn start(state: AppState, poll_seconds: u32) {
+    // The last visit's data while the first read runs (#28), said to be so: at once where the
+    // server asks for no sign-in, else once it has answered the report (`refresh`).
+    if state.snapshot.with_untracked(Option::is_none) && super::last_visit::shows_at_once() {
+        super::last_visit::restore(state);
+    }
     leptos::task::spawn_local(async move {
         let mut cache = Cache::default();
         let mut first = true;
@@ -147,15 +152,19 @@ pub fn start(state: AppState, poll_seconds: u32) {
                     // A refresh whose data is the same does not touch the app's state (#23);
                     // `None`: nothing changed, the model was not even rebuilt.
                     if let Some(cluster) = fresh {
-                        let same = state.data.with_untracked(|d| {
-                            d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster))
-                        });
+                        // The last visit's data is replaced by the first live data, equal or not.
+                        let same = state.last_visit.with_untracked(Option::is_none)
+                            && state.data.with_untracked(|d| {
+                                d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster))
+                            });
                         if !same && state.snapshot.with_untracked(Option::is_none) {
                             state
                                 .data
                                 .set(Some(std::sync::Arc::new(Loaded::new(cluster))));
+                            super::last_visit::keep_soon(state);
                         }
                     }
+                    set_if_changed(state.last_visit, None);
                     set_if_changed(state.error, None);
                     set_if_changed(state.stale_since, None);
                     set_if_changed(state.progress, None);
@@ -166,6 +175,16 @@ pub fn start(state: AppState, poll_seconds: u32) {
                     first = false;
                 }
                 Err(e) => {
+                    // Turned away: what was read before may not be shown any more, here or on
+                    // the next visit; the last visit's data goes at once.
+                    if matches!(e, ApiError::Unauthorized { .. } | ApiError::Forbidden(_)) {
+                        super::last_visit::forget();
+                        if state.last_visit.get_untracked().is_some() {
+                            state.last_visit.set(None);
+                            state.stale_since.set(None);
+                            state.data.set(None);
+                        }
+                    }
                     if state.data.with_untracked(Option::is_some)
                         && state.stale_since.with_untracked(Option::is_none)
                     {
@@ -242,6 +261,10 @@ async fn refresh(
     if first && let Some(state) = state {
         // The header's facts do not wait for the objects.
         state.report.set(Some(std::sync::Arc::new(report.clone())));
+        // The server has answered this visit (and rewritten its sign-in cookie).
+        if state.snapshot.with_untracked(Option::is_none) {
+            super::last_visit::restore(*state);
+        }
     }
     say("resource summaries".into());
     let slice_poll = cache.polls;

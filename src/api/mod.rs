@@ -5,6 +5,7 @@
 
 mod endpoints;
 pub mod fleet;
+pub mod last_visit;
 pub mod loader;
 pub mod object_events;
 mod reader;

@@ -101,6 +101,10 @@ fn Freshness() -> impl IntoView {
     let state = AppState::expect();
     let text = Memo::new(move |_| {
         use crate::clock::clock;
+        if let Some(t) = state.last_visit.get() {
+            let when = crate::clock::moment(t);
+            return Some(("last-visit", format!("Last visit's data, read {when}")));
+        }
         match (state.stale_since.get(), state.updated_at.get()) {
             (Some(t), _) => Some(("stale", format!("Stale since {}", clock(t)))),
             (None, Some(t)) => Some(("fresh", format!("Updated {}", clock(t)))),
@@ -141,7 +145,7 @@ pub fn Notices() -> impl IntoView {
             let stale = state.stale_since.get().map(|t| {
                 format!(
                     "Showing the last good data — stale since {}",
-                    crate::clock::clock(t)
+                    crate::clock::moment(t)
                 )
             });
             view! {
@@ -205,7 +209,24 @@ pub fn Notices() -> impl IntoView {
                 .collect_view()
         })
     };
+    // The last visit's data, until the first live read lands (an error says it instead).
+    let last_visit = move || {
+        let t = state
+            .last_visit
+            .get()
+            .filter(|_| state.error.with(Option::is_none))?;
+        let text = format!(
+            "Showing your last visit's data, read {} — not live. Reading the cluster…",
+            crate::clock::moment(t)
+        );
+        Some(view! {
+            <p class="fl-notice fl-notice--warn" role="status" data-notice="last-visit">
+                {text}
+            </p>
+        })
+    };
     view! {
+        {last_visit}
         {move || {
             state
                 .progress

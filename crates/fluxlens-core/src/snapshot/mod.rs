@@ -2,6 +2,7 @@
 //! deflated, checksummed and versioned, as `fl1.<base64url>`. Decoding is bounded in input
 //! size and decompressed size, and every failure is a clear message.
 
+pub mod kept;
 mod verdicts;
 
 pub use verdicts::{DROPPED, Verdicts, compliance_findings, per_object};
@@ -194,6 +195,11 @@ fn with_owner(mut r: ApiObject, o: &crate::model::FluxObject) -> ApiObject {
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 /// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
+    redacted(reduced(cluster, opts), crate::redact::redact_json)
+}
+
+/// The snapshot before redaction: what every view reads, and nothing else.
+fn reduced(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
     let drop = opts.drop_messages;
     let mut report = cluster.report.clone();
     report.spec.user_info = None;
@@ -211,7 +217,7 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, Sna
             .iter_mut()
             .for_each(|e| e.message = verdicts::DROPPED.to_string());
     }
-    let snap = Snapshot {
+    Snapshot {
         view: opts.view,
         captured_at_ms: cluster.notes.captured_at_ms,
         report,
@@ -234,8 +240,7 @@ pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, Sna
         instance_events,
         verdicts,
         redacted: 0,
-    };
-    redacted(snap, crate::redact::redact_json)
+    }
 }
 
 /// A share link leaves the cluster's authentication boundary: every string the snapshot keeps
@@ -354,8 +359,17 @@ pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
 
 /// Opens [`seal`]'s envelope: the JSON text, bounded in input and output size.
 pub(crate) fn unseal(prefix: &str, text: &str) -> Result<String, SnapshotError> {
+    unseal_within(prefix, text, MAX_ENCODED)
+}
+
+/// [`unseal`] with its own bound on the input (a copy kept in the browser is not a link).
+pub(crate) fn unseal_within(
+    prefix: &str,
+    text: &str,
+    max_encoded: usize,
+) -> Result<String, SnapshotError> {
     let t = text.trim();
-    if t.len() > MAX_ENCODED {
+    if t.len() > max_encoded {
         return Err(SnapshotError::TooLarge(t.len()));
     }
     let body = t.strip_prefix(prefix).ok_or(SnapshotError::NotASnapshot)?;

@@ -1,0 +1,119 @@
+//! The last visit's data (#28): kept in this browser's localStorage per API base after a live
+//! read, shown when the page starts again while its first read runs — said to be the last
+//! visit's and stale since it was read, never live — and dropped when the server turns the user
+//! away (`fluxlens_core::snapshot::kept` decides who may see a kept copy again).
+
+use crate::state::{AppState, Loaded};
+use fluxlens_core::model::Cluster;
+use fluxlens_core::snapshot::kept;
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::sync::Arc;
+
+/// A kept copy is written again at most this often (encoding a large cluster costs tens of ms).
+const KEEP_EVERY_MS: f64 = 5.0 * 60.0 * 1000.0;
+/// Waited after new data lands before it is kept: the screen goes first.
+const KEEP_AFTER_MS: u32 = 500;
+
+thread_local! {
+    static KEPT_AT: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+fn key() -> String {
+    let base = super::base_path();
+    format!(
+        "fluxlens:last:{}",
+        if base.is_empty() { "/" } else { &base }
+    )
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn signed_in() -> Option<bool> {
+    kept::sign_in(fluxlens_core::auth::parse_cookie(&super::cookies()).as_ref())
+}
+
+/// Whether the last visit's data may show before the server has answered this visit.
+pub fn shows_at_once() -> bool {
+    kept::shows_before_an_answer(fluxlens_core::auth::parse_cookie(&super::cookies()).as_ref())
+}
+
+/// Shows the last visit's data, if no data is shown yet and a copy is kept that may show; a copy
+/// that may not (signed out) or cannot (damaged) is removed.
+pub fn restore(state: AppState) {
+    if measured_without() || state.data.with_untracked(Option::is_some) {
+        return;
+    }
+    let Some(store) = storage() else {
+        return;
+    };
+    let Some(text) = store.get_item(&key()).ok().flatten() else {
+        return;
+    };
+    match kept::reopen(&text, signed_in()) {
+        Ok(cluster) => {
+            let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
+            state.last_visit.set(Some(since));
+            state.stale_since.set(Some(since));
+            state.data.set(Some(Arc::new(Loaded::new(cluster))));
+        }
+        Err(_) => forget(),
+    }
+}
+
+/// Removes the kept copy (the server said 401 or 403: what it read may no longer be shown).
+pub fn forget() {
+    if let Some(store) = storage() {
+        let _ = store.remove_item(&key());
+    }
+}
+
+/// Keeps the page's data soon (the first live data at once, then at most every five minutes):
+/// what is kept is the data shown when the timer fires, if it is live.
+pub fn keep_soon(state: AppState) {
+    let now = js_sys::Date::now();
+    if KEPT_AT
+        .with(Cell::get)
+        .is_some_and(|t| now - t < KEEP_EVERY_MS)
+    {
+        return;
+    }
+    KEPT_AT.with(|t| t.set(Some(now)));
+    gloo_timers::callback::Timeout::new(KEEP_AFTER_MS, move || {
+        let live = state.last_visit.get_untracked().is_none()
+            && state.snapshot.with_untracked(Option::is_none);
+        if let Some(data) = state.data.get_untracked().filter(|_| live) {
+            keep(&data.cluster);
+        }
+    })
+    .forget();
+}
+
+/// The load benchmark measures the page without this lever (`__fluxlensNoLastVisit`).
+fn measured_without() -> bool {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"__fluxlensNoLastVisit".into()).ok())
+        .is_some_and(|v| v.is_truthy())
+}
+
+fn keep(cluster: &Cluster) {
+    if measured_without() {
+        return;
+    }
+    let Some(store) = storage() else {
+        return;
+    };
+    match kept::keep(cluster, signed_in()) {
+        // Full storage: no head start next time, nothing else lost.
+        Some(text) => {
+            if store.set_item(&key(), &text).is_ok() {
+                crate::perf::mark(crate::perf::LAST_VISIT_KEPT);
+            } else {
+                forget();
+            }
+        }
+        None => forget(),
+    }
+}
