@@ -210,6 +210,14 @@ fn take_prefetch<T: JsCast>(path: &str) -> Option<T> {
 /// the lists by kind the report names; `reads`: the object batches and the instance's events too
 /// — at once when it has, or when there is no prefetch.
 async fn prefetch_stage(stage: &str) {
+    // The app asks after it has taken the report (for `kinds`) or every list (for `reads`): the
+    // script is then a moment away from the stage, unless a list it waits for never answered
+    // (the app has given up on it by then, and does not wait a second deadline).
+    let bound_ms = if stage == "reads" {
+        READS_STAGE_MS
+    } else {
+        TIMEOUT_SECONDS * 1000
+    };
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -221,11 +229,14 @@ async fn prefetch_stage(stage: &str) {
         .and_then(|v| v.dyn_into::<js_sys::Promise>().ok())
     {
         // Bounded: a report that never finishes must not hold the lists back for ever.
-        let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
+        let deadline = gloo_timers::future::TimeoutFuture::new(bound_ms);
         let done = wasm_bindgen_futures::JsFuture::from(p);
         let _ = futures_util::future::select(Box::pin(done), deadline).await;
     }
 }
+
+/// How long the app waits for the script's `reads` stage (see [`prefetch_stage`]).
+const READS_STAGE_MS: u32 = 2000;
 
 /// One object batch `prefetch.js` sent: the body it posted and what came back.
 pub struct PrefetchedPost {

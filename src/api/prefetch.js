@@ -132,21 +132,21 @@
       if (fresh.length) batch(fresh);
       remember.posts.push(crds);
     }
-    return { report: report, lists: lists };
+    return { report: report, reconcilers: reconcilers, lists: lists };
   });
   pre.kinds = byKind;
   pre.reads = byKind.then(function (k) {
     return Promise.all([listed].concat(k.lists)).then(function (answers) {
       if (!objectsToo || !k.report || !answers[0]) return;
-      objects(k.report, answers);
+      objects(k.reconcilers, answers);
     });
   }).catch(function () {});
 
   // The rows' objects at the API version the report names (`api_version_for`; a kind it does not
   // name is left to the app), in batches of what was not sent already; and the instance's events.
-  function objects(report, answers) {
+  function objects(reconcilers, answers) {
     var versions = {};
-    report.spec.reconcilers.forEach(function (r) {
+    reconcilers.forEach(function (r) {
       if (r && typeof r.kind === 'string' && typeof r.apiVersion === 'string' && r.apiVersion) versions[r.kind] = r.apiVersion;
     });
     var rows = [];
