@@ -269,13 +269,14 @@ pub(crate) async fn prefetched_posts() -> Vec<PrefetchedPost> {
     posts
 }
 
-/// Reads a prefetched response through the same classification as any other; `None` when the
-/// prefetch itself failed (the caller then asks again).
+/// Takes a prefetched answer (`prefetch.js` reads each whole: `{status, contentType, text}`)
+/// through the same classification as any other; `None` when the prefetch itself failed (the
+/// caller then asks again).
 async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
     let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
     let fetched = wasm_bindgen_futures::JsFuture::from(promise);
-    let resp = match futures_util::future::select(Box::pin(fetched), deadline).await {
-        futures_util::future::Either::Left((Ok(v), _)) => v.dyn_into::<web_sys::Response>().ok()?,
+    let answer = match futures_util::future::select(Box::pin(fetched), deadline).await {
+        futures_util::future::Either::Left((Ok(v), _)) => v,
         futures_util::future::Either::Left((Err(_), _)) => return None,
         futures_util::future::Either::Right(_) => {
             return Some(Err(ApiError::Timeout {
@@ -283,7 +284,11 @@ async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
             }));
         }
     };
-    Some(classified_response(resp).await)
+    let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
+    let status = field("status").and_then(|v| v.as_f64())? as u16;
+    let content_type = field("contentType").and_then(|v| v.as_string())?;
+    let text = field("text").and_then(|v| v.dyn_into::<js_sys::JsString>().ok())?;
+    Some(classified(status, &content_type, Body(text)))
 }
 
 /// `GET path?query` under `base`, decoded as `T`.

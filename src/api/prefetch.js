@@ -55,11 +55,17 @@
       init.body = body;
       init.headers['Content-Type'] = 'application/json';
     }
-    return fetch(base + path, init);
+    // Each answer is read whole here (its status, content type and text), so the app takes it
+    // without waiting a turn of the event loop for the body (src/api/mod.rs `adopt`).
+    return fetch(base + path, init).then(function (r) {
+      return r.text().then(function (body) {
+        return { status: r.status, contentType: r.headers.get('content-type') || '', text: body };
+      });
+    });
   };
-  var json = function (response) {
-    return response.then(function (r) {
-      return r.ok && (r.headers.get('content-type') || '').indexOf('json') >= 0 ? r.clone().json() : null;
+  var json = function (answer) {
+    return answer.then(function (a) {
+      return a.status >= 200 && a.status < 300 && a.contentType.indexOf('json') >= 0 ? JSON.parse(a.text) : null;
     }).catch(function () { return null; });
   };
   var text = function (v) { return typeof v === 'string' ? v : ''; };
