@@ -104,6 +104,11 @@ test('hashed assets are cached for a year, index.html is revalidated, a missing 
   await page.goto(base + '/');
   await page.locator('[data-count=objects]').waitFor();
   assert.ok(cached.some((p) => p.startsWith('/snippets/')), cached.join(' '));
+  // So are the split loader and a page's own chunk (#28: they carry the build's hash).
+  await page.locator('nav.fl-nav a[href="/graph"]').click();
+  await page.locator('[data-node-id]').first().waitFor();
+  assert.ok(cached.some((p) => /^\/__wasm_split-[0-9a-f]{1,16}\.js$/.test(p)), cached.join(' '));
+  assert.ok(cached.some((p) => /^\/split_fluxlens_graph-[0-9a-f]{1,16}\.wasm$/.test(p)), cached.join(' '));
 });
 
 test('the report facts are painted before the wasm starts, then replaced by the app', async () => {

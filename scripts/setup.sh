@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14          # 0.22.x needs rustc >= 1.96.1
 LEPTOSFMT_VERSION=0.1.33       # formats every view! macro; make test checks it
+WASM_SPLIT_VERSION=0.2.4       # wasm-split-cli: cuts the wasm into the overview and a chunk per page
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -34,6 +35,12 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; t
   say "installing wasm-bindgen-cli $WB_VERSION"
   # Not --locked: its lockfile pins a crate version the registry no longer has.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+# scripts/split.py, Trunk's post-build hook: the module per page (#28).
+# (The tool has no --version: cargo's own list of installed packages says which is there.)
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 2 minutes on 2 cores)"
+  cargo install wasm_split_cli_support --locked --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 # Not in the Docker build stage: formatting is checked, not built.
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && ! leptosfmt --version 2>/dev/null | grep -qx "leptosfmt $LEPTOSFMT_VERSION"; then

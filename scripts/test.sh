@@ -30,13 +30,14 @@ step "clippy (host)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)"
 cargo clippy -p fluxlens --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p fluxlens --bins --target wasm32-unknown-unknown --features split -- -D warnings
 step "fuzz targets compile (their own workspace; run with cargo +nightly fuzz)"
 cargo check --manifest-path fuzz/Cargo.toml --bins
 step "native tests (core, sim, check)"
 cargo test -p fluxlens-core -p fluxlens-sim -p fluxlens-check
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
-step "build"
+step "build (the wasm split per page: scripts/split.py, Trunk's post-build hook)"
 scripts/build.sh
 step "deploy image (when a container engine runs)"
 scripts/image-test.sh

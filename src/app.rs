@@ -81,17 +81,17 @@ fn Layout() -> impl IntoView {
     }
 }
 
-/// The page of a route.
+/// The page of a route (the pages other than the overview from their own chunks, see
+/// [`split`]).
 fn page(route: &str) -> AnyView {
+    use crate::pages::split::{Lazy, lazy_page};
     match view_of(route) {
         Some(View::Overview) => view! { <OverviewPage /> }.into_any(),
-        Some(View::Graph) => view! { <GraphPage /> }.into_any(),
-        Some(View::Signatures) => view! { <SignaturesPage /> }.into_any(),
-        Some(View::Migrations) => view! { <MigrationsPage /> }.into_any(),
-        Some(View::Compliance) => view! { <CompliancePage /> }.into_any(),
-        Some(View::Fleet) if crate::base::app_base().is_empty() => {
-            view! { <FleetPage /> }.into_any()
-        }
+        Some(View::Graph) => lazy_page(Lazy::Graph),
+        Some(View::Signatures) => lazy_page(Lazy::Signatures),
+        Some(View::Migrations) => lazy_page(Lazy::Migrations),
+        Some(View::Compliance) => lazy_page(Lazy::Compliance),
+        Some(View::Fleet) if crate::base::app_base().is_empty() => lazy_page(Lazy::Fleet),
         Some(View::Fleet) | None => view! { <NotFoundPage /> }.into_any(),
     }
 }

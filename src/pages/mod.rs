@@ -7,6 +7,7 @@ mod migrations;
 mod not_found;
 mod overview;
 mod signatures;
+pub mod split;
 
 pub use compliance::CompliancePage;
 pub use fleet::FleetPage;
@@ -30,6 +31,7 @@ pub(crate) fn when_loaded<V: IntoView + 'static>(
     Effect::new(move |_| {
         if ready.get() {
             crate::perf::mark_after_paint(crate::perf::VIEW_RENDERED);
+            split::fetch_the_rest_later();
         }
     });
     move || match ready.get() {

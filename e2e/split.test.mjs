@@ -1,0 +1,91 @@
+// The wasm cut in two (#28, src/pages/split.rs, scripts/split.py): the overview runs on the main
+// module alone, every other page brings its chunk when it is opened (or after the first view,
+// while the browser is idle), and a chunk that does not arrive is said so, page by page, with
+// the rest of the app still working.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch } from './helpers.mjs';
+
+let browser;
+let sim;
+before(async () => { browser = await launch(); sim = await startSim(['--scenario', 'demo']); });
+after(async () => { sim?.stop(); await browser?.close(); });
+
+const CHUNK = /\/(split_|chunk_)[\w]+-[0-9a-f]{1,16}\.wasm$/;
+const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
+
+async function open(path, { block = null } = {}) {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  const chunks = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { if (CHUNK.test(new URL(r.url()).pathname)) chunks.push(new URL(r.url()).pathname.split('/').pop()); });
+  if (block) await page.route(block, (route) => route.abort('connectionfailed'));
+  await page.goto(sim.base + path);
+  return { page, errors, chunks };
+}
+
+const nav = (page, name) => page.locator(`nav.fl-nav a[href="/${name}"]`).click();
+
+test('the overview is complete on the main module alone, then the linked pages\' chunks follow while idle', async () => {
+  const { page, errors, chunks } = await open('/?poll=600');
+  await page.waitForFunction(rendered, null, { timeout: 30000 });
+  const atView = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.wasm')).map((r) => r.name.split('/').pop()));
+  assert.equal(atView.length, 1, `only the main module before the overview: ${atView.join(' ')}`);
+  assert.match(atView[0], /^fluxlens-[0-9a-f]{1,16}_bg\.wasm$/);
+  assert.ok(await page.locator('[data-rule]').count() > 0, 'the overview shows its findings');
+  // After the first view, the four linked pages' own modules are fetched (the fleet's is not).
+  await page.waitForFunction(() => ['graph', 'signatures', 'migrations', 'compliance']
+    .every((p) => performance.getEntriesByType('resource').some((r) => r.name.includes(`/split_fluxlens_${p}-`))), null, { timeout: 15000 });
+  assert.ok(!chunks.some((c) => c.startsWith('split_fluxlens_fleet-')), chunks.join(' '));
+  const fetched = chunks.length;
+  // Then every page opens without another request and without a loading line.
+  for (const [name, shows] of [['graph', '[data-node-id]'], ['signatures', '[data-rule]'], ['migrations', '.fl-main h1'], ['compliance', '.fl-main h1']]) {
+    await nav(page, name);
+    await page.locator(shows).first().waitFor();
+    assert.equal(await page.getByText('Loading this page…').count(), 0, name);
+  }
+  assert.equal(chunks.length, fetched, 'no chunk fetched twice');
+  assert.deepEqual(errors, []);
+});
+
+test('a page opened first brings its chunk at once', async () => {
+  const { page, errors, chunks } = await open('/graph?poll=600');
+  await page.locator('[data-node-id]').first().waitFor({ timeout: 30000 });
+  assert.ok(chunks.some((c) => c.startsWith('split_fluxlens_graph-')), chunks.join(' '));
+  assert.deepEqual(errors, []);
+});
+
+test('a chunk that does not arrive is said so on its page; the rest works, and the page loads once it can', async () => {
+  let blocked = true;
+  const { page, errors } = await open('/?poll=600');
+  await page.route(/split_fluxlens_graph-[0-9a-f]+\.wasm$/, (route) => (blocked ? route.abort('connectionfailed') : route.continue()));
+  await page.waitForFunction(rendered, null, { timeout: 30000 });
+  await nav(page, 'graph');
+  const notice = page.locator('[data-notice=chunk-failed]');
+  await notice.waitFor({ timeout: 15000 });
+  assert.equal(await notice.getAttribute('role'), 'alert');
+  assert.match(await notice.textContent(), /did not arrive/);
+  assert.equal(await page.locator('[data-node-id]').count(), 0);
+  // The app is alive: another page opens.
+  await nav(page, 'signatures');
+  await page.locator('[data-rule]').first().waitFor();
+  // A failed fetch is not remembered: with the network back, the graph opens.
+  blocked = false;
+  await nav(page, 'graph');
+  await page.locator('[data-node-id]').first().waitFor({ timeout: 15000 });
+  assert.equal(await notice.count(), 0);
+  assert.deepEqual(errors.filter((e) => !/failed to load split module|Failed to fetch/.test(e)), []);
+});
+
+test('the embedded panel fetches only the chunk of the page it shows', async () => {
+  const { page, errors, chunks } = await open('/embed/overview?poll=600');
+  await page.waitForFunction(rendered, null, { timeout: 30000 });
+  await page.waitForTimeout(2500);
+  assert.deepEqual(chunks, []);
+  const graph = await open('/embed/graph?poll=600');
+  await graph.page.locator('[data-node-id]').first().waitFor({ timeout: 30000 });
+  await graph.page.waitForTimeout(2500);
+  assert.ok(graph.chunks.every((c) => !/split_fluxlens_(signatures|migrations|compliance|fleet)-/.test(c)), graph.chunks.join(' '));
+  assert.deepEqual([...errors, ...graph.errors], []);
+});

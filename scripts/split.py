@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Cuts the app's wasm into the overview's module and one chunk per other page (#28).
+
+Runs as Trunk's post_build hook (Trunk.toml), after Trunk has built, bound and optimized the
+one module: Trunk cannot split (trunk-rs/trunk#1022), and the split needs the module as the
+linker wrote it, relocations included (.cargo/config.toml), which wasm-bindgen throws away.
+So this takes cargo's own output again and does what Trunk did, in the split's order:
+
+  1. wasm-split-cli (wasm_split_cli_support, pinned in scripts/setup.sh) cuts the module at
+     the `#[wasm_split]` points of src/pages/split.rs: the main module, a module per page
+     and chunks of code that several pages share, and the loader (__wasm_split.js);
+  2. wasm-bindgen binds the main module, as Trunk does (--target web);
+  3. wasm-opt -Oz optimizes every module, as Trunk does;
+  4. every file gets one name for this build: fluxlens-<hash>.js and _bg.wasm, the loader
+     and each chunk with the same <hash>, a hash of all their bytes: a deploy that changes
+     any of them changes every name, so the kit's year-long caching of hashed assets holds;
+  5. index.html points at the new names, preloads the loader with the main module (it is a
+     static import of the main module: without the preload it would cost a round trip before
+     the app starts) and carries fresh integrity hashes.
+
+Without split points in the build (no `split` feature), it leaves Trunk's output alone.
+
+  python3 scripts/split.py                 # as Trunk's hook: TRUNK_STAGING_DIR, TRUNK_PROFILE
+  python3 scripts/split.py STAGING PROFILE # by hand
+"""
+import base64, concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
+
+APP = "fluxlens"
+LOADER = "__wasm_split"
+
+
+def main(staging, profile):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+    source = os.path.join(target, "wasm32-unknown-unknown", profile, APP + ".wasm")
+    index_path = os.path.join(staging, "index.html")
+    index = read_text(index_path)
+    stem = trunk_stem(index)
+    if LOADER not in read_text(os.path.join(staging, stem + ".js")):
+        print("split: no split points in this build, nothing to do")
+        return
+    with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
+        run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", stem])
+        bound = os.path.join(tmp, "bound")
+        run(["wasm-bindgen", "--target", "web", "--no-typescript", "--out-dir", bound,
+             "--out-name", stem, os.path.join(tmp, stem + ".wasm")])
+        export_function_table(os.path.join(bound, stem + "_bg.wasm"))
+        chunks = sorted(n for n in os.listdir(tmp) if n.endswith(".wasm") and n != stem + ".wasm")
+        modules = [os.path.join(bound, stem + "_bg.wasm")] + [os.path.join(tmp, n) for n in chunks]
+        optimize(modules)
+        files = {
+            "js": read_text(os.path.join(bound, stem + ".js")),
+            "loader": read_text(os.path.join(tmp, LOADER + ".js")),
+            "wasm": read_bytes(modules[0]),
+            "chunks": {n[:-len(".wasm")]: read_bytes(os.path.join(tmp, n)) for n in chunks},
+        }
+        new = APP + "-" + build_hash(files)
+        write_outputs(staging, stem, new, files)
+        replace_snippets(staging, bound)
+    index = index.replace(stem, new)
+    index = preload_loader(index, new)
+    write_text(index_path, refresh_integrity(index, staging))
+    print(f"split: {new}: main module and {len(files['chunks'])} chunks")
+
+
+def trunk_stem(index):
+    found = re.search(APP + r"-[0-9a-f]+(?=_bg\.wasm)", index)
+    if not found:
+        sys.exit("split: index.html names no " + APP + "-<hash>_bg.wasm")
+    return found.group(0)
+
+
+def optimize(modules):
+    # As Trunk does for the one module (index.html's data-wasm-opt="z"); two at a time.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for done in pool.map(lambda m: run(["wasm-opt", "-Oz", m, "-o", m], quiet=True), modules):
+            pass
+
+
+def export_function_table(path):
+    """Exports the funcref table again as `__indirect_function_table`: the chunks import it to
+    call into the main module and back, and wasm-bindgen (0.2.130) drops that export."""
+    wasm = read_bytes(path)
+    sections = list(wasm_sections(wasm))
+    table = function_table_index(wasm, sections)
+    name = b"__indirect_function_table"
+    out = bytearray(wasm[:8])
+    for sid, start, end in sections:
+        body = wasm[start:end]
+        if sid == 7:
+            count, at = uleb(body, 0)
+            if name in body:
+                return
+            body = leb(count + 1) + body[at:] + leb(len(name)) + name + b"\x01" + leb(table)
+        out += bytes([sid]) + leb(len(body)) + body
+    write_bytes(path, bytes(out))
+
+
+def wasm_sections(wasm):
+    at = 8
+    while at < len(wasm):
+        sid = wasm[at]
+        size, at = uleb(wasm, at + 1)
+        yield sid, at, at + size
+        at += size
+
+
+def function_table_index(wasm, sections):
+    """The index of the first funcref table, imported tables counted first."""
+    index = 0
+    for sid, start, end in sections:
+        if sid == 2:  # imports: a table import is kind 1, its element type follows
+            count, at = uleb(wasm, start)
+            for _ in range(count):
+                for _ in range(2):
+                    size, at = uleb(wasm, at)
+                    at += size
+                kind = wasm[at]
+                at += 1
+                if kind == 1:
+                    if wasm[at] == 0x70:
+                        return index
+                    index += 1
+                    at = skip_limits(wasm, at + 1)
+                elif kind == 0:
+                    _, at = uleb(wasm, at)
+                elif kind == 2:
+                    at = skip_limits(wasm, at)
+                elif kind == 3:
+                    at += 2
+                else:
+                    sys.exit("split: unexpected import kind in the main module")
+        if sid == 4:
+            count, at = uleb(wasm, start)
+            for _ in range(count):
+                if wasm[at] == 0x70:
+                    return index
+                index += 1
+                at = skip_limits(wasm, at + 1)
+    sys.exit("split: the main module has no function table")
+
+
+def skip_limits(wasm, at):
+    flags = wasm[at]
+    _, at = uleb(wasm, at + 1)
+    if flags & 1:
+        _, at = uleb(wasm, at)
+    return at
+
+
+def uleb(data, at):
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+def leb(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def build_hash(files):
+    h = hashlib.sha256()
+    for part in (files["js"].encode(), files["loader"].encode(), files["wasm"]):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    for name, data in sorted(files["chunks"].items()):
+        h.update(name.encode() + b"\0")
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def write_outputs(staging, stem, new, files):
+    """Writes the renamed files and removes Trunk's one-module pair."""
+    suffix = new[len(APP):]
+    loader_name = LOADER + suffix + ".js"
+    loader = files["loader"].replace(f'"./{stem}.js"', f'"./{new}.js"')
+    for name, data in files["chunks"].items():
+        loader = must_replace(loader, f'"./{name}.wasm"', f'"./{name}{suffix}.wasm"')
+        write_bytes(os.path.join(staging, f"{name}{suffix}.wasm"), data)
+    # Only the import statements: the wasm's own import names (the keys) stay as they are.
+    js = must_replace(files["js"], f'from "./{LOADER}.js"', f'from "./{loader_name}"')
+    js = js.replace(stem + "_bg.wasm", new + "_bg.wasm")
+    write_text(os.path.join(staging, loader_name), loader)
+    write_text(os.path.join(staging, new + ".js"), js)
+    write_bytes(os.path.join(staging, new + "_bg.wasm"), files["wasm"])
+    for old in (stem + ".js", stem + "_bg.wasm"):
+        os.remove(os.path.join(staging, old))
+
+
+def replace_snippets(staging, bound):
+    # The main module's own JS snippets (src/api/reader.js), as this binding wrote them.
+    src = os.path.join(bound, "snippets")
+    if os.path.isdir(src):
+        dst = os.path.join(staging, "snippets")
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+
+
+def preload_loader(index, new):
+    main = re.search(r'<link rel="modulepreload" href="([^"]*)' + re.escape(new) + r'\.js"[^>]*>', index)
+    if not main:
+        sys.exit("split: index.html has no modulepreload of the main module")
+    tag = main.group(0).replace(new + ".js", LOADER + new[len(APP):] + ".js")
+    return index.replace(main.group(0), main.group(0) + "\n" + tag, 1)
+
+
+def refresh_integrity(index, staging):
+    """Every tag naming a staged file and an integrity hash gets the file's sha384 again."""
+    def fresh(match):
+        tag = match.group(0)
+        href = re.search(r'href="([^"]+)"', tag)
+        if not href:
+            return tag
+        path = staged(staging, href.group(1))
+        if path is None:
+            return tag
+        digest = base64.b64encode(hashlib.sha384(read_bytes(path)).digest()).decode()
+        return re.sub(r'integrity="sha384-[^"]*"', f'integrity="sha384-{digest}"', tag)
+    return re.sub(r"<link [^>]*integrity=\"[^\"]*\"[^>]*>", fresh, index)
+
+
+def staged(staging, href):
+    # The href carries Trunk's public URL (/ or /fluxlens/): find the file by its tail.
+    parts = href.lstrip("/").split("/")
+    for start in range(len(parts)):
+        path = os.path.join(staging, *parts[start:])
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def must_replace(text, old, new):
+    if old not in text:
+        sys.exit(f"split: expected {old} in the generated JS")
+    return text.replace(old, new)
+
+
+def run(cmd, quiet=False):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"split: {' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
+    if not quiet and done.stdout.strip():
+        print(done.stdout.strip())
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write_text(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3:
+        main(sys.argv[1], sys.argv[2])
+    else:
+        main(os.environ["TRUNK_STAGING_DIR"], os.environ.get("TRUNK_PROFILE", "release"))
