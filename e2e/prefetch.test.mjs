@@ -109,3 +109,26 @@ test('what a last visit remembered is only a head start: gone objects, old API v
     await context.close();
   } finally { await cleanup(browser, sim); }
 });
+
+test('cold, the default list\'s objects are asked as soon as the report and that list have answered, not after the lists by kind', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    // Every answer 150 ms later: the lists by kind, asked once the report has answered, are
+    // still on their way when the default list has answered.
+    await sim.faults('latency-ms=150');
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(sim.base + '/?poll=600');
+    await page.waitForFunction(rendered, null, { timeout: 30000 });
+    const reads = await page.evaluate(() => performance.getEntriesByType('resource')
+      .map((r) => ({ url: new URL(r.name), start: r.startTime, end: r.responseEnd }))
+      .filter((r) => r.url.pathname.startsWith('/api/v1/'))
+      .map((r) => ({ path: r.url.pathname, kind: r.url.searchParams.get('kind'), start: r.start, end: r.end })));
+    const byKind = reads.filter((r) => r.path === '/api/v1/resources' && r.kind);
+    const batches = reads.filter((r) => r.path === '/api/v1/inventory/objects').sort((a, b) => a.start - b.start);
+    assert.ok(byKind.length > 0 && batches.length === 2, JSON.stringify(reads));
+    const listsAnswered = Math.max(...byKind.map((r) => r.end));
+    assert.ok(batches[0].start < listsAnswered, `the first batch left at ${batches[0].start}, the lists by kind answered at ${listsAnswered}`);
+    // The lists' own objects follow them.
+    assert.ok(batches[1].start >= listsAnswered - 1, JSON.stringify(batches));
+  } finally { await cleanup(browser, sim); }
+});

@@ -4,8 +4,9 @@
 // page shows: a read the app does not take is wasted, never wrong.
 //
 // Cold, the reads follow each other as the answers come: the report and the default list; then
-// the lists by kind and the CRDs the report names; then, from the rows, the objects in batches
-// and the FluxInstance's events. A second visit also sends at once what the last one read
+// the lists by kind the report names; and the objects as soon as their rows are in: the CRDs,
+// the default list's objects and the FluxInstance's events once the report and that list have
+// answered, the objects of the lists by kind once those have. A second visit also sends at once what the last one read
 // (remembered per API base in localStorage: kinds, names and paths, never an answer), so its
 // whole read is one round trip; the rows then add only what is new.
 (function () {
@@ -133,57 +134,82 @@
       remember.gets.push(path);
       lists.push(json(get(path)));
     });
-    if (objectsToo && crds.length) {
-      var fresh = crds.filter(function (r) { return !asked[refKey(r)]; });
-      if (fresh.length) batch(fresh);
-      remember.posts.push(crds);
-    }
-    return { report: report, reconcilers: reconcilers, lists: lists };
+    return { report: report, reconcilers: reconcilers, lists: lists, crds: crds };
   });
   pre.kinds = byKind;
-  pre.reads = byKind.then(function (k) {
-    return Promise.all([listed].concat(k.lists)).then(function (answers) {
-      if (!objectsToo || !k.report || !answers[0]) return;
-      objects(k.reconcilers, answers);
+  // Each batch goes as soon as what names its objects is in, not when every list is (#28): the
+  // CRDs, the default list's objects and the instance's events once the report and that list
+  // have come; the objects of the lists by kind once those have. Over HTTP/1.1 the page has six
+  // connections and the wasm holds one: the lists by kind, sent first, are on the longest
+  // chain (report, lists, their objects), and what is sent after them waits for a connection
+  // only as long as they take.
+  var wanted = [];
+  var seen = {};
+  var first = byKind.then(function (k) {
+    return listed.then(function (list) {
+      if (!objectsToo || !k.report) return;
+      var rows = rowsOf(k.reconcilers, list ? [list] : []);
+      sendBatch(k.crds.concat(rows.refs));
+      remember.posts.push(k.crds);
+      events(rows.instance);
     });
-  }).catch(function () {});
-
-  // The rows' objects at the API version the report names (`api_version_for`; a kind it does not
-  // name is left to the app), in batches of what was not sent already; and the instance's events.
-  function objects(reconcilers, answers) {
-    var versions = {};
-    reconcilers.forEach(function (r) {
-      if (r && typeof r.kind === 'string' && typeof r.apiVersion === 'string' && r.apiVersion) versions[r.kind] = r.apiVersion;
+  });
+  var second = byKind.then(function (k) {
+    return Promise.all(k.lists).then(function (answers) {
+      return first.then(function () {
+        if (!objectsToo || !k.report) return;
+        var rows = rowsOf(k.reconcilers, answers);
+        sendBatch(rows.refs);
+        events(rows.instance);
+      });
     });
-    var rows = [];
-    answers.forEach(function (a) { if (a && Array.isArray(a.resources)) rows = rows.concat(a.resources); });
-    var seen = {};
-    var wanted = [];
-    var instance = null;
-    rows.forEach(function (s) {
-      if (!s || typeof s.kind !== 'string' || !s.kind || typeof s.name !== 'string' || !s.name) return;
-      if (s.kind === 'FluxInstance' && !instance) instance = s;
-      if (!versions[s.kind]) return;
-      var r = ref(versions[s.kind], s.kind, text(s.namespace), s.name);
-      var key = refKey(r);
-      if (seen[key]) return;
-      seen[key] = true;
-      wanted.push(r);
-    });
-    var fresh = wanted.filter(function (r) { return !asked[refKey(r)]; });
-    for (var i = 0; i < fresh.length; i += BATCH_SIZE) batch(fresh.slice(i, i + BATCH_SIZE));
-    if (instance && text(instance.namespace)) {
-      var q = new URLSearchParams();
-      q.append('kind', 'FluxInstance');
-      q.append('name', instance.name);
-      q.append('namespace', instance.namespace);
-      var path = '/api/v1/events?' + q.toString();
-      remember.gets.push(path);
-      get(path);
-    }
+  });
+  pre.reads = Promise.all([first, second]).then(function () {
     if (wanted.length <= REMEMBERED_ITEMS) {
       for (var j = 0; j < wanted.length; j += BATCH_SIZE) remember.posts.push(wanted.slice(j, j + BATCH_SIZE));
     }
     if (memory) try { localStorage.setItem(STORE, JSON.stringify(remember)); } catch (e) { /* storage full or refused: no second-visit head start */ }
+  }).catch(function () {});
+
+  // The rows' objects at the API version the report names (`api_version_for`; a kind it does not
+  // name is left to the app), each once, and the first FluxInstance among them.
+  function rowsOf(reconcilers, answers) {
+    var versions = {};
+    reconcilers.forEach(function (r) {
+      if (r && typeof r.kind === 'string' && typeof r.apiVersion === 'string' && r.apiVersion) versions[r.kind] = r.apiVersion;
+    });
+    var out = { refs: [], instance: null };
+    answers.forEach(function (a) {
+      (a && Array.isArray(a.resources) ? a.resources : []).forEach(function (s) {
+        if (!s || typeof s.kind !== 'string' || !s.kind || typeof s.name !== 'string' || !s.name) return;
+        if (s.kind === 'FluxInstance' && !out.instance) out.instance = s;
+        if (!versions[s.kind]) return;
+        var r = ref(versions[s.kind], s.kind, text(s.namespace), s.name);
+        if (seen[refKey(r)]) return;
+        seen[refKey(r)] = true;
+        wanted.push(r);
+        out.refs.push(r);
+      });
+    });
+    return out;
+  }
+  // What was not sent already, in batches of BATCH_SIZE.
+  function sendBatch(refs) {
+    var fresh = refs.filter(function (r) { return !asked[refKey(r)]; });
+    for (var i = 0; i < fresh.length; i += BATCH_SIZE) batch(fresh.slice(i, i + BATCH_SIZE));
+  }
+
+  // The instance's events, once.
+  var eventsSent = false;
+  function events(instance) {
+    if (eventsSent || !instance || !text(instance.namespace)) return;
+    eventsSent = true;
+    var q = new URLSearchParams();
+    q.append('kind', 'FluxInstance');
+    q.append('name', instance.name);
+    q.append('namespace', instance.namespace);
+    var path = '/api/v1/events?' + q.toString();
+    remember.gets.push(path);
+    get(path);
   }
 })();
