@@ -11,12 +11,16 @@ So this takes cargo's own output again and does what Trunk did, in the split's o
      and chunks of code that several pages share, and the loader (__wasm_split.js);
   2. wasm-bindgen binds the main module, as Trunk does (--target web);
   3. wasm-opt -Oz optimizes every module, as Trunk does;
-  4. every file gets one name for this build: fluxlens-<hash>.js and _bg.wasm, the loader
-     and each chunk with the same <hash>, a hash of all their bytes: a deploy that changes
-     any of them changes every name, so the kit's year-long caching of hashed assets holds;
-  5. index.html points at the new names, preloads the loader with the main module (it is a
-     static import of the main module: without the preload it would cost a round trip before
-     the app starts) and carries fresh integrity hashes.
+  4. the main JS takes in the modules it imports (the loader, the API reader's snippet), so the
+     app's script is one request: on HTTP/1.1 the first load has six connections for the script,
+     the wasm and the API reads, and each small module held one of them for a round trip (#28);
+     the reader's file stays, for its worker, which starts after the first load;
+  5. every file gets one name for this build: fluxlens-<hash>.js and _bg.wasm, each chunk and
+     the snippets' folder with the same <hash>, a hash of all their bytes: a deploy that
+     changes any of them changes every name, so the kit's year-long caching of hashed assets
+     holds;
+  6. index.html points at the new names, preloads no module but the main one, and carries fresh
+     integrity hashes.
 
 Without split points in the build (no `split` feature), it leaves Trunk's output alone.
 
@@ -49,16 +53,15 @@ def main(staging, profile):
         modules = [os.path.join(bound, stem + "_bg.wasm")] + [os.path.join(tmp, n) for n in chunks]
         optimize(modules)
         files = {
-            "js": read_text(os.path.join(bound, stem + ".js")),
-            "loader": read_text(os.path.join(tmp, LOADER + ".js")),
+            "js": with_modules_inlined(read_text(os.path.join(bound, stem + ".js")), stem, tmp, bound),
             "wasm": read_bytes(modules[0]),
             "chunks": {n[:-len(".wasm")]: read_bytes(os.path.join(tmp, n)) for n in chunks},
         }
         new = APP + "-" + build_hash(files)
         write_outputs(staging, stem, new, files)
-        replace_snippets(staging, bound)
+        write_snippets(staging, bound, new)
     index = index.replace(stem, new)
-    index = preload_loader(index, new)
+    index = only_main_preload(index, new)
     write_text(index_path, refresh_integrity(index, staging))
     print(f"split: {new}: main module and {len(files['chunks'])} chunks")
 
@@ -171,7 +174,7 @@ def leb(value):
 
 def build_hash(files):
     h = hashlib.sha256()
-    for part in (files["js"].encode(), files["loader"].encode(), files["wasm"]):
+    for part in (files["js"].encode(), files["wasm"]):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
     for name, data in sorted(files["chunks"].items()):
@@ -183,36 +186,82 @@ def build_hash(files):
 def write_outputs(staging, stem, new, files):
     """Writes the renamed files and removes Trunk's one-module pair."""
     suffix = new[len(APP):]
-    loader_name = LOADER + suffix + ".js"
-    loader = files["loader"].replace(f'"./{stem}.js"', f'"./{new}.js"')
+    js = files["js"]
     for name, data in files["chunks"].items():
-        loader = must_replace(loader, f'"./{name}.wasm"', f'"./{name}{suffix}.wasm"')
+        js = must_replace(js, f'"./{name}.wasm"', f'"./{name}{suffix}.wasm"')
         write_bytes(os.path.join(staging, f"{name}{suffix}.wasm"), data)
-    # Only the import statements: the wasm's own import names (the keys) stay as they are.
-    js = must_replace(files["js"], f'from "./{LOADER}.js"', f'from "./{loader_name}"')
     js = js.replace(stem + "_bg.wasm", new + "_bg.wasm")
-    write_text(os.path.join(staging, loader_name), loader)
+    # The snippets' folder (see write_snippets).
+    js = js.replace('"./snippets/', f'"./snippets/{new}/')
     write_text(os.path.join(staging, new + ".js"), js)
     write_bytes(os.path.join(staging, new + "_bg.wasm"), files["wasm"])
     for old in (stem + ".js", stem + "_bg.wasm"):
         os.remove(os.path.join(staging, old))
 
 
-def replace_snippets(staging, bound):
-    # The main module's own JS snippets (src/api/reader.js), as this binding wrote them.
+def write_snippets(staging, bound, new):
+    """The files of the main module's JS snippets (src/api/reader.js: its worker's script)
+    under snippets/<new>/<crate>/: wasm-bindgen names their folder after the crate, not their
+    content, and the kit keeps anything under a hashed name for a year."""
     src = os.path.join(bound, "snippets")
-    if os.path.isdir(src):
-        dst = os.path.join(staging, "snippets")
-        shutil.rmtree(dst, ignore_errors=True)
-        shutil.copytree(src, dst)
+    dst = os.path.join(staging, "snippets")
+    shutil.rmtree(dst, ignore_errors=True)
+    if not os.path.isdir(src):
+        return
+    shutil.copytree(src, os.path.join(dst, new))
 
 
-def preload_loader(index, new):
-    main = re.search(r'<link rel="modulepreload" href="([^"]*)' + re.escape(new) + r'\.js"[^>]*>', index)
-    if not main:
+def with_modules_inlined(js, stem, tmp, bound):
+    """The main JS with the loader and every snippet it imports taken in, each module in a
+    function of its own (its names stay its own), its exports bound where the import was."""
+    out = []
+    for line in js.splitlines(keepends=True):
+        star = re.fullmatch(r'import \* as (\w+) from "\./' + LOADER + r'\.js";?\n?', line)
+        named = re.fullmatch(r"import \{ ([\w, ]+) \} from '\./(snippets/[^']+\.js)';?\n?", line)
+        if star:
+            out.append(("star", star.group(1), os.path.join(tmp, LOADER + ".js"), LOADER + ".js"))
+        elif named:
+            out.append(("named", named.group(1), os.path.join(bound, named.group(2)), named.group(2)))
+        elif line.startswith("import "):
+            sys.exit("split: the main JS imports a module this build does not know: " + line.strip())
+        else:
+            out.append(line)
+    body = "".join(x for x in out if isinstance(x, str))
+    modules = {}
+    tail = ""
+    for kind, names, path, url in (x for x in out if not isinstance(x, str)):
+        if path not in modules:
+            modules[path] = "__fluxlens_module" + str(len(modules))
+            tail += f"const {modules[path]} = {module_function(read_text(path), stem, url)};\n"
+        if kind == "star":
+            tail += f"const {names} = {modules[path]};\n"
+        else:
+            tail += f"const {{ {names} }} = {modules[path]};\n"
+    # At the end: the imports are used when the app starts (init), after this file has run.
+    return body + "\n" + tail
+
+
+def module_function(text, stem, url):
+    """An ES module as an expression: its code in a function that returns its exports. It may
+    import only the main JS (names it has at its top level); `import.meta.url` is the module's
+    own file (`url`, next to the main JS), as it was."""
+    text = re.sub(r'^import \{ [\w, ]+ \} from "\./' + re.escape(stem) + r'\.js";\n', "", text, flags=re.M)
+    exports = re.findall(r"^export (?:const|let|function|async function|class) (\w+)", text, flags=re.M)
+    text = re.sub(r"^export (const|let|function|async function|class) ", r"\1 ", text, flags=re.M)
+    if re.search(r"^\s*(import|export)\b", text, flags=re.M):
+        sys.exit("split: a module the main JS takes in has an import or export this build cannot take")
+    text = text.replace("import.meta.url", f'new URL("./{url}", import.meta.url).href')
+    return "(() => {\n" + text + "\nreturn { " + ", ".join(exports) + " };\n})()"
+
+
+def only_main_preload(index, new):
+    """Drops the modulepreload of every module but the main one (the others are in it now)."""
+    def keep(match):
+        return match.group(0) if match.group(1).endswith("/" + new + ".js") else ""
+    kept = re.sub(r'\s*<link rel="modulepreload" href="([^"]*)"[^>]*>', keep, index)
+    if new + '.js"' not in kept or 'rel="modulepreload"' not in kept:
         sys.exit("split: index.html has no modulepreload of the main module")
-    tag = main.group(0).replace(new + ".js", LOADER + new[len(APP):] + ".js")
-    return index.replace(main.group(0), main.group(0) + "\n" + tag, 1)
+    return kept
 
 
 def refresh_integrity(index, staging):
