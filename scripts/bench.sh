@@ -5,6 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
+# The app as it shipped before #28's build levers, for the load bench's rows before them: one
+# wasm module (no split), its JS modules apart, the stylesheet a file.
+one_module() {
+  local html=index.one-module.html
+  trap 'rm -f index.one-module.html' EXIT
+  sed -e 's/ data-cargo-features="split"//' \
+      -e 's|<link data-trunk rel="inline" href="style/main.css">|<link data-trunk rel="css" href="style/main.css">|' index.html > "$html"
+  grep -q 'rel="css"' "$html" && ! grep -q 'features="split"' "$html" || { echo "bench: index.html changed shape"; exit 1; }
+  PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH" trunk build "$html" --release --offline --dist target/dist-one-module
+  if [ -f target/dist-one-module/"$html" ]; then mv target/dist-one-module/"$html" target/dist-one-module/index.html; fi
+  python3 scripts/precompress.py target/dist-one-module
+}
+one_module
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 native=$(cargo bench -q -p fluxlens-core --bench graph 2>/dev/null | grep -E '^(\||####)' | sed 's/^####\(.*\)/\n####\1\n/')
 python3 - "$native" <<'PY'

@@ -22,7 +22,8 @@ So this takes cargo's own output again and does what Trunk did, in the split's o
   6. index.html points at the new names, preloads no module but the main one, and carries fresh
      integrity hashes.
 
-Without split points in the build (no `split` feature), it leaves Trunk's output alone.
+Without split points in the build (no `split` feature), it keeps Trunk's one module and drops
+only the linker's sections from it.
 
   python3 scripts/split.py                 # as Trunk's hook: TRUNK_STAGING_DIR, TRUNK_PROFILE
   python3 scripts/split.py STAGING PROFILE # by hand
@@ -41,7 +42,11 @@ def main(staging, profile):
     index = read_text(index_path)
     stem = trunk_stem(index)
     if LOADER not in read_text(os.path.join(staging, stem + ".js")):
-        print("split: no split points in this build, nothing to do")
+        # The relocations the split needs (.cargo/config.toml) went through Trunk's binding into
+        # the one module: twice its size in custom sections no browser reads.
+        dropped = strip_link_sections(os.path.join(staging, stem + "_bg.wasm"))
+        write_text(index_path, refresh_integrity(index, staging))
+        print(f"split: no split points in this build: one module, {dropped} bytes of link sections dropped")
         return
     with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
         run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", stem])
@@ -97,6 +102,22 @@ def export_function_table(path):
             body = leb(count + 1) + body[at:] + leb(len(name)) + name + b"\x01" + leb(table)
         out += bytes([sid]) + leb(len(body)) + body
     write_bytes(path, bytes(out))
+
+
+def strip_link_sections(path):
+    """Drops the linker's custom sections (`linking`, `reloc.*`) from a module; returns the
+    bytes dropped."""
+    wasm = read_bytes(path)
+    out = bytearray(wasm[:8])
+    for sid, start, end in wasm_sections(wasm):
+        if sid == 0:
+            size, at = uleb(wasm, start)
+            name = wasm[at:at + size]
+            if name == b"linking" or name.startswith(b"reloc."):
+                continue
+        out += bytes([sid]) + leb(end - start) + wasm[start:end]
+    write_bytes(path, bytes(out))
+    return len(wasm) - len(out)
 
 
 def wasm_sections(wasm):
