@@ -791,6 +791,52 @@ def credentials():
         json.dump(sorted(c.values()), f, indent=1)
         f.write("\n")
 
+def frozen():
+    """The live half of the revision 4 deadlock (issue report): `cluster-vap` was flipped to the
+    OCI root before the FluxInstance creates it, and `cluster-apps`, which delivers the
+    FluxInstance (through the `flux-instance` Kustomization and HelmRelease), dependsOn it.
+    Nothing can reach the FluxInstance through Git any more: the cluster is frozen."""
+    comps = components("ghcr.io/fluxcd")
+    inst = instance("GitRepository", "ghcr.io/fluxcd", comps_status=component_status(comps))
+    inst["_owner"] = "HelmRelease/flux-system/flux-instance"
+    objs = [inst, git_root(),
+            obj(KS, "Kustomization", "flux-system", "flux-system", {"interval": "10m", "path": "clusters/prod-eu", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{GIT_SHA}")], "FluxInstance/flux-system/flux",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{GIT_SHA}"}),
+            obj(KS, "Kustomization", "flux-system", "cluster-vap", {"interval": "10m", "path": "./kubernetes/vap", "prune": True,
+                "sourceRef": {"kind": "OCIRepository", "name": "flux-system"}},
+                [cond(False, "ArtifactFailed", 'ocirepositories.source.toolkit.fluxcd.io "flux-system" not found')],
+                "Kustomization/flux-system/flux-system"),
+            obj(KS, "Kustomization", "flux-system", "cluster-apps", {"interval": "10m", "path": "./kubernetes/apps", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}, "dependsOn": [{"name": "cluster-vap"}]},
+                [cond(False, "DependencyNotReady", "dependency 'flux-system/cluster-vap' is not ready")],
+                "Kustomization/flux-system/flux-system", {"lastAppliedRevision": f"refs/heads/main@sha1:{'0' * 40}"}),
+            obj(KS, "Kustomization", "flux-system", "flux-instance", {"interval": "10m", "path": "./kubernetes/flux-instance", "prune": True,
+                "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                [cond(msg=f"Applied revision: refs/heads/main@sha1:{'0' * 40}")], "Kustomization/flux-system/cluster-apps",
+                {"lastAppliedRevision": f"refs/heads/main@sha1:{'0' * 40}"}),
+            obj(SRC, "HelmRepository", "flux-system", "controlplane", {"url": "oci://ghcr.io/controlplaneio-fluxcd/charts", "type": "oci", "interval": "1h"},
+                [], "Kustomization/flux-system/flux-instance"),
+            obj(HR, "HelmRelease", "flux-system", "flux-instance", {"interval": "30m", "chart": {"spec": {"chart": "flux-instance", "version": "0.33.0",
+                "sourceRef": {"kind": "HelmRepository", "name": "controlplane"}}}},
+                [cond(msg="Helm upgrade succeeded for release flux-system/flux-instance.v4 with chart flux-instance@0.33.0")],
+                "Kustomization/flux-system/flux-instance", {"helmChart": "flux-system/flux-system-flux-instance"}),
+            obj(SRC, "HelmChart", "flux-system", "flux-system-flux-instance", {"chart": "flux-instance", "version": "0.33.0",
+                "sourceRef": {"kind": "HelmRepository", "name": "controlplane"}},
+                [cond(msg="pulled 'flux-instance' chart with version '0.33.0'")], "HelmRelease/flux-system/flux-instance",
+                {"artifact": {"revision": "0.33.0"}}),
+            ]
+    for app in ["cert-manager", "ingress-nginx", "monitoring"]:
+        objs.append(obj(KS, "Kustomization", "flux-system", app, {"interval": "10m", "path": f"./kubernetes/apps/{app}", "prune": True,
+                        "sourceRef": {"kind": "GitRepository", "name": "flux-system"}},
+                        [cond(msg=f"Applied revision: refs/heads/main@sha1:{'0' * 40}")], "Kustomization/flux-system/cluster-apps",
+                        {"lastAppliedRevision": f"refs/heads/main@sha1:{'0' * 40}"}))
+    rep = report("v2.7.3", "flux-operator", comps,
+                 {"id": "kustomization/flux-system", "path": "clusters/prod-eu", "ready": True,
+                  "source": "https://github.com/example-org/fleet.git", "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"})
+    write("frozen", rep, objs, [])
+
 
 if __name__ == "__main__":
-    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials(); helm_storage()
+    demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials(); helm_storage(); frozen()

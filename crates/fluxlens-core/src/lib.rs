@@ -22,6 +22,7 @@ pub mod kind;
 pub mod load;
 pub mod migration;
 pub mod model;
+pub mod order;
 pub mod outcome;
 pub mod redact;
 pub mod revision;

@@ -17,7 +17,7 @@ use fluxlens_core::snapshot::{Opened, Verdicts};
 use fluxlens_core::status::Status;
 use std::path::Path;
 
-const SCENARIOS: [&str; 15] = [
+pub(crate) const SCENARIOS: [&str; 16] = [
     "broken",
     "credentials",
     "demo",
@@ -25,6 +25,7 @@ const SCENARIOS: [&str; 15] = [
     "flux-aio",
     "flux-aio-switching",
     "flux-aio-taken-over",
+    "frozen",
     "handover",
     "helm-storage",
     "homelab",

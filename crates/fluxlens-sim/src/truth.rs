@@ -355,3 +355,36 @@ fn shared_links_and_exports_never_carry_credentials() {
     leaks("SVG", &fluxlens_core::graph::to_svg(&v, &l));
     leaks("DOT", &fluxlens_core::graph::to_dot(&v));
 }
+
+/// Revision 4: the reconcile-order model on every scenario as served. It holds nothing up on a
+/// cluster that reconciles; on `broken` it names the dependsOn cycle; on `frozen` the
+/// delivery chain held behind a dependency on a missing root (the issue's live report).
+#[test]
+fn the_order_model_calls_no_healthy_scenario_deadlocked() {
+    for name in crate::snapshot_truth::SCENARIOS {
+        let c = load(&store(name), &Mode::default());
+        let order = fluxlens_core::order::live(&c);
+        let deadlocks: Vec<String> = of(&findings::evaluate_all(&c), "MIG-GO-15")
+            .iter()
+            .map(|f| format!("{} {} {}", f.severity.as_str(), f.subject, f.message))
+            .collect();
+        match name {
+            "broken" => {
+                assert_eq!(deadlocks.len(), 1, "{deadlocks:#?}");
+                assert!(deadlocks[0].starts_with("high Kustomization/apps/backend Kustomization/apps/backend waits for Kustomization/apps/frontend (dependsOn)"), "{deadlocks:#?}");
+            }
+            "frozen" => {
+                assert_eq!(deadlocks.len(), 1, "{deadlocks:#?}");
+                assert!(deadlocks[0].starts_with(
+                    "critical Kustomization/flux-system/cluster-apps Kustomization/flux-system/cluster-apps waits for \
+                     Kustomization/flux-system/cluster-vap (dependsOn), which waits for OCIRepository/flux-system/flux-system, which nothing creates"
+                ), "{deadlocks:#?}");
+            }
+            "hostile" => assert!(deadlocks.is_empty(), "{deadlocks:#?}"),
+            _ => {
+                assert!(order.safe(), "{name}: {:#?}", order.stuck);
+                assert!(deadlocks.is_empty(), "{name}: {deadlocks:#?}");
+            }
+        }
+    }
+}

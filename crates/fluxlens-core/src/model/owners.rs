@@ -115,6 +115,28 @@ pub fn derive(objects: &mut [FluxObject]) {
     }
 }
 
+/// The labels an applier stamps on what it applies. The API strips them, so they only speak
+/// in a render (`flux build`, a pre-merge check): there they are how the order model knows
+/// which Kustomization or HelmRelease delivers an object.
+const APPLIER_LABELS: [(Kind, &str); 2] = [
+    (Kind::Kustomization, "kustomize.toolkit.fluxcd.io"),
+    (Kind::HelmRelease, "helm.toolkit.fluxcd.io"),
+];
+
+fn applier_label(o: &FluxObject) -> Option<ObjectKey> {
+    let labels = &o.raw.metadata.labels;
+    APPLIER_LABELS.iter().find_map(|(kind, prefix)| {
+        let name = labels
+            .get(&format!("{prefix}/name"))
+            .filter(|n| !n.is_empty())?;
+        let ns = labels
+            .get(&format!("{prefix}/namespace"))
+            .cloned()
+            .unwrap_or_else(|| o.key.namespace.clone());
+        Some(ObjectKey::new(kind.clone(), ns, name.clone())).filter(|k| k != &o.key)
+    })
+}
+
 fn fallback_owner(o: &FluxObject, instance: Option<&ObjectKey>) -> Option<ObjectKey> {
     let operator_label = o
         .raw
@@ -124,6 +146,9 @@ fn fallback_owner(o: &FluxObject, instance: Option<&ObjectKey>) -> Option<Object
         .is_some_and(|v| v == "flux-operator");
     if operator_label && o.key.kind != Kind::FluxInstance {
         return instance.cloned();
+    }
+    if let Some(applier) = applier_label(o) {
+        return Some(applier);
     }
     if o.key.kind == Kind::ExternalArtifact
         && let Some(r) = o

@@ -8,12 +8,13 @@ use crate::findings::{Severity, evaluate_all, registry};
 use crate::model::{Cluster, CrdAccess};
 
 /// Every rule family's source, with its name.
-const SOURCES: [(&str, &str); 12] = [
+const SOURCES: [(&str, &str); 13] = [
     ("dangling.rs", include_str!("dangling.rs")),
     ("ent.rs", include_str!("ent.rs")),
     ("mig_api.rs", include_str!("mig_api.rs")),
     ("mig_dist.rs", include_str!("mig_dist.rs")),
     ("mig_go.rs", include_str!("mig_go.rs")),
+    ("mig_order.rs", include_str!("mig_order.rs")),
     ("mig_prune.rs", include_str!("mig_prune.rs")),
     ("sig_anonymous.rs", include_str!("sig_anonymous.rs")),
     ("sig_identity.rs", include_str!("sig_identity.rs")),

@@ -8,6 +8,7 @@ pub(crate) mod ent;
 mod mig_api;
 mod mig_dist;
 mod mig_go;
+pub mod mig_order;
 mod mig_prune;
 mod sig_anonymous;
 mod sig_identity;
@@ -64,6 +65,8 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_go::CredentialsDropped,
     &mig_go::ChartInGitRoot,
     &mig_go::RootCannotFetch,
+    &mig_order::BootstrapDeadlock,
+    &mig_order::RootPullsAnonymously,
     &mig_api::UnmigratedStorage,
     &mig_api::CrdUpgradeBlocked,
     &mig_api::RemovedApiInGit,
