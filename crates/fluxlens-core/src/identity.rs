@@ -1,9 +1,9 @@
 //! Keyless identity patterns (cosign `matchOIDCIdentity`: RE2, evaluated unanchored) and
 //! kustomize patch targets (regexes that kustomize anchors as `^(?:…)$`).
 //!
-//! No regex engine is linked: the checks are structural (anchors, wildcards, escaping), and
-//! target matching supports the subset real targets use (literals, `.`, `.*`, `.+`, `|`,
-//! escapes); anything else is reported as indeterminate, never as a pass.
+//! Identity checks are structural (anchors, wildcards, escaping). Target matching runs the
+//! target as the RE2 expression it is (the `regex` crate); what RE2 cannot express is
+//! reported as indeterminate, never as a pass.
 
 /// Problems with one identity pattern, for SIG-06/07/08.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -200,113 +200,21 @@ pub enum TargetMatch {
     Indeterminate,
 }
 
-/// Matches `value` against a kustomize target field (anchored; empty = any).
+/// Matches `value` against a kustomize target field: an RE2 expression kustomize anchors as
+/// `^(?:…)$` (kustomize `types.SelectorRegex`); empty matches anything. Indeterminate only when
+/// the pattern is not RE2 (a look-around, a back-reference) or too large to compile.
 pub fn target_matches(pattern: &str, value: &str) -> TargetMatch {
     if pattern.is_empty() {
         return TargetMatch::Yes;
     }
-    if pattern
-        .chars()
-        .any(|c| matches!(c, '(' | ')' | '[' | ']' | '{' | '}' | '^' | '$'))
+    let anchored = format!("^(?:{pattern})$");
+    match regex::RegexBuilder::new(&anchored)
+        .size_limit(1 << 20)
+        .build()
     {
-        return TargetMatch::Indeterminate;
-    }
-    let any = split_alternatives(pattern)
-        .iter()
-        .any(|alt| match tokens(alt) {
-            Some(t) => matches_tokens(&t, &value.chars().collect::<Vec<_>>()),
-            None => false,
-        });
-    if any {
-        TargetMatch::Yes
-    } else {
-        TargetMatch::No
-    }
-}
-
-fn split_alternatives(p: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut esc = false;
-    for c in p.chars() {
-        if esc {
-            out.last_mut().unwrap().push(c);
-            esc = false;
-        } else if c == '\\' {
-            out.last_mut().unwrap().push(c);
-            esc = true;
-        } else if c == '|' {
-            out.push(String::new());
-        } else {
-            out.last_mut().unwrap().push(c);
-        }
-    }
-    out
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Tok {
-    Lit(char),
-    Any,
-    Star(Option<char>),
-    Plus(Option<char>),
-    Opt(Option<char>),
-}
-
-fn tokens(p: &str) -> Option<Vec<Tok>> {
-    let mut out: Vec<Tok> = Vec::new();
-    let mut chars = p.chars();
-    while let Some(c) = chars.next() {
-        let base = match c {
-            '\\' => Tok::Lit(chars.next()?),
-            '.' => Tok::Any,
-            '*' | '+' | '?' => {
-                let prev = out.pop()?;
-                let unit = match prev {
-                    Tok::Lit(ch) => Some(ch),
-                    Tok::Any => None,
-                    _ => return None,
-                };
-                out.push(match c {
-                    '*' => Tok::Star(unit),
-                    '+' => Tok::Plus(unit),
-                    _ => Tok::Opt(unit),
-                });
-                continue;
-            }
-            other => Tok::Lit(other),
-        };
-        out.push(base);
-    }
-    Some(out)
-}
-
-fn unit_ok(u: Option<char>, c: char) -> bool {
-    u.is_none_or(|x| x == c)
-}
-
-fn matches_tokens(t: &[Tok], s: &[char]) -> bool {
-    match t.first() {
-        None => s.is_empty(),
-        Some(Tok::Lit(c)) => s.first() == Some(c) && matches_tokens(&t[1..], &s[1..]),
-        Some(Tok::Any) => !s.is_empty() && matches_tokens(&t[1..], &s[1..]),
-        Some(Tok::Opt(u)) => {
-            matches_tokens(&t[1..], s)
-                || (s.first().is_some_and(|&c| unit_ok(*u, c)) && matches_tokens(&t[1..], &s[1..]))
-        }
-        Some(Tok::Star(u)) | Some(Tok::Plus(u)) => {
-            let min = usize::from(matches!(t[0], Tok::Plus(_)));
-            let mut k = 0;
-            loop {
-                if k >= min && matches_tokens(&t[1..], &s[k..]) {
-                    return true;
-                }
-                if k < s.len() && unit_ok(*u, s[k]) {
-                    k += 1;
-                } else {
-                    return false;
-                }
-            }
-        }
+        Ok(re) if re.is_match(value) => TargetMatch::Yes,
+        Ok(_) => TargetMatch::No,
+        Err(_) => TargetMatch::Indeterminate,
     }
 }
 
@@ -372,7 +280,18 @@ mod tests {
             Yes
         );
         assert_eq!(target_matches("flux-syste?m", "flux-systm"), Yes);
-        assert_eq!(target_matches("(flux|x)", "flux"), Indeterminate);
         assert_eq!(target_matches("fl+ux", "fllux"), Yes);
+        // Revision 4: targets are RE2. The instance in the issue report names its sync objects
+        // with an alternation, as it does its Deployment patch targets.
+        assert_eq!(target_matches("(flux-system|flux)", "flux-system"), Yes);
+        assert_eq!(target_matches("(flux-system|flux)", "flux"), Yes);
+        assert_eq!(target_matches("(flux-system|flux)", "flux-syst"), No);
+        assert_eq!(target_matches("[a-z]+-system", "flux-system"), Yes);
+        assert_eq!(target_matches("flux-[0-9]{2}", "flux-07"), Yes);
+        assert_eq!(target_matches("^flux$", "flux"), Yes, "an explicit anchor is harmless");
+        assert_eq!(target_matches(r"\w+", "flux_system"), Yes);
+        // What RE2 cannot express stays indeterminate, never a pass.
+        assert_eq!(target_matches("(?=flux)flux", "flux"), Indeterminate);
+        assert_eq!(target_matches(r"(a)\1", "aa"), Indeterminate);
     }
 }

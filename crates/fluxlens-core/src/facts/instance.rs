@@ -264,7 +264,7 @@ fn evaluate_target(t: &PatchTarget, g: &Generated) -> Result<bool, String> {
             TargetMatch::No => all = false,
             TargetMatch::Indeterminate => {
                 return Err(format!(
-                    "the target pattern `{}` uses unsupported regex syntax",
+                    "the target pattern `{}` is not an RE2 expression kustomize can evaluate",
                     pat.as_deref().unwrap_or("")
                 ));
             }
@@ -411,6 +411,39 @@ mod tests {
             ),
             PatchVerdict::NotConfigured
         );
+    }
+
+    #[test]
+    fn targets_are_re2_expressions() {
+        // Revision 4, the issue report: `name: "(flux-system|flux)"` reaches the generated
+        // source; before, it was "unsupported regex syntax" and the prediction gave up.
+        let alternation = PatchTarget {
+            kind: Some("OCIRepository|GitRepository".into()),
+            name: Some("(flux-system|flux)".into()),
+            namespace: Some("flux-.*".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            evaluate(&[patch(JSON6902, Some(alternation))], &g()),
+            PatchVerdict::Reaches(0)
+        );
+        let class = PatchTarget {
+            name: Some("[a-z]+-sys".into()),
+            ..Default::default()
+        };
+        assert!(matches!(
+            evaluate(&[patch(JSON6902, Some(class))], &g()),
+            PatchVerdict::Misses(_)
+        ));
+        let lookahead = PatchTarget {
+            name: Some("(?!flux)".into()),
+            ..Default::default()
+        };
+        let PatchVerdict::Indeterminate(why) = evaluate(&[patch(JSON6902, Some(lookahead))], &g())
+        else {
+            panic!("a look-around is not RE2");
+        };
+        assert!(why.contains("not an RE2 expression"), "{why}");
     }
 
     #[test]
