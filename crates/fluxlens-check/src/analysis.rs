@@ -8,6 +8,7 @@ pub use crate::profile::ProfileName;
 use crate::tree::Tree;
 use fluxlens_core::compliance;
 use fluxlens_core::finding::Finding;
+use fluxlens_core::findings::rules::mig_order;
 use fluxlens_core::graph::{Graph, GraphOptions};
 use fluxlens_core::kind::Role;
 use fluxlens_core::migration;
@@ -69,6 +70,8 @@ pub struct Analysis {
     /// `git_oci`, `storage`, `distribution`.
     pub stages: BTreeMap<&'static str, StageAt>,
     pub notes: Vec<String>,
+    /// The tree's Flux objects as written (no status), to tell what a change alters.
+    pub manifests: BTreeMap<ObjectKey, serde_json::Value>,
 }
 
 /// Analyses one tree under `profile`.
@@ -76,6 +79,10 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
     let cluster = model(tree, Assume::Nothing);
     let reconciled = model(tree, Assume::Reconciled);
     let mut findings = certain(findings(&cluster, profile), &findings(&reconciled, profile));
+    // Revision 4: before a merge an anonymous root is a precondition to confirm, whatever
+    // a status assumed Ready would say.
+    findings.retain(|f| f.rule != "MIG-GO-16");
+    findings.extend(mig_order::anonymous_root("MIG-GO-16", &cluster, true));
     findings.extend(declared::compliance(&cluster, profile));
     fluxlens_core::findings::sort_worst_first(&mut findings);
     let graph = Graph::build(&cluster, GraphOptions::default());
@@ -88,6 +95,11 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
         root: cluster.root_source(),
         stages,
         notes: tree.notes.clone(),
+        manifests: tree
+            .flux
+            .iter()
+            .map(|(k, (_, v))| (k.clone(), v.clone()))
+            .collect(),
         findings,
         cluster,
     }

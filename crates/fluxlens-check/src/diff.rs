@@ -2,7 +2,7 @@
 //! it adds, the sources whose verify it removes or weakens, and where each migration moves.
 
 use crate::analysis::{Analysis, Missing, StageAt, VerifyConfig};
-use fluxlens_core::finding::{Finding, Severity};
+use fluxlens_core::finding::{Finding, Severity, aggregate};
 use fluxlens_core::model::ObjectKey;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,6 +73,8 @@ pub struct Change {
     pub notes: Vec<String>,
     /// Flux objects in the base (when given) and the head.
     pub objects: (Option<usize>, usize),
+    /// The change stepped in the order Flux applies it (with a base).
+    pub order: Option<crate::order::Judged>,
 }
 
 /// How bad each kind of change is for the verdict: dangling references and cycles stop
@@ -128,7 +130,11 @@ impl Change {
                 push(BACKWARDS_SEVERITY, what, None);
             }
         }
-        out.sort_by_key(|w| std::cmp::Reverse(w.severity));
+        // A deadlock heads the verdict: nothing else in the change lands while it holds.
+        out.sort_by_key(|w| {
+            let deadlock = w.what.starts_with(crate::order::RULE);
+            (std::cmp::Reverse(w.severity), !deadlock)
+        });
         out
     }
 
@@ -146,18 +152,24 @@ pub fn diff(base: Option<&Analysis>, head: &Analysis) -> Change {
         .flat_map(|b| b.findings.iter().map(ident))
         .collect();
     let after: BTreeSet<_> = head.findings.iter().map(ident).collect();
-    let added = head
-        .findings
-        .iter()
-        .filter(|f| !before.contains(&ident(f)))
-        .cloned()
-        .collect();
-    let resolved = base
+    let order = base.map(|b| crate::order::judge(b, head));
+    let mut added: Vec<Finding> = order.iter().flat_map(|o| o.findings.clone()).collect();
+    added.extend(
+        head.findings
+            .iter()
+            .filter(|f| !before.contains(&ident(f)))
+            .cloned(),
+    );
+    let resolved: Vec<Finding> = base
         .iter()
         .flat_map(|b| b.findings.iter())
         .filter(|f| !after.contains(&ident(f)))
         .cloned()
         .collect();
+    fluxlens_core::findings::sort_worst_first(&mut added);
+    // §0.3-6, as the dashboard shows them: a rule on more than five objects is one finding.
+    let added = aggregate(&added);
+    let resolved = aggregate(&resolved);
     let was_missing: BTreeSet<&ObjectKey> = base
         .iter()
         .flat_map(|b| b.missing.iter().map(|m| &m.target))
@@ -208,6 +220,7 @@ pub fn diff(base: Option<&Analysis>, head: &Analysis) -> Change {
             base.map(|b| b.cluster.objects().len()),
             head.cluster.objects().len(),
         ),
+        order,
     }
 }
 

@@ -6,9 +6,11 @@
 
 pub mod analysis;
 pub mod args;
+pub mod chart;
 pub mod cluster;
 pub mod declared;
 pub mod diff;
+pub mod order;
 pub mod output;
 pub mod profile;
 pub mod read;
@@ -22,7 +24,8 @@ pub fn analyse_path(
     path: &std::path::Path,
     profile: analysis::ProfileName,
 ) -> Result<analysis::Analysis, InputError> {
-    let t = tree::build(read::tree(path)?)?;
+    let mut t = tree::build(read::tree(path)?)?;
+    chart::templated_instances(&mut t);
     Ok(analysis::analyse(&t, profile))
 }
 

@@ -478,6 +478,7 @@ fn the_json_schema_is_stable() {
             "not_in_render",
             "notes",
             "objects",
+            "order",
             "profile",
             "schema",
             "stages",

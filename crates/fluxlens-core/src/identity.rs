@@ -288,7 +288,11 @@ mod tests {
         assert_eq!(target_matches("(flux-system|flux)", "flux-syst"), No);
         assert_eq!(target_matches("[a-z]+-system", "flux-system"), Yes);
         assert_eq!(target_matches("flux-[0-9]{2}", "flux-07"), Yes);
-        assert_eq!(target_matches("^flux$", "flux"), Yes, "an explicit anchor is harmless");
+        assert_eq!(
+            target_matches("^flux$", "flux"),
+            Yes,
+            "an explicit anchor is harmless"
+        );
         assert_eq!(target_matches(r"\w+", "flux_system"), Yes);
         // What RE2 cannot express stays indeterminate, never a pass.
         assert_eq!(target_matches("(?=flux)flux", "flux"), Indeterminate);

@@ -65,5 +65,27 @@ pub fn render(r: &Report) -> Value {
             "reference": k.to_string(), "why": why,
         })).collect::<Vec<_>>(),
         "notes": c.notes,
+        "order": c.order.as_ref().map(order),
+    })
+}
+
+/// The change stepped (revision 4): waves, what never reconciles with its chain of waits, the
+/// objects whose applier was assumed, and the preconditions a render cannot check.
+fn order(j: &crate::order::Judged) -> Value {
+    let o = &j.order;
+    let key = |k: &fluxlens_core::model::ObjectKey| Value::String(k.to_string());
+    json!({
+        "safe": o.safe(),
+        "waves": o.waves.iter().map(|w| w.iter().map(key).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "stuck": o.stuck.iter().map(|s| json!({
+            "object": s.object.to_string(),
+            "cycle": s.cycle,
+            "chain": s.chain.iter().map(|l| json!({
+                "kind": format!("{:?}", l.kind), "object": l.object.to_string(),
+            })).collect::<Vec<_>>(),
+            "text": fluxlens_core::order::describe(&s.object, &s.chain),
+        })).collect::<Vec<_>>(),
+        "assumed_applied_by_root": o.assumed_root.iter().map(key).collect::<Vec<_>>(),
+        "preconditions": j.preconditions,
     })
 }

@@ -98,6 +98,8 @@ pub fn render(r: &Report) -> String {
         r.profile_name(),
         r.fail_on.as_str()
     ));
+    deadlocks(&mut out, &c.added);
+    order(&mut out, r);
     if !c.verify.is_empty() {
         out.push_str("\n#### Verify lost or weakened\n| Severity | Source | Change | Before | After |\n|---|---|---|---|---|\n");
         rows(&mut out, &c.verify, |v| {
@@ -152,9 +154,83 @@ pub fn render(r: &Report) -> String {
             ));
         }
         out.push_str("\nStages as if the change reconciles: checks that need the cluster's status are taken as passing.\n");
+        if c.order.as_ref().is_some_and(|j| !j.order.safe()) {
+            out.push_str("The change never lands as a whole (see the reconcile order above): the head stage is where it would stand, not where the cluster will.\n");
+        }
     }
     folded(&mut out, r, &info);
     out
+}
+
+/// MIG-GO-15 heads the comment: the chain of waits in full and the safe order.
+fn deadlocks(out: &mut String, added: &[Finding]) {
+    let held: Vec<&Finding> = added
+        .iter()
+        .filter(|f| f.rule == crate::order::RULE && f.severity >= Severity::High)
+        .collect();
+    for f in held {
+        out.push_str(&format!(
+            "\n#### ⛔ {} bootstrap deadlock ({}): the cluster freezes at merge\n\n{}\n\n**Safe order:** {}\n",
+            f.rule,
+            f.severity.as_str(),
+            cell(&f.message),
+            cell(&f.remediation)
+        ));
+        if f.members.len() > 1 {
+            out.push_str(&format!(
+                "\n<details><summary>{} objects never reconcile</summary>\n\n",
+                f.members.len()
+            ));
+            rows(out, &f.members, |k| format!("- {}", cell(&k.to_string())));
+            out.push_str("\n</details>\n");
+        }
+    }
+}
+
+/// The order the change lands in, and what the merge needs that no render shows.
+fn order(out: &mut String, r: &Report) {
+    let Some(j) = &r.change.order else {
+        if !r.has_base {
+            out.push_str(
+                "\nThe order the change lands in is not judged without a base (`--base`).\n",
+            );
+        }
+        return;
+    };
+    let o = &j.order;
+    out.push_str("\n#### Reconcile order\n");
+    if o.safe() {
+        out.push_str(&format!(
+            "Every object reconciles: the change lands in {} (the root applies the repository, each applier its objects' new specs, each waits for its source and dependsOn).\n",
+            fluxlens_core::verdict::plural(o.waves.len(), "wave")
+        ));
+    } else {
+        out.push_str(&format!(
+            "{} never reconcile after the merge (the chain of waits is above or in the findings).\n",
+            fluxlens_core::verdict::plural(o.stuck.len(), "object")
+        ));
+    }
+    for (i, w) in o.waves.iter().enumerate().take(8) {
+        let names: Vec<String> = w.iter().take(8).map(|k| cell(&k.to_string())).collect();
+        let more = if w.len() > 8 {
+            format!(" … {} in all", w.len())
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("{}. {}{more}\n", i + 1, names.join(", ")));
+    }
+    if !o.assumed_root.is_empty() {
+        out.push_str(&format!(
+            "\n{} carry no applier label or inventory: taken as applied by the root Kustomization. Render with `flux build` (or keep the labels) to judge their order.\n",
+            fluxlens_core::verdict::plural(o.assumed_root.len(), "changed object")
+        ));
+    }
+    if !j.preconditions.is_empty() {
+        out.push_str("\n#### Before you merge (a render cannot check these)\n");
+        for p in &j.preconditions {
+            out.push_str(&format!("- [ ] {}\n", cell(p)));
+        }
+    }
 }
 
 /// Resolved findings, what the render cannot see, and the notes: folded.

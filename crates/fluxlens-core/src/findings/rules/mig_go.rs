@@ -263,7 +263,7 @@ fn commit_status(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if !COMMIT_STATUS_PROVIDERS.contains(&ptype.as_str()) {
             continue;
         }
-        let bad: Vec<String> = c
+        let bad: Vec<&crate::model::FluxObject> = c
             .of_kind(&Kind::Kustomization)
             .filter(|k| {
                 alert.raw.spec.event_sources.iter().any(|s| {
@@ -292,11 +292,22 @@ fn commit_status(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
                     .and_then(sha1_of)
                     .is_none()
             })
-            .map(|k| k.key.to_string())
             .collect();
-        if !bad.is_empty() {
-            out.push(f(id, DEGRADED, alert.key.clone(), format!("{} posts {ptype} commit statuses for {} OCI-sourced Kustomizations that have no SHA-1 origin revision", alert.key, bad.len()),
-                bad.into_iter().take(20).collect(), "Push artifacts with --revision <branch>@sha1:<sha> so kustomize-controller forwards originRevision (Flux ≥ 2.5)."));
+        // Revision 4: a Kustomization that has applied nothing yet (a render before the merge,
+        // a new one) cannot show its origin revision; whether the pipeline pushes with
+        // `--revision <branch>@sha1:<sha>` is then a thing to check, not a failure.
+        let (seen, unseen): (Vec<_>, Vec<_>) = bad
+            .into_iter()
+            .partition(|k| k.raw.status.last_applied_revision.is_some());
+        let names = |v: &[&crate::model::FluxObject]| -> Vec<String> {
+            v.iter().take(20).map(|k| k.key.to_string()).collect()
+        };
+        if !seen.is_empty() {
+            out.push(f(id, DEGRADED, alert.key.clone(), format!("{} posts {ptype} commit statuses for {} OCI-sourced Kustomizations that have no SHA-1 origin revision", alert.key, seen.len()),
+                names(&seen), "Push artifacts with --revision <branch>@sha1:<sha> so kustomize-controller forwards originRevision (Flux ≥ 2.5)."));
+        } else if !unseen.is_empty() {
+            out.push(f(id, CONTEXT, alert.key.clone(), format!("{} posts {ptype} commit statuses for {} OCI-sourced Kustomizations that have applied nothing yet: check that the pipeline pushes with --revision <branch>@sha1:<sha>, or every status event fails", alert.key, unseen.len()),
+                names(&unseen), "Push artifacts with `flux push artifact … --revision <branch>@sha1:<sha>` (or the legacy <branch>/<sha>): kustomize-controller forwards it as originRevision (Flux ≥ 2.5), which the Git provider needs."));
         }
     }
 }
@@ -683,6 +694,24 @@ mod tests {
             .len(),
             1
         );
+        // Revision 4: one that has applied nothing yet (before a merge) is a thing to check.
+        let f = run(
+            &cluster(&bad.iter().map(String::as_str).collect::<Vec<_>>()),
+            "MIG-GO-07",
+        );
+        assert_eq!(f[0].severity, crate::finding::Severity::Info);
+        assert!(
+            f[0].message
+                .contains("check that the pipeline pushes with --revision")
+        );
+        // One that applied an OCI revision without a SHA-1 origin: the statuses fail.
+        let mut applied = base.to_vec();
+        applied.push(r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"x"}},"status":{"lastAppliedRevision":"latest@sha256:abab"}}"#.into());
+        let f = run(
+            &cluster(&applied.iter().map(String::as_str).collect::<Vec<_>>()),
+            "MIG-GO-07",
+        );
+        assert_eq!(f[0].severity, crate::finding::Severity::Medium);
         let mut good = base.to_vec();
         good.push(r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"x"}},"status":{"lastAppliedOriginRevision":"main@sha1:0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f"}}"#.into());
         assert!(

@@ -115,10 +115,9 @@ fn finding(
         .map(|s| s.object.to_string())
         .collect();
     if !others.is_empty() {
-        message.push_str(&format!(
-            "; {} held behind it",
-            crate::verdict::plural(others.len(), "more object")
-        ));
+        let n = others.len();
+        let objects = if n == 1 { "object" } else { "objects" };
+        message.push_str(&format!("; {n} more {objects} held behind it"));
     }
     message.push_str(if touches {
         ". Delivery of the cluster freezes: the change that would release it has to come through the objects that wait."
