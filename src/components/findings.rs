@@ -41,22 +41,61 @@ fn finding_item(f: Finding) -> impl IntoView {
             <p class="fl-reason" data-reason="">
                 {format!("{}: {}", f.severity.as_str(), f.reason)}
             </p>
-            {if f.members.is_empty() {
-                view! {
-                    <ul class="fl-evidence">
-                        {f.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
-                    </ul>
-                }
-                    .into_any()
-            } else {
-                view! { <MemberList count=f.members.len() lines=f.evidence.clone() /> }.into_any()
-            }}
+            {evidence(&f)}
+            {chain_link(&f)}
             <p class="fl-remedy">
                 <strong>"Remediation: "</strong>
                 {f.remediation.clone()}
             </p>
         </li>
     }
+}
+
+/// The evidence: one line each, or for an aggregated finding the collapsed member list. A
+/// deadlock (MIG-GO-15) always shows its chain of waits; the objects held behind it fold.
+fn evidence(f: &Finding) -> AnyView {
+    let deadlock = f.rule == DEADLOCK;
+    if f.members.is_empty() || deadlock {
+        let chain: Vec<String> = f
+            .evidence
+            .iter()
+            .filter(|e| !(deadlock && e.starts_with(HELD)))
+            .cloned()
+            .collect();
+        let members = (!f.members.is_empty()).then(|| {
+            let lines: Vec<String> = f.members.iter().map(|k| k.to_string()).collect();
+            view! { <MemberList count=lines.len() lines=lines /> }
+        });
+        view! {
+            <ul class="fl-evidence">
+                {chain.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+            </ul>
+            {members}
+        }
+        .into_any()
+    } else {
+        view! { <MemberList count=f.members.len() lines=f.evidence.clone() /> }.into_any()
+    }
+}
+
+/// The rule the reconcile-order model speaks through, and how its evidence names the objects
+/// held behind a deadlock.
+const DEADLOCK: &str = "MIG-GO-15";
+const HELD: &str = "also held: ";
+
+/// A deadlock's chain of waits, focused in the graph (its subject, upstream and downstream).
+fn chain_link(f: &Finding) -> Option<impl IntoView + use<>> {
+    (f.rule == DEADLOCK && f.severity >= fluxlens_core::findings::Severity::High).then(|| {
+        let key = fluxlens_core::urlstate::encode(&f.subject.to_string());
+        let href = crate::base::href(&format!("/graph?focus={key}&sel={key}"));
+        view! {
+            <p class="fl-finding__chain">
+                <a href=href data-chain-focus=f.subject.to_string()>
+                    "Focus the chain of waits in the graph"
+                </a>
+            </p>
+        }
+    })
 }
 
 /// The objects of an aggregated finding: collapsed, and filterable once opened.

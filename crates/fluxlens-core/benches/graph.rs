@@ -71,6 +71,46 @@ fn main() {
         );
     }
     layout_quality();
+    order_model();
+}
+
+/// The reconcile-order model (rule catalog revision 4): the live cluster judged by itself, and
+/// a change in which every object is changed (each waits for its applier), the worst case.
+/// Target: under 50 ms at 5,000 objects.
+fn order_model() {
+    use fluxlens_core::order::{self, Input, Mode};
+    println!();
+    println!("#### Reconcile-order model (target: under 50 ms at 5,000 objects)");
+    println!();
+    println!("| objects | live (ms) | a change of every object (ms) | waves | never reconcile |");
+    println!("|---|---|---|---|---|");
+    for n in [200, 1000, 5000] {
+        let objs: Vec<ApiObject> = serde_json::from_value(serde_json::Value::Array(
+            fluxlens_core::synthetic::objects(n),
+        ))
+        .unwrap();
+        let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
+        let live = median_ms(|| {
+            std::hint::black_box(order::live(&c));
+        });
+        let every: std::collections::BTreeSet<ObjectKey> =
+            c.objects().iter().map(|o| o.key.clone()).collect();
+        let input = Input {
+            mode: Mode::Change,
+            before: &c,
+            after: &c,
+            changed: Some(&every),
+        };
+        let change = median_ms(|| {
+            std::hint::black_box(order::judge(&input));
+        });
+        let o = order::judge(&input);
+        println!(
+            "| {n} | {live:.2} | {change:.2} | {} | {} |",
+            o.waves.len(),
+            o.stuck.len()
+        );
+    }
 }
 
 /// Names the overview group of a graph node.

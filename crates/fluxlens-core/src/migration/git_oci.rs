@@ -260,10 +260,19 @@ fn m3(x: &Roots) -> Stage {
         })
         .cloned()
         .collect();
+    // Revision 4: a flip the order model holds (a consumer waiting on the OCI root that only
+    // the handover creates, or an applier of the delivery chain waiting behind one) is the
+    // unsafe step: it freezes delivery.
+    let held: Vec<ObjectKey> = findings
+        .iter()
+        .filter(|f| f.rule == "MIG-GO-15" && f.severity >= crate::finding::Severity::High)
+        .flat_map(|f| f.objects().iter().cloned())
+        .collect();
     let mut m3 = Stage::new("M3", "Consumer flip", vec![
         Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
         Check::new(format!("no HelmRelease builds its chart from {git}"), Some(chart_hrs.is_empty()), format!("{} HelmReleases need a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or generate it with an ArtifactGenerator", chart_hrs.len())).with(chart_hrs.clone()),
         Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 findings")),
+        Check::new("the flip does not freeze delivery (MIG-GO-15: nothing waits on a source only the handover creates)", Some(held.is_empty()), format!("{} objects never reconcile: this step is unsafe before {oci} exists", held.len())).with(held),
         Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
     ]);
     let total = on_git.len() + chart_hrs.len() + on_oci.len();
@@ -424,6 +433,8 @@ fn blockers(c: &Cluster, findings: &[Finding]) -> Vec<Finding> {
                 f.rule.as_str(),
                 "MIG-GO-03" | "MIG-GO-04" | "MIG-GO-10" | "MIG-GO-14" | "SIG-10"
             ) || (f.rule == "MIG-GO-02" && about_root(f))
+                // Revision 4: a deadlock on the delivery chain blocks every step after it.
+                || (f.rule == "MIG-GO-15" && f.severity == crate::finding::Severity::Critical)
                 // Revision 3: a step predicted to fail open is not "in progress".
                 || (f.rule == "SIG-09" && f.severity >= crate::finding::Severity::High)
         })

@@ -90,19 +90,12 @@ pub fn deadlocks(id: &str, order: &Order, c: &Cluster) -> Vec<Finding> {
         let touches = held.iter().any(|s| {
             rank(&s.object).is_some() || s.chain.iter().any(|l| rank(&l.object).is_some())
         });
-        out.push(finding(id, c, order, subject, &held, touches));
+        out.push(finding(id, order, subject, &held, touches));
     }
     out
 }
 
-fn finding(
-    id: &str,
-    c: &Cluster,
-    order: &Order,
-    subject: &Stuck,
-    held: &[&Stuck],
-    touches: bool,
-) -> Finding {
+fn finding(id: &str, order: &Order, subject: &Stuck, held: &[&Stuck], touches: bool) -> Finding {
     let role = if touches {
         Role::DeliveryChain
     } else {
@@ -143,7 +136,7 @@ fn finding(
         subject.object.clone(),
         message,
         evidence,
-        remediation(c, subject),
+        remediation(subject),
     );
     if members.len() > 1 {
         f.members = members;
@@ -164,7 +157,7 @@ fn link_line(l: &Link) -> String {
 }
 
 /// The safe order for what the chain holds.
-fn remediation(c: &Cluster, s: &Stuck) -> String {
+fn remediation(s: &Stuck) -> String {
     let created_source = s.chain.windows(2).find_map(|w| {
         (w[1].kind == LinkKind::CreatedBy && w[1].object.kind == Kind::FluxInstance)
             .then(|| w[0].object.clone())
@@ -183,11 +176,8 @@ fn remediation(c: &Cluster, s: &Stuck) -> String {
         return format!(
             "Make {} exist (or point what waits for it back at a source that exists), or drop {}'s \
              dependsOn on {}: an applier the FluxInstance is delivered through must never wait for an \
-             object that cannot become Ready, or no fix can reach {} through Git.",
-            last.object,
-            s.object,
-            dep.object,
-            c.operator_namespace()
+             object that cannot become Ready, or no fix can reach the cluster through Git.",
+            last.object, s.object, dep.object
         );
     }
     "Split the change so that every object's source and dependencies exist and are Ready before \

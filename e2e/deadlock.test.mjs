@@ -1,0 +1,53 @@
+// Revision 4: a deadlock before it freezes the cluster, as a person on call sees it — on the
+// overview, on the migration card (which step is unsafe), and as a chain of waits in the graph;
+// never claimed from a read the server did not confirm.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const DEADLOCK = '[data-rule="MIG-GO-15"][data-severity=critical]';
+
+test('frozen: the delivery chain held behind a dependency on a missing root, named whole; the graph focuses the chain', async () => {
+  const sim = await startSim(['--scenario', 'frozen']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/');
+    const finding = page.locator(DEADLOCK).first();
+    await finding.waitFor();
+    assert.match(await finding.textContent(), /Kustomization\/flux-system\/cluster-apps waits for Kustomization\/flux-system\/cluster-vap \(dependsOn\), which waits for OCIRepository\/flux-system\/flux-system, which nothing creates/);
+    assert.match(await finding.textContent(), /Remediation: .*drop Kustomization\/flux-system\/cluster-apps's dependsOn on Kustomization\/flux-system\/cluster-vap/);
+    // The migration card says which step is unsafe.
+    await page.goto(sim.base + '/migrations');
+    const gitOci = page.locator('[data-migration=git-oci]');
+    await gitOci.waitFor();
+    assert.equal(await gitOci.locator(`.fl-blockers ${DEADLOCK}`).count(), 1);
+    const m3 = gitOci.locator('[data-stage=M3] [data-check]', { hasText: 'MIG-GO-15' });
+    assert.equal(await m3.getAttribute('data-check'), 'fail');
+    // The chain of waits, focused in the graph.
+    await page.goto(sim.base + '/');
+    await page.locator(`${DEADLOCK} a[data-chain-focus]`).click();
+    await page.locator('[data-focus="Kustomization/flux-system/cluster-apps"]').waitFor();
+    for (const id of ['Kustomization/flux-system/cluster-vap', 'OCIRepository/flux-system/flux-system']) {
+      await page.locator(`[data-node-id="${id}"]`).first().waitFor();
+    }
+    assert.equal(await page.locator('[data-node-id="OCIRepository/flux-system/flux-system"]').first().getAttribute('data-status'), 'Missing');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('frozen through a failed confirming read: no deadlock claimed until the server confirms the source is missing', async () => {
+  const sim = await startSim(['--scenario', 'frozen', '--confirm-fail']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=2');
+    await page.locator('[data-count=objects]').waitFor();
+    assert.equal(await page.locator('[data-rule="MIG-GO-15"]').count(), 0);
+    await sim.faults('confirm-fail=0');
+    await page.locator(DEADLOCK).first().waitFor({ timeout: 20000 });
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
