@@ -2,7 +2,7 @@
 //! kustomize patch targets (regexes that kustomize anchors as `^(?:…)$`).
 //!
 //! Identity checks are structural (anchors, wildcards, escaping). Target matching runs the
-//! target as the RE2 expression it is (the `regex` crate); what RE2 cannot express is
+//! target as the RE2 expression it is (the `regex-lite` crate); what RE2 cannot express is
 //! reported as indeterminate, never as a pass.
 
 /// Problems with one identity pattern, for SIG-06/07/08.
@@ -208,10 +208,7 @@ pub fn target_matches(pattern: &str, value: &str) -> TargetMatch {
         return TargetMatch::Yes;
     }
     let anchored = format!("^(?:{pattern})$");
-    match regex::RegexBuilder::new(&anchored)
-        .size_limit(1 << 20)
-        .build()
-    {
+    match regex_lite::Regex::new(&anchored) {
         Ok(re) if re.is_match(value) => TargetMatch::Yes,
         Ok(_) => TargetMatch::No,
         Err(_) => TargetMatch::Indeterminate,
@@ -297,5 +294,10 @@ mod tests {
         // What RE2 cannot express stays indeterminate, never a pass.
         assert_eq!(target_matches("(?=flux)flux", "flux"), Indeterminate);
         assert_eq!(target_matches(r"(a)\1", "aa"), Indeterminate);
+        // A target from a hostile manifest cannot make the check build a huge automaton.
+        assert_eq!(
+            target_matches("((a{1000}){1000}){1000}", "a"),
+            Indeterminate
+        );
     }
 }
