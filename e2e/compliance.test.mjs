@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -56,7 +56,7 @@ test('one voice: the verdict, the summary line and the overview card say the sam
       const page = await newPage(browser);
       await page.goto(`${sim.base}/compliance`);
       await page.locator('[data-summary=compliance]').waitFor();
-      const count = /\d+ of \d+ controls pass(, \d+ unknown)?/;
+      const count = /\d+ of \d+ controls pass(, \d+ fail)?(, \d+ unknown)?/;
       const hero = (await page.locator('.fl-hero__text').textContent()).match(count)[0];
       const line = (await page.locator('[data-summary=compliance]').textContent()).match(count)[0];
       assert.equal(line, hero, `${scenario}: summary line`);
@@ -66,4 +66,48 @@ test('one voice: the verdict, the summary line and the overview card say the sam
       assert.deepEqual(page.errors, []);
     } finally { await cleanup(browser, sim); }
   }
+});
+
+test('a required operator the cluster does not meet fails ENT-14, and the summary adds up to the table (#46)', async () => {
+  const sim = await startSim(['--scenario', 'homelab']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${sim.base}/compliance?minop=v99.0.0`);
+    await page.locator('[data-control="ENT-14"]').waitFor();
+    assert.equal(await page.locator('[data-control="ENT-14"]').getAttribute('data-result'), 'fail');
+    const rows = await page.locator('[data-table=scorecard] [data-control]').count();
+    const results = await page.locator('[data-table=scorecard] [data-control]').evaluateAll((els) => els.map((e) => e.dataset.result));
+    const n = (r) => results.filter((x) => x === r).length;
+    const line = await page.locator('[data-summary=compliance]').textContent();
+    const [, pass, total] = line.match(/(\d+) of (\d+) controls pass/);
+    assert.equal(Number(total), rows, line);
+    assert.equal(Number(pass), n('pass'), line);
+    assert.match(line, new RegExp(`, ${n('fail')} fail`));
+    if (n('unknown')) assert.match(line, new RegExp(`, ${n('unknown')} unknown`));
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('evidence exported from a snapshot says it is one (#46)', async () => {
+  const sim = await startSim(['--scenario', 'enterprise-fips']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/compliance');
+    await page.locator('[data-table=scorecard]').waitFor();
+    const live = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const liveJson = JSON.parse(readFileSync(await (await live).path(), 'utf8'));
+    assert.equal(liveJson.cluster.data_source, 'live API');
+    await openMenu(page, 'share');
+    await page.getByRole('button', { name: 'Share snapshot' }).click();
+    const link = await page.locator('[data-share-link]').inputValue();
+    const viewer = await newPage(browser);
+    await viewer.goto(link);
+    await viewer.locator('[data-table=scorecard]').waitFor();
+    const dl = viewer.waitForEvent('download');
+    await viewer.getByRole('button', { name: 'Export JSON' }).click();
+    const json = JSON.parse(readFileSync(await (await dl).path(), 'utf8'));
+    assert.match(json.cluster.data_source, /^snapshot/);
+    assert.equal(json.cluster.captured_at, liveJson.cluster.captured_at);
+  } finally { await cleanup(browser, sim); }
 });

@@ -115,6 +115,48 @@ test('a snapshot saved as a file opens read-only without the API', async () => {
     await page.locator('[data-snapshot]').waitFor();
     await page.locator('[data-table=sources] tr[data-root=true]').waitFor();
     assert.match(await page.locator('[data-summary=signatures]').textContent(), /verifiable sources verified/);
+    // #46: a snapshot opened from a file is in the address bar too: a reload keeps it.
+    assert.match(page.url(), /#snap=fl1\./);
+    await page.reload();
+    await page.locator('[data-snapshot]').waitFor();
+    await page.locator('[data-table=sources] tr[data-root=true]').waitFor();
+  } finally { await cleanup(browser, down); }
+});
+
+test('a snapshot stays one across views, a reload and a copied URL until "Open the live view" (#46)', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  let link;
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=5');
+    await page.locator('[data-card=signatures]').waitFor();
+    await openMenu(page, 'share');
+    await page.getByRole('button', { name: 'Share snapshot' }).click();
+    link = await page.locator('[data-share-link]').inputValue();
+  } finally { await cleanup(browser, sim); }
+  const down = await startSim(['--scenario', 'demo', '--down']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(link.replace(/^http:\/\/127\.0\.0\.1:\d+/, down.base));
+    await page.locator('[data-snapshot]').waitFor();
+    for (const view of ['Graph', 'Signatures', 'Migrations', 'Compliance', 'Overview']) {
+      await page.click(`nav a:has-text("${view}")`);
+      assert.match(page.url(), /\?poll=5#snap=fl1\./, `${view}: the snapshot and the visit's poll= ride along`);
+      await page.locator('[data-snapshot]').waitFor();
+    }
+    await page.click('nav a:has-text("Graph")');
+    await page.reload();
+    await page.locator('[data-snapshot]').waitFor();
+    await page.locator('g[data-node-id]').first().waitFor();
+    await openMenu(page, 'share');
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const copied = await page.locator('[data-share-link]').inputValue();
+    assert.match(copied, /\/graph\?poll=5#snap=fl1\./, 'Copy link copies the snapshot, not the live view');
+    const api = (await down.log()).filter((e) => e.path.startsWith('/api/'));
+    assert.deepEqual(api, [], 'no API request while a snapshot is shown');
+    await page.locator('[data-snapshot] a:has-text("Open the live view")').click();
+    await page.waitForURL((u) => !u.hash);
+    assert.equal(await page.locator('[data-snapshot]').count(), 0);
   } finally { await cleanup(browser, down); }
 });
 

@@ -55,6 +55,12 @@ pub fn navigate(loc: Location, url: &str, replace: bool) {
     let Some(history) = window().history().ok() else {
         return;
     };
+    let here = window().location();
+    let url = &fluxlens_core::urlstate::carry_over(
+        url,
+        &here.search().unwrap_or_default(),
+        &here.hash().unwrap_or_default(),
+    );
     let none = wasm_bindgen::JsValue::NULL;
     let _ = if replace {
         history.replace_state_with_url(&none, "", Some(url))

@@ -38,6 +38,29 @@ pub fn open_snapshot(state: AppState, text: &str) -> bool {
     }
 }
 
+/// Writes an opened snapshot file into the address bar, so a reload or a copied URL reopens
+/// the snapshot, not the live data (#46). The file was checked against the link's limit.
+fn keep_in_address_bar(text: &str) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let url = format!("{}#{FRAGMENT_KEY}{text}", live_link());
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The address to copy: the snapshot's own while one is shown, else the live view's.
+fn current_link(state: AppState) -> String {
+    if state.snapshot.with_untracked(Option::is_some) {
+        web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default()
+    } else {
+        live_link()
+    }
+}
+
 /// The snapshot in the page's URL fragment, if any.
 pub fn fragment_snapshot() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
@@ -128,8 +151,9 @@ pub fn ShareControls() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if let Ok(text) = wasm_bindgen_futures::JsFuture::from(file.text()).await
                 && let Some(t) = text.as_string()
+                && open_snapshot(state, t.trim())
             {
-                open_snapshot(state, &t);
+                keep_in_address_bar(t.trim());
             }
         });
     };
@@ -140,7 +164,7 @@ pub fn ShareControls() -> impl IntoView {
                     class="fl-btn"
                     type="button"
                     on:click=move |_| {
-                        let l = live_link();
+                        let l = current_link(state);
                         copy(&l);
                         shown.set(Some(l));
                     }
@@ -223,8 +247,8 @@ pub fn ShareControls() -> impl IntoView {
 fn redaction_text(n: usize) -> String {
     match n {
         0 => "No credentials found to redact".into(),
-        1 => "1 value redacted (credentials in URLs and messages)".into(),
-        n => format!("{n} values redacted (credentials in URLs and messages)"),
+        1 => "1 value redacted (credentials and token-derived webhook paths)".into(),
+        n => format!("{n} values redacted (credentials and token-derived webhook paths)"),
     }
 }
 
@@ -232,6 +256,14 @@ fn redaction_text(n: usize) -> String {
 #[component]
 pub fn SnapshotBanner() -> impl IntoView {
     let state = AppState::expect();
+    let loc = crate::router::use_location();
+    // The live view of the page shown now (in-app navigation keeps the snapshot).
+    let live_href = move || {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        format!("{origin}{}{}", loc.pathname.get(), loc.search.get())
+    };
     move || {
         let err = state.snapshot_error.get().map(|e| {
             view! {
@@ -257,7 +289,7 @@ pub fn SnapshotBanner() -> impl IntoView {
                     )}
                     // A full load: the page must start over without the snapshot and contact the API.
                     " "
-                    <a href=live_link() rel="external">
+                    <a href=live_href rel="external">
                         "Open the live view"
                     </a>
                 </div>

@@ -1,7 +1,10 @@
 use super::when_loaded;
 use crate::components::download::download;
 use crate::components::findings::FindingsList;
-use fluxlens_core::compliance::{self, ComponentImage, Profile, export::Evidence};
+use fluxlens_core::compliance::{
+    self, ComponentImage, Profile,
+    export::{DataSource, Evidence},
+};
 use leptos::prelude::*;
 
 /// `/compliance`: scorecard for a chosen profile, per-component table, findings, evidence.
@@ -28,9 +31,10 @@ pub fn CompliancePage() -> impl IntoView {
     // changes nothing here re-renders nothing, and the profile form is never rebuilt.
     let page = Memo::new(move |_| {
         let search = location.search.get();
+        let source = data_source(state);
         state
             .data
-            .with(|d| d.as_deref().map(|d| ComplianceView::of(d, &search)))
+            .with(|d| d.as_deref().map(|d| ComplianceView::of(d, &search, source)))
     });
     let profile = Memo::new(move |_| {
         page.with(|p| {
@@ -173,6 +177,19 @@ pub fn CompliancePage() -> impl IntoView {
     }
 }
 
+/// Where the shown data came from, as the evidence states it.
+fn data_source(state: crate::state::AppState) -> DataSource {
+    if state.snapshot.with(Option::is_some) {
+        DataSource::Snapshot
+    } else if state.last_visit.with(Option::is_some) {
+        DataSource::LastVisit
+    } else {
+        DataSource::Live {
+            stale_since_ms: state.stale_since.get().map(|t| t as i64),
+        }
+    }
+}
+
 /// The compliance page for one load and one profile.
 #[derive(Clone, PartialEq)]
 struct ComplianceView {
@@ -190,13 +207,14 @@ struct ComplianceView {
 }
 
 impl ComplianceView {
-    fn of(d: &crate::state::Loaded, search: &str) -> ComplianceView {
+    fn of(d: &crate::state::Loaded, search: &str, source: DataSource) -> ComplianceView {
         let profile = Profile::from_query(search, &d.cluster);
         let comps = compliance::components(&d.cluster);
         let findings =
             fluxlens_core::snapshot::compliance_findings(&d.cluster, &profile, d.verdicts.as_ref());
         let controls = compliance::scorecard(&d.cluster, &findings);
         let e = Evidence {
+            source,
             cluster: &d.cluster,
             profile: &profile,
             components: &comps,

@@ -72,6 +72,7 @@ fn main() {
     }
     layout_quality();
     order_model();
+    snapshot_sizes();
 }
 
 /// The reconcile-order model (rule catalog revision 4): the live cluster judged by itself, and
@@ -176,4 +177,92 @@ fn layout_quality() {
             );
         }
     }
+}
+
+/// Snapshot link sizes (#46: the README promises a 200-object cluster in under 8 KB). Bytes of
+/// the whole link fragment (`fl1.` + base64url), with and without messages. The scenarios'
+/// digests repeat; a real cluster's are unique, so a row gives every sha256 its own value.
+fn snapshot_sizes() {
+    use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+    println!(
+        "#### Snapshot link size (bytes of the link's fragment; the promise: under 8,192 at 200 objects)"
+    );
+    println!("| cluster | objects | link | link, messages dropped |");
+    println!("|---|---|---|---|");
+    let read = |name: &str, file: &str| -> String {
+        let p = format!(
+            "{}/../../scenarios/{name}/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(p).unwrap()
+    };
+    // Each object's digests its own (a source's revision and the message quoting it agree).
+    let unique_digests = |json: String| -> String {
+        let objects: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+        let objects: Vec<serde_json::Value> = objects
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| serde_json::from_str(&per_object_digests(&o.to_string(), i)).unwrap())
+            .collect();
+        serde_json::to_string(&objects).unwrap()
+    };
+    let rows: [(&str, &str, bool); 4] = [
+        ("demo", "demo", false),
+        ("homelab", "homelab", false),
+        ("homelab, every digest unique", "homelab", true),
+        ("multitenant", "multitenant", false),
+    ];
+    for (label, name, unique) in rows {
+        let objects = read(name, "objects.json");
+        let objects = if unique {
+            unique_digests(objects)
+        } else {
+            objects
+        };
+        let objs: Vec<ApiObject> = serde_json::from_str(&objects).unwrap();
+        let report: FluxReport = serde_json::from_str(&read(name, "report.json")).unwrap();
+        let c = Cluster::new(report, objs, CrdAccess::Unknown);
+        let size = |drop_messages| {
+            let opts = SnapshotOptions {
+                view: SnapshotView::Overview,
+                drop_messages,
+            };
+            snapshot::encode(&snapshot::capture(&c, opts).unwrap()).len()
+        };
+        println!(
+            "| {label} | {} | {} | {} |",
+            c.objects().len(),
+            size(false),
+            size(true)
+        );
+    }
+}
+
+/// `text` with every sha256 digest replaced by one derived from it and `salt`.
+fn per_object_digests(text: &str, salt: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("sha256:") {
+        out.push_str(&rest[..i + 7]);
+        let after = &rest[i + 7..];
+        let hex = after
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len());
+        let mut x = after[..hex]
+            .bytes()
+            .fold(salt as u64 + 1, |h, b| {
+                h.wrapping_mul(31).wrapping_add(b as u64)
+            })
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            | 1;
+        for _ in 0..hex {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            out.push(char::from_digit((x % 16) as u32, 16).unwrap());
+        }
+        rest = &after[hex..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -70,7 +70,67 @@ pub fn redact(s: &str) -> (String, usize) {
     let out = redact_urls(s, &mut count);
     let out = redact_schemes(&out, &mut count);
     let out = redact_words(&out, &mut count);
+    let out = redact_receiver_paths(&out, &mut count);
     (out, count)
+}
+
+/// A Receiver's path, `/hook/<digest>`, is derived from its token: whoever knows it can trigger a
+/// reconcile (#46: `status.webhookPath` went into snapshots unredacted).
+const RECEIVER_PATH: &str = "/hook/";
+
+/// Path segments after which a webhook URL's remaining segments are its credential (Slack's
+/// `services/T…/B…/…`, Discord's `api/webhooks/<id>/<token>`, Teams' `webhookb2/…`).
+const CAPABILITY_SEGMENTS: [&str; 5] = ["hook", "hooks", "webhook", "webhooks", "webhookb2"];
+
+fn redact_receiver_paths(s: &str, count: &mut usize) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(RECEIVER_PATH) {
+        let after = &rest[i + RECEIVER_PATH.len()..];
+        let len = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        out.push_str(&rest[..i + RECEIVER_PATH.len()]);
+        if len >= 16 && !after.starts_with(MASK) {
+            *count += 1;
+            out.push_str(MASK);
+        } else {
+            out.push_str(&after[..len]);
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A URL path with its capability segments masked (see [`CAPABILITY_SEGMENTS`]).
+fn clean_path(host: &str, path: &str, count: &mut usize) -> String {
+    let slack = host.ends_with("slack.com");
+    let mut secret_from = None;
+    let segments: Vec<&str> = path.split('/').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        let lower = seg.to_ascii_lowercase();
+        if CAPABILITY_SEGMENTS.contains(&lower.as_str()) || (slack && lower == "services") {
+            secret_from = Some(i + 1);
+            break;
+        }
+    }
+    let Some(from) = secret_from else {
+        return path.to_string();
+    };
+    let masked: Vec<String> = segments
+        .iter()
+        .enumerate()
+        .map(|(i, seg)| {
+            if i >= from && seg.len() >= 8 && *seg != MASK {
+                *count += 1;
+                MASK.to_string()
+            } else {
+                seg.to_string()
+            }
+        })
+        .collect();
+    masked.join("/")
 }
 
 /// The redacted text only.
@@ -126,7 +186,7 @@ fn clean_url(url: &str, count: &mut usize) -> String {
     };
     match path.split_once('?') {
         Some((p, query)) => {
-            out.push_str(p);
+            out.push_str(&clean_path(host, p, count));
             out.push('?');
             let parts: Vec<String> = query
                 .split('&')
@@ -140,7 +200,7 @@ fn clean_url(url: &str, count: &mut usize) -> String {
                 .collect();
             out.push_str(&parts.join("&"));
         }
-        None => out.push_str(path),
+        None => out.push_str(&clean_path(host, path, count)),
     }
     if let Some(f) = fragment {
         out.push('#');
@@ -366,6 +426,9 @@ mod tests {
             "git@github.com:org/repo.git",
             "no secretRef configured; the token is missing",
             "verified signature of revision 2.4.1@sha256:ab",
+            "see https://fluxcd.io/flux/components/notification/receivers/ for webhooks",
+            "https://example.org/webhooks",
+            "/hook/short",
         ] {
             assert_eq!(redact(s), (s.to_string(), 0), "{s}");
         }
@@ -398,7 +461,21 @@ mod tests {
             let upper: String = (0..16)
                 .map(|_| ALNUM[(next() % 36) as usize].to_ascii_uppercase() as char)
                 .collect();
+            let hex: String = secret.bytes().map(|b| format!("{:02x}", b % 16)).collect();
             let planted = [
+                (format!("/hook/{hex}"), hex.clone()),
+                (
+                    format!("Receiver initialized for path: /hook/{hex}"),
+                    hex.clone(),
+                ),
+                (
+                    format!("POST https://hooks.slack.com/services/T0123/B0456/{secret}: 404"),
+                    secret.clone(),
+                ),
+                (
+                    format!("post https://discord.com/api/webhooks/1234567890/{secret} failed"),
+                    secret.clone(),
+                ),
                 (
                     format!("clone 'https://bot:{secret}@git.example.org/r.git' failed"),
                     secret.clone(),

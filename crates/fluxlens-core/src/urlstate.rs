@@ -198,6 +198,90 @@ impl GraphQuery {
     }
 }
 
+/// Query keys that belong to the visit, not to one view (the poll interval a wall screen was
+/// opened with, an embedder's theme): kept across every in-app navigation (#46: `poll=`
+/// dropped out at the first filter change).
+pub const VISIT_KEYS: [&str; 2] = ["poll", "theme"];
+
+/// The URL fragment key of a snapshot link.
+pub const SNAPSHOT_FRAGMENT: &str = "#snap=";
+
+/// The URL an in-app navigation to `target` (`path[?query][#fragment]`) writes, from the page
+/// at `current_search` / `current_hash`: the visit's keys ride along unless `target` sets them,
+/// and a snapshot stays a snapshot (its fragment rides along unless `target` has a fragment
+/// of its own) until the user opens the live view, a full load of its own (#46).
+pub fn carry_over(target: &str, current_search: &str, current_hash: &str) -> String {
+    let (rest, fragment) = match target.split_once('#') {
+        Some((r, f)) => (r, Some(f)),
+        None => (target, None),
+    };
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    // Keys already set: the target's own, then each carried one (a repeated key goes once).
+    let mut set: Vec<String> = parse_query(query).into_iter().map(|(k, _)| k).collect();
+    let mut parts: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    for (k, v) in parse_query(current_search) {
+        if VISIT_KEYS.contains(&k.as_str()) && !set.contains(&k) {
+            parts.push(format!("{}={}", encode(&k), encode(&v)));
+            set.push(k);
+        }
+    }
+    let mut out = path.to_string();
+    if !parts.is_empty() {
+        out.push('?');
+        out.push_str(&parts.join("&"));
+    }
+    match fragment {
+        Some(f) => {
+            out.push('#');
+            out.push_str(f);
+        }
+        None if current_hash.starts_with(SNAPSHOT_FRAGMENT) => out.push_str(current_hash),
+        None => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod carry_tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_rides_every_in_app_navigation() {
+        let snap = "#snap=fl1.AAAA";
+        assert_eq!(carry_over("/graph", "", snap), "/graph#snap=fl1.AAAA");
+        assert_eq!(
+            carry_over("/graph?focus=a", "?sel=b", snap),
+            "/graph?focus=a#snap=fl1.AAAA"
+        );
+        // A target with its own fragment (an in-page anchor) keeps it.
+        assert_eq!(carry_over("/graph#main", "", snap), "/graph#main");
+        // Live pages carry no fragment.
+        assert_eq!(carry_over("/graph", "", "#main"), "/graph");
+        assert_eq!(carry_over("/graph", "", ""), "/graph");
+    }
+
+    #[test]
+    fn the_visits_keys_survive_a_filter_change_and_a_page_change() {
+        assert_eq!(
+            carry_over("/graph?problems=1", "?poll=5&problems=0&theme=dark", ""),
+            "/graph?problems=1&poll=5&theme=dark"
+        );
+        assert_eq!(carry_over("/", "?poll=5", ""), "/?poll=5");
+        // The target's own value wins; a repeated key is carried once.
+        assert_eq!(carry_over("/?poll=9", "?poll=5", ""), "/?poll=9");
+        assert_eq!(carry_over("/", "?poll=5&poll=6", ""), "/?poll=5");
+        // Hostile values stay encoded.
+        assert_eq!(
+            carry_over("/", "?theme=%3Cscript%3E", ""),
+            "/?theme=%3Cscript%3E"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -286,3 +286,27 @@ fn every_finding_says_why_and_what_to_do() {
         }
     }
 }
+
+/// #46: the README promises a ~200-object cluster's link in under 8 KB, and dropping messages
+/// must not make it larger (it carried every finding whole). `make bench` has the table.
+#[test]
+fn links_of_about_200_objects_fit_in_8_kb_with_or_without_messages() {
+    for name in ["demo", "homelab"] {
+        let c = live(name);
+        assert!(c.objects().len() >= 180, "{name}: {}", c.objects().len());
+        let size = |drop_messages| {
+            let opts = SnapshotOptions {
+                view: SnapshotView::Overview,
+                drop_messages,
+            };
+            snapshot::encode(&snapshot::capture(&c, opts).unwrap()).len()
+        };
+        let (plain, dropped) = (size(false), size(true));
+        assert!(plain < 8192, "{name}: {plain} bytes");
+        assert!(dropped < 8192, "{name} without messages: {dropped} bytes");
+        assert!(
+            dropped * 10 <= plain * 11,
+            "{name}: {dropped} without messages, {plain} with"
+        );
+    }
+}

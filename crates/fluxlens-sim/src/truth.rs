@@ -340,6 +340,7 @@ fn shared_links_and_exports_never_carry_credentials() {
     let controls = fluxlens_core::compliance::scorecard(&c, &ent);
     let profile = fluxlens_core::compliance::Profile::default_for(&c);
     let evidence = fluxlens_core::compliance::export::Evidence {
+        source: fluxlens_core::compliance::export::DataSource::Snapshot,
         cluster: &c,
         profile: &profile,
         components: &comps,

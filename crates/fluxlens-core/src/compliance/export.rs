@@ -6,8 +6,45 @@ use crate::finding::Finding;
 use crate::model::Cluster;
 use serde_json::json;
 
+/// Where the evidence's data came from: a reviewer must know whether it was read from the
+/// cluster, and when (#46: evidence from a snapshot did not say it was one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DataSource {
+    /// Read from the cluster's API; `stale_since_ms` when the last refreshes failed.
+    Live { stale_since_ms: Option<i64> },
+    /// A snapshot opened from a link or a file: the sender's capture, not re-read.
+    Snapshot,
+    /// This browser's copy of the last visit, before the first live read landed.
+    LastVisit,
+}
+
+impl DataSource {
+    /// The `data_source` value of the evidence.
+    pub fn describe(self) -> String {
+        match self {
+            DataSource::Live {
+                stale_since_ms: None,
+            } => "live API".into(),
+            DataSource::Live {
+                stale_since_ms: Some(t),
+            } => format!(
+                "live API, stale since {} (refreshes failing)",
+                crate::util::time::format_rfc3339(t)
+            ),
+            DataSource::Snapshot => {
+                "snapshot (captured by its sender at captured_at; not read from the cluster)".into()
+            }
+            DataSource::LastVisit => {
+                "this browser's copy of the last visit (read at captured_at; not yet refreshed)"
+                    .into()
+            }
+        }
+    }
+}
+
 /// Everything an evidence file holds.
 pub struct Evidence<'a> {
+    pub source: DataSource,
     pub cluster: &'a Cluster,
     pub profile: &'a Profile,
     pub components: &'a [ComponentImage],
@@ -15,10 +52,11 @@ pub struct Evidence<'a> {
     pub findings: &'a [Finding],
 }
 
-fn identity(c: &Cluster) -> Vec<(&'static str, String)> {
+fn identity(c: &Cluster, source: DataSource) -> Vec<(&'static str, String)> {
     let s = &c.report.spec;
     let or = |v: Option<String>| v.unwrap_or_else(|| "unknown".into());
     vec![
+        ("data_source", source.describe()),
         (
             "captured_at",
             c.notes
@@ -54,7 +92,7 @@ fn identity(c: &Cluster) -> Vec<(&'static str, String)> {
 impl Evidence<'_> {
     /// JSON evidence.
     pub fn to_json(&self) -> String {
-        let id: serde_json::Map<String, serde_json::Value> = identity(self.cluster)
+        let id: serde_json::Map<String, serde_json::Value> = identity(self.cluster, self.source)
             .into_iter()
             .map(|(k, v)| (k.to_string(), json!(v)))
             .collect();
@@ -75,7 +113,7 @@ impl Evidence<'_> {
     pub fn to_markdown(&self) -> String {
         let esc = |s: &str| s.replace('|', "\\|").replace('\n', " ");
         let mut md = String::from("# Flux compliance evidence (fluxlens)\n\n");
-        for (k, v) in identity(self.cluster) {
+        for (k, v) in identity(self.cluster, self.source) {
             md.push_str(&format!("- **{k}**: {}\n", esc(&v)));
         }
         md.push_str(&format!(
@@ -117,7 +155,7 @@ impl Evidence<'_> {
     /// CSV evidence: one row per control and per component, identity repeated in each row.
     pub fn to_csv(&self) -> String {
         let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-        let id = identity(self.cluster);
+        let id = identity(self.cluster, self.source);
         let head: Vec<&str> = id.iter().map(|(k, _)| *k).collect();
         let idv: Vec<String> = id.iter().map(|(_, v)| q(v)).collect();
         let mut out = format!("{},record,key,value,detail\n", head.join(","));
@@ -159,6 +197,9 @@ mod tests {
         let f = crate::compliance::findings(&c, &p);
         let controls = crate::compliance::scorecard(&c, &f);
         let e = Evidence {
+            source: DataSource::Live {
+                stale_since_ms: None,
+            },
             cluster: &c,
             profile: &p,
             components: &comps,
@@ -168,6 +209,7 @@ mod tests {
         let j: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
         assert_eq!(j["cluster"]["flux_version"], "v2.9.4");
         assert_eq!(j["cluster"]["captured_at"], "2025-11-24T16:00:00Z");
+        assert_eq!(j["cluster"]["data_source"], "live API");
         assert_eq!(j["controls"].as_array().unwrap().len(), 14);
         assert!(
             e.to_markdown()
@@ -177,7 +219,41 @@ mod tests {
         assert_eq!(csv.lines().count(), 1 + 14 + 1);
         assert!(
             csv.lines()
-                .all(|l| l.contains("v2.9.4") || l.starts_with("captured_at"))
+                .all(|l| l.contains("v2.9.4") || l.starts_with("data_source"))
         );
+    }
+
+    #[test]
+    fn evidence_from_a_snapshot_says_so_and_keeps_the_capture_time() {
+        // #46: evidence exported from a snapshot did not say it came from one.
+        let mut c = Cluster::new(FluxReport::default(), [], CrdAccess::Unknown);
+        c.notes.captured_at_ms = Some(1_764_000_000_000);
+        let p = Profile::default();
+        let evidence = |source| {
+            let e = Evidence {
+                source,
+                cluster: &c,
+                profile: &p,
+                components: &[],
+                controls: &[],
+                findings: &[],
+            };
+            (e.to_json(), e.to_markdown(), e.to_csv())
+        };
+        let (json, md, csv) = evidence(DataSource::Snapshot);
+        let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(
+            j["cluster"]["data_source"]
+                .as_str()
+                .unwrap()
+                .starts_with("snapshot")
+        );
+        assert_eq!(j["cluster"]["captured_at"], "2025-11-24T16:00:00Z");
+        assert!(md.contains("- **data_source**: snapshot"));
+        assert!(csv.starts_with("data_source,captured_at,"));
+        let (json, ..) = evidence(DataSource::Live {
+            stale_since_ms: Some(1_764_000_060_000),
+        });
+        assert!(json.contains("stale since 2025-11-24T16:01:00Z"));
     }
 }

@@ -49,19 +49,30 @@ impl Tally {
         self.passed + self.failed
     }
 
-    /// "10 of 12 controls pass", then ", 2 unknown" when some cannot be decided.
+    /// Every control counted.
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.unknown
+    }
+
+    /// "9 of 14 controls pass, 2 fail, 3 unknown": the parts add up to the table below it
+    /// (#46: "9 of 11 controls pass, 3 unknown" above 14 rows could not be added up).
     pub fn text(&self) -> String {
         format!("{} {}", self.passed, self.after_passed())
     }
 
-    /// [`Tally::text`] after its first number ("of 12 controls pass, 2 unknown"), for a view
-    /// that sets the number apart.
+    /// [`Tally::text`] after its first number ("of 14 controls pass, 2 fail, 3 unknown"), for
+    /// a view that sets the number apart.
     pub fn after_passed(&self) -> String {
-        let unknown = match self.unknown {
+        let part = |n: usize, word: &str| match n {
             0 => String::new(),
-            n => format!(", {n} unknown"),
+            n => format!(", {n} {word}"),
         };
-        format!("of {} controls pass{unknown}", self.decided())
+        format!(
+            "of {} controls pass{}{}",
+            self.total(),
+            part(self.failed, "fail"),
+            part(self.unknown, "unknown")
+        )
     }
 }
 
@@ -88,7 +99,9 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
             // as the page states it — never "unknown" beside a stated variant (#27).
             let pass = if control.id == "ENT-01" {
                 crate::findings::rules::ent::variant_classified(c).then_some(true)
-            } else if mine.iter().any(|f| f.severity > Severity::Info) {
+            } else if mine.iter().any(|f| f.severity > Severity::Info)
+                || (control.fails_at_info && !mine.is_empty())
+            {
                 Some(false)
             } else if !mine.is_empty() || c.report.spec.components.is_empty() {
                 None
@@ -137,6 +150,37 @@ mod tests {
     }
 
     #[test]
+    fn an_operator_older_than_required_fails_ent14_not_unknown() {
+        // #46: minop=v0.40.0 with an operator at v0.33.0 turned ENT-14 from pass to unknown.
+        let report: crate::api::FluxReport = serde_json::from_str(
+            r#"{"spec":{"operator":{"version":"v0.33.0"},"components":[{"name":"source-controller","ready":true,"image":"ghcr.io/fluxcd/source-controller:v1.7.3"}]}}"#,
+        )
+        .unwrap();
+        let c = Cluster::new(report, [], crate::model::CrdAccess::Unknown);
+        let ent14 = |minop: Option<&str>| {
+            let profile = Profile {
+                min_operator_version: minop.map(str::to_string),
+                ..Profile::default()
+            };
+            let findings = findings(&c, &profile);
+            let control = scorecard(&c, &findings)
+                .into_iter()
+                .find(|x| x.rule == "ENT-14")
+                .unwrap();
+            (control.outcome, control.worst)
+        };
+        use crate::finding::Severity;
+        use crate::outcome::Outcome;
+        assert_eq!(ent14(None), (Outcome::Pass, None));
+        assert_eq!(ent14(Some("v0.30.0")), (Outcome::Pass, None));
+        // Failing, and still graded info as the catalog grades it.
+        assert_eq!(
+            ent14(Some("v0.40.0")),
+            (Outcome::Fail, Some(Severity::Info))
+        );
+    }
+
+    #[test]
     fn one_tally_for_every_place_that_counts_controls() {
         use crate::outcome::Outcome;
         let control = |outcome| Control {
@@ -150,11 +194,11 @@ mod tests {
         controls.extend([control(Outcome::Unknown), control(Outcome::Unknown)]);
         let t = Tally::of(&controls);
         assert_eq!((t.passed, t.failed, t.unknown, t.decided()), (10, 2, 2, 12));
-        assert_eq!(t.text(), "10 of 12 controls pass, 2 unknown");
+        assert_eq!(t.text(), "10 of 14 controls pass, 2 fail, 2 unknown");
         let verdict = crate::verdict::compliance(&controls, "upstream");
         assert_eq!(
             verdict.text,
-            "10 of 12 controls pass, 2 unknown under the upstream profile"
+            "10 of 14 controls pass, 2 fail, 2 unknown under the upstream profile"
         );
         assert_eq!(Tally::of(&controls[..10]).text(), "10 of 10 controls pass");
     }

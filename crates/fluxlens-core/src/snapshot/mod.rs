@@ -3,15 +3,17 @@
 //! size and decompressed size, and every failure is a clear message.
 
 pub mod kept;
+mod reduce;
 mod verdicts;
 
-pub use verdicts::{DROPPED, Verdicts, compliance_findings, per_object};
+pub use verdicts::{Carried, CarriedVerdicts, DROPPED, Verdicts, compliance_findings, per_object};
 
 use crate::api::events::Event;
 use crate::api::object::ApiObject;
 use crate::api::report::FluxReport;
 use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use crate::util::base64url;
+use reduce::{drop_report_messages, messages, owner_column, reduce, restore_shared, with_owners};
 use serde::{Deserialize, Serialize};
 
 /// Format version written in the prefix and the first byte.
@@ -62,6 +64,9 @@ pub struct Snapshot {
     pub captured_at_ms: Option<i64>,
     pub report: FluxReport,
     pub objects: Vec<ApiObject>,
+    /// Each object's owner, as its position in `objects` (see [`owner_column`]).
+    #[serde(default)]
+    pub owners: Vec<Option<u32>>,
     #[serde(default)]
     pub crds: Vec<ApiObject>,
     #[serde(default)]
@@ -83,7 +88,7 @@ pub struct Snapshot {
     pub instance_events: Vec<Event>,
     /// Set when messages were dropped: the findings the sender's page showed.
     #[serde(default)]
-    pub verdicts: Option<Verdicts>,
+    pub verdicts: Option<CarriedVerdicts>,
     /// How many values `capture` redacted (shown before a link is copied; not encoded).
     #[serde(skip)]
     pub redacted: usize,
@@ -96,106 +101,16 @@ pub struct Opened {
     pub verdicts: Option<Verdicts>,
 }
 
-/// Annotations the rules read; every other annotation is dropped.
-const KEPT_ANNOTATIONS: [&str; 3] = [
-    "kustomize.toolkit.fluxcd.io/prune",
-    "fluxcd.controlplane.io/reconcile",
-    "fluxcd.controlplane.io/prune",
-];
-
-/// Drops what no view reads: unread annotations and the inventory (large; the owner it
-/// yields travels as `managedBy`, see [`with_owner`]). Labels stay: selectors match them.
-fn reduce(o: &ApiObject, drop_messages: bool) -> ApiObject {
-    let mut r = o.clone();
-    r.api_version = None;
-    r.metadata
-        .annotations
-        .retain(|k, _| KEPT_ANNOTATIONS.contains(&k.as_str()));
-    let st = &mut r.status;
-    st.inventory = None;
-    st.source_ref = None;
-    st.inventory_error = None;
-    if drop_messages {
-        for c in &mut r.status.conditions {
-            if let Some(m) = c.message.as_mut() {
-                *m = verdicts::replacement(&c.type_, &c.status, m);
-            }
-        }
-        if let Some(m) = r
-            .status
-            .reconciler_ref
-            .as_mut()
-            .and_then(|rr| rr.message.as_mut())
-        {
-            *m = verdicts::DROPPED.to_string();
-        }
-    }
-    r
-}
-
-/// Every free-text message of the cluster, longest first (cut out of carried findings).
-fn messages(cluster: &Cluster) -> Vec<String> {
-    let mut out: Vec<String> = cluster
-        .objects()
-        .iter()
-        .flat_map(|o| {
-            let conditions = o
-                .raw
-                .status
-                .conditions
-                .iter()
-                .filter_map(|c| c.message.clone());
-            let rr = o
-                .raw
-                .status
-                .reconciler_ref
-                .as_ref()
-                .and_then(|r| r.message.clone());
-            conditions.chain(rr)
-        })
-        .chain(cluster.instance_events.iter().map(|e| e.message.clone()))
-        .chain(report_messages(&cluster.report))
-        .filter(|m| !m.trim().is_empty())
-        .collect();
-    out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    out.dedup();
-    out
-}
-
-/// The report's free text: the sync's and each component's status line.
-fn report_messages(r: &FluxReport) -> Vec<String> {
-    let sync = r.spec.sync.as_ref().and_then(|s| s.status.clone());
-    let components = r.spec.components.iter().filter_map(|c| c.status.clone());
-    sync.into_iter().chain(components).collect()
-}
-
-fn drop_report_messages(r: &mut FluxReport) {
-    if let Some(s) = r.spec.sync.as_mut().and_then(|s| s.status.as_mut()) {
-        *s = verdicts::DROPPED.to_string();
-    }
-    for c in &mut r.spec.components {
-        if let Some(s) = c.status.as_mut() {
-            *s = verdicts::DROPPED.to_string();
-        }
-    }
-}
-
-/// Inventories are not kept (they are large), so the derived owner travels as the one
-/// field the model falls back to (`model::owners`).
-fn with_owner(mut r: ApiObject, o: &crate::model::FluxObject) -> ApiObject {
-    if let Some(owner) = &o.managed_by {
-        r.status
-            .reconciler_ref
-            .get_or_insert_with(Default::default)
-            .managed_by = Some(owner.to_string());
-    }
-    r
-}
-
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 /// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
-    redacted(reduced(cluster, opts), crate::redact::redact_json)
+    let mut snap = redacted(reduced(cluster, opts), crate::redact::redact_json)?;
+    // Against what the receiver computes from exactly what it receives (redacted).
+    if let Some(v) = snap.verdicts.take() {
+        let receiver = snap.clone().into_cluster();
+        snap.verdicts = Some(v.against(&receiver));
+    }
+    Ok(snap)
 }
 
 /// The snapshot before redaction: what every view reads, and nothing else.
@@ -208,7 +123,7 @@ fn reduced(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
         CrdAccess::Forbidden => (vec![], true),
         CrdAccess::Unknown => (vec![], false),
     };
-    let verdicts = drop.then(|| Verdicts::capture(cluster, &messages(cluster)));
+    let verdicts = drop.then(|| Verdicts::capture(cluster, &messages(cluster)).whole());
     let mut instance_events = cluster.instance_events.clone();
     // After the verdicts: they are computed from the messages, then cut free of them.
     if drop {
@@ -224,8 +139,9 @@ fn reduced(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
         objects: cluster
             .objects()
             .iter()
-            .map(|o| with_owner(reduce(&o.raw, drop), o))
+            .map(|o| reduce(&o.raw, drop))
             .collect(),
+        owners: owner_column(cluster),
         crds,
         crds_forbidden,
         incomplete_kinds: cluster.notes.incomplete_kinds.clone(),
@@ -270,7 +186,10 @@ impl Snapshot {
         } else {
             CrdAccess::Known(self.crds)
         };
-        let mut c = Cluster::new(self.report, self.objects, crds);
+        let objects = with_owners(self.objects, &self.owners)
+            .into_iter()
+            .map(restore_shared);
+        let mut c = Cluster::new(self.report, objects, crds);
         c.notes = LoadNotes {
             captured_at_ms: self.captured_at_ms,
             incomplete_kinds: self.incomplete_kinds,
@@ -280,9 +199,10 @@ impl Snapshot {
         };
         c.confirmations = self.confirmations.into_iter().collect();
         c.instance_events = self.instance_events;
+        let verdicts = self.verdicts.map(|v| v.resolve(&c));
         Opened {
             cluster: c,
-            verdicts: self.verdicts,
+            verdicts,
         }
     }
 

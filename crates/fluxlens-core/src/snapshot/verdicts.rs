@@ -62,6 +62,114 @@ impl Verdicts {
     }
 }
 
+/// One finding as a snapshot carries it: a finding the receiver computes alike from the
+/// message-less snapshot travels as its position in the receiver's list; only those it would
+/// compute otherwise travel whole (#46: carrying every finding made a link without messages
+/// larger than one with them). Links written before carry every finding whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Carried {
+    Same(u32),
+    Own(Finding),
+}
+
+/// [`Verdicts`] as a snapshot carries them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CarriedVerdicts {
+    pub per_object: Vec<Carried>,
+    pub ent: Vec<(String, Vec<Carried>)>,
+}
+
+/// What a receiver computes from an opened message-less snapshot, per list.
+struct Computed {
+    per_object: Vec<Finding>,
+    ent: Vec<(String, Vec<Finding>)>,
+}
+
+impl Computed {
+    fn of(c: &Cluster) -> Computed {
+        Computed {
+            per_object: findings::evaluate_all(c),
+            ent: PROFILES
+                .iter()
+                .map(|p| {
+                    let profile = Profile::from_query(&format!("profile={p}"), c);
+                    (p.to_string(), compliance::findings(c, &profile))
+                })
+                .collect(),
+        }
+    }
+
+    fn ent(&self, profile: &str) -> &[Finding] {
+        self.ent
+            .iter()
+            .find(|(p, _)| p == profile)
+            .map_or(&[], |(_, f)| f.as_slice())
+    }
+}
+
+fn carry(sent: &[Finding], computed: &[Finding]) -> Vec<Carried> {
+    sent.iter()
+        .map(|f| match computed.iter().position(|x| x == f) {
+            Some(i) => Carried::Same(i as u32),
+            None => Carried::Own(f.clone()),
+        })
+        .collect()
+}
+
+fn resolve(carried: Vec<Carried>, computed: &[Finding]) -> Vec<Finding> {
+    carried
+        .into_iter()
+        .filter_map(|c| match c {
+            Carried::Same(i) => computed.get(i as usize).cloned(),
+            Carried::Own(f) => Some(f),
+        })
+        .collect()
+}
+
+impl Verdicts {
+    /// Every finding carried whole (before the receiver's computation is known).
+    pub fn whole(self) -> CarriedVerdicts {
+        let own = |v: Vec<Finding>| v.into_iter().map(Carried::Own).collect();
+        CarriedVerdicts {
+            per_object: own(self.per_object),
+            ent: self.ent.into_iter().map(|(p, f)| (p, own(f))).collect(),
+        }
+    }
+}
+
+impl CarriedVerdicts {
+    /// Replaces each finding `receiver` computes alike by its position.
+    pub fn against(self, receiver: &Cluster) -> CarriedVerdicts {
+        let computed = Computed::of(receiver);
+        let full = self.resolve(receiver);
+        CarriedVerdicts {
+            per_object: carry(&full.per_object, &computed.per_object),
+            ent: full
+                .ent
+                .iter()
+                .map(|(p, f)| (p.clone(), carry(f, computed.ent(p))))
+                .collect(),
+        }
+    }
+
+    /// The sender's findings, whole again, on the receiving side.
+    pub fn resolve(self, receiver: &Cluster) -> Verdicts {
+        let computed = Computed::of(receiver);
+        Verdicts {
+            per_object: resolve(self.per_object, &computed.per_object),
+            ent: self
+                .ent
+                .into_iter()
+                .map(|(p, f)| {
+                    let f = resolve(f, computed.ent(&p));
+                    (p, f)
+                })
+                .collect(),
+        }
+    }
+}
+
 /// What replaces a dropped condition message: the verified revision of a `SourceVerified`
 /// verdict is a fact the signatures view shows, not free text, so it stays.
 pub fn replacement(condition_type: &str, status: &str, message: &str) -> String {

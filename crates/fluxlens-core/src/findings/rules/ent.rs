@@ -171,6 +171,10 @@ fn describe(x: &ComponentImage) -> String {
 pub struct Control {
     pub id: &'static str,
     pub title: &'static str,
+    /// Whether a finding of this control fails it even at info: the catalog grades ENT-14 info
+    /// (operator currency is context for the cluster's risk), yet an operator older than the
+    /// required one fails the requirement (#46: it read "unknown").
+    pub fails_at_info: bool,
     check: fn(&Facts, &mut Vec<Finding>),
 }
 
@@ -179,71 +183,85 @@ pub static CONTROLS: [Control; 14] = [
     Control {
         id: "ENT-01",
         title: "variant classification",
+        fails_at_info: false,
         check: ent01,
     },
     Control {
         id: "ENT-02",
         title: "enterprise required",
+        fails_at_info: false,
         check: ent02,
     },
     Control {
         id: "ENT-03",
         title: "FIPS required",
+        fails_at_info: false,
         check: ent03,
     },
     Control {
         id: "ENT-04",
         title: "digest pinning",
+        fails_at_info: false,
         check: ent04,
     },
     Control {
         id: "ENT-05",
         title: "digest provenance",
+        fails_at_info: false,
         check: ent05,
     },
     Control {
         id: "ENT-06",
         title: "CVE update channel",
+        fails_at_info: false,
         check: ent06,
     },
     Control {
         id: "ENT-07",
         title: "supported minor",
+        fails_at_info: false,
         check: ent07,
     },
     Control {
         id: "ENT-08",
         title: "latest patch",
+        fails_at_info: false,
         check: ent08,
     },
     Control {
         id: "ENT-09",
         title: "Kubernetes support",
+        fails_at_info: false,
         check: ent09,
     },
     Control {
         id: "ENT-10",
         title: "entitlement",
+        fails_at_info: false,
         check: ent10,
     },
     Control {
         id: "ENT-11",
         title: "pull secret",
+        fails_at_info: false,
         check: ent11,
     },
     Control {
         id: "ENT-12",
         title: "signature identity advisory",
+        fails_at_info: false,
         check: ent12,
     },
     Control {
         id: "ENT-13",
         title: "distroless feature conflict",
+        fails_at_info: false,
         check: ent13,
     },
     Control {
         id: "ENT-14",
         title: "operator currency",
+        fails_at_info: true,
         check: ent14,
     },
 ];
