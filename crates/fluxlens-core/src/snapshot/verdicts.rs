@@ -70,7 +70,7 @@ impl Verdicts {
 #[serde(untagged)]
 pub enum Carried {
     Same(u32),
-    Own(Finding),
+    Own(Box<Finding>),
 }
 
 /// [`Verdicts`] as a snapshot carries them.
@@ -112,7 +112,7 @@ fn carry(sent: &[Finding], computed: &[Finding]) -> Vec<Carried> {
     sent.iter()
         .map(|f| match computed.iter().position(|x| x == f) {
             Some(i) => Carried::Same(i as u32),
-            None => Carried::Own(f.clone()),
+            None => Carried::Own(Box::new(f.clone())),
         })
         .collect()
 }
@@ -122,7 +122,7 @@ fn resolve(carried: Vec<Carried>, computed: &[Finding]) -> Vec<Finding> {
         .into_iter()
         .filter_map(|c| match c {
             Carried::Same(i) => computed.get(i as usize).cloned(),
-            Carried::Own(f) => Some(f),
+            Carried::Own(f) => Some(*f),
         })
         .collect()
 }
@@ -130,7 +130,7 @@ fn resolve(carried: Vec<Carried>, computed: &[Finding]) -> Vec<Finding> {
 impl Verdicts {
     /// Every finding carried whole (before the receiver's computation is known).
     pub fn whole(self) -> CarriedVerdicts {
-        let own = |v: Vec<Finding>| v.into_iter().map(Carried::Own).collect();
+        let own = |v: Vec<Finding>| v.into_iter().map(|f| Carried::Own(Box::new(f))).collect();
         CarriedVerdicts {
             per_object: own(self.per_object),
             ent: self.ent.into_iter().map(|(p, f)| (p, own(f))).collect(),
