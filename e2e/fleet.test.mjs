@@ -91,6 +91,14 @@ test('every row fills; one down and one unauthorized never block or blank the ot
   const signIn = page.locator('tr[data-cluster=partner] [data-sign-in]');
   assert.equal(await signIn.getAttribute('href'), 'https://flux.partner.example');
   assert.match(await page.locator('tr[data-cluster=partner] [data-problem]').textContent(), /401/);
+  // #46: the fleet's own words — a dead cluster is unreachable through the hub, not "starting,
+  // retrying"; every read says how long it took; a zero is not printed as an alarm.
+  const edge = await page.locator('tr[data-cluster=edge-1] [data-problem]').textContent();
+  assert.match(edge, /cannot reach|does not answer/, edge);
+  assert.doesNotMatch(edge, /retrying/);
+  assert.match(await page.locator('tr[data-cluster=canary] [data-latency]').textContent(), /read in (under )?\d/);
+  const zero = page.locator('tr[data-cluster=canary] [data-count=critical]');
+  if ((await zero.textContent()).startsWith('0 ')) assert.equal(await zero.getAttribute('data-zero'), 'true');
   // Through the hub, each cluster's reads went under its own path, none mutating.
   const log = await sim.log();
   const stray = log.filter((e) => !e.path.startsWith('/clusters/') || e.mutating);
@@ -144,8 +152,12 @@ test('exports carry every shown row through the redaction; the fleet link opens 
   const json = JSON.parse(await download('json'));
   assert.equal(json.clusters.length, 5);
   const byName = Object.fromEntries(json.clusters.map((c) => [c.cluster, c]));
-  assert.equal(byName.canary.fips, 'true');
-  assert.equal(byName['prod-eu'].syncs_from_git, 'true');
+  // #46: typed values, not strings.
+  assert.equal(byName.canary.fips, true);
+  assert.equal(byName['prod-eu'].syncs_from_git, true);
+  assert.equal(typeof byName.canary.critical, 'number');
+  assert.equal(typeof byName.canary.read_ms, 'number');
+  assert.equal(byName['edge-1'].flux_version, null, 'unknown is null, not a string');
   assert.equal(byName['edge-1'].state, 'unreachable');
   const csv = await download('csv');
   assert.equal(csv.trim().split('\n').length, 6);

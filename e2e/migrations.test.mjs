@@ -78,7 +78,9 @@ test('flux-aio → Flux Operator: every controller the FluxInstance asks for is 
   } finally { await cleanup(browser, sim); }
   ({ sim, page, card } = await at('flux-aio-switching'));
   try {
-    assert.equal(await card.locator('[data-stage=D2]').getAttribute('data-state'), 'blocked');
+    // #46: the takeover is applying — one verdict, wait: in progress, nothing high beside it.
+    assert.equal(await card.locator('[data-stage=D2]').getAttribute('data-state'), 'in progress');
+    assert.equal(await page.locator('[data-rule="MIG-DIST-02"][data-severity=high]').count(), 0);
     assert.match(await card.locator('[data-stage=D3] [data-progress-text]').textContent(), /^0 of 4 controllers from the operator/);
     const inside = page.locator('[data-rule="MIG-DIST-04"][data-severity=info]');
     assert.equal(await inside.count(), 1);
@@ -112,6 +114,10 @@ test('handover (#29): verify delivered from Git, nine instance patches and none 
     for (const check of await m4.locator('[data-check]').all()) {
       if (/verify/.test(await check.textContent())) assert.equal(await check.getAttribute('data-check'), 'fail');
     }
+    // #46: the next command carries the URL the cluster already names.
+    const commands = await gitOci.locator('[data-commands]').textContent();
+    assert.match(commands, /oci:\/\/ghcr\.io\//);
+    assert.doesNotMatch(commands, /<registry>/);
     // The signatures view does not call the future root verified before it is the root.
     await page.goto(sim.base + '/signatures');
     await page.locator('[data-verdict]').waitFor();

@@ -119,6 +119,7 @@ async fn read_all(fleet: FleetState) {
 
 /// One cluster's read, within the deadline, made into its row and set when it differs.
 async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>) {
+    let started = js_sys::Date::now();
     let read = loader::read_once(Api::under(&entry.base()));
     let deadline = gloo_timers::future::TimeoutFuture::new(DEADLINE_SECONDS * 1000);
     let read = match futures_util::future::select(Box::pin(read), deadline).await {
@@ -128,21 +129,23 @@ async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>) {
         }),
     };
     let now = js_sys::Date::now() as i64;
+    let took = (now as f64 - started).max(0.0) as u32;
     let last = row.get_untracked();
     let next = match read {
         Ok(cluster) => match fluxlens_core::load::partial_load(&cluster.report) {
             // The placeholder report after a good read is a degraded server, not an empty
             // cluster: the last row stays.
             Some(why) if last.facts.is_some() => {
-                Row::failed(Some(&last), entry, &ApiError::Degraded(why), now)
+                Row::failed(Some(&last), entry, &ApiError::Degraded(why), now, took)
             }
             _ => {
                 let analysis = Analysis::of(&cluster, None);
-                Row::read(entry, Facts::of(&cluster, &analysis), now)
+                Row::read(entry, Facts::of(&cluster, &analysis), now, took)
             }
         },
-        Err(e) => Row::failed(Some(&last), entry, &e, now),
+        Err(e) => Row::failed(Some(&last), entry, &e, now, took),
     };
+    let next = last.settled(next);
     if next != last {
         row.set(next);
     }

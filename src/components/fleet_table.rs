@@ -276,10 +276,19 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
             <td>{stage_cell(shown, |f| &f.storage)}</td>
             <td>{stage_cell(shown, |f| &f.distribution)}</td>
             <td>
-                <span class="fl-sev fl-fleet__critical" data-count="critical">
+                // A zero is not an alarm: coloured only when there is something (#46).
+                <span
+                    class="fl-sev fl-fleet__critical"
+                    data-count="critical"
+                    data-zero=fact(shown, |f| (f.critical() == 0).to_string())
+                >
                     {fact(shown, |f| format!("{} critical", f.critical()))}
                 </span>
-                <span class="fl-sev fl-fleet__high" data-count="high">
+                <span
+                    class="fl-sev fl-fleet__high"
+                    data-count="high"
+                    data-zero=fact(shown, |f| (f.high() == 0).to_string())
+                >
                     {fact(shown, |f| format!("{} high", f.high()))}
                 </span>
                 <span class="fl-fleet__note">
@@ -334,14 +343,13 @@ fn state_cell(row: RwSignal<Row>, shown: Shown, now: RwSignal<f64>) -> impl Into
     };
     let sign_in = move || {
         shown.with(|r| {
-            (r.state == RowState::Unauthorized).then(|| {
-                let (href, text) = match &r.ui {
-                    Some(ui) => (ui.clone(), "Sign in on its own UI"),
-                    None => (format!("/clusters/{}/", r.name), "Open its dashboard"),
-                };
+            // Only its own UI can sign in: the dashboard through the hub led back to the hub
+            // (#46); without a published UI the problem text says what to add.
+            let ui = r.ui.clone().filter(|_| r.state == RowState::Unauthorized);
+            ui.map(|href| {
                 view! {
                     <a href=href rel="external noopener" data-sign-in="">
-                        {text}
+                        "Sign in on its own UI"
                     </a>
                 }
             })
@@ -351,6 +359,13 @@ fn state_cell(row: RwSignal<Row>, shown: Shown, now: RwSignal<f64>) -> impl Into
         <span class="fl-state">{of_row(shown, |r| r.state.as_str().into())}</span>
         <span class="fl-fleet__note" data-age="">
             {age}
+        </span>
+        <span
+            class="fl-fleet__note"
+            data-latency=move || shown.with(|r| r.read_ms.map(|ms| ms.to_string()))
+            data-slow=move || shown.with(|r| r.read_ms.is_some_and(|ms| ms >= Row::SLOW_MS))
+        >
+            {of_row(shown, Row::latency)}
         </span>
         <span class="fl-fleet__note" data-problem="">
             {of_row(shown, |r| r.problem.clone().unwrap_or_default())}

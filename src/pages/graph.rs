@@ -161,6 +161,7 @@ pub fn GraphPage() -> impl IntoView {
                     x.summary.missing_refs,
                     x.summary.not_visible_refs,
                     x.graph.cycles.len(),
+                    &x.findings,
                 )
             })
         })

@@ -243,25 +243,49 @@ pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
     }
 }
 
-/// The graph view's verdict.
-pub fn graph(objects: usize, missing: usize, not_visible: usize, cycles: usize) -> Verdict {
+/// The graph view's verdict: the references first, and never a tick beside what the
+/// overview calls high (#46: /graph was green while the overview said "2 high findings").
+pub fn graph(
+    objects: usize,
+    missing: usize,
+    not_visible: usize,
+    cycles: usize,
+    findings: &[Finding],
+) -> Verdict {
     let bad = missing > 0 || cycles > 0;
-    Verdict {
-        tone: if bad { Tone::Bad } else { Tone::Ok },
-        text: if bad {
-            format!(
+    let detail = format!(
+        "{} · {} not visible to you",
+        plural(objects, "object"),
+        not_visible
+    );
+    if bad {
+        return Verdict {
+            tone: Tone::Bad,
+            text: format!(
                 "{} and {}",
                 plural(missing, "missing reference"),
                 plural(cycles, "dependsOn cycle")
-            )
-        } else {
-            "Every reference resolves; no dependsOn cycle".into()
-        },
-        detail: format!(
-            "{} · {} not visible to you",
-            plural(objects, "object"),
-            not_visible
+            ),
+            detail,
+        };
+    }
+    let overview = overview(findings);
+    let (crit, high) = (
+        count(findings, Severity::Critical),
+        count(findings, Severity::High),
+    );
+    let text = match (crit, high) {
+        (0, 0) => "Every reference resolves; no dependsOn cycle".into(),
+        (0, h) => format!(
+            "Every reference resolves; {} on the overview",
+            plural(h, "high finding")
         ),
+        (c, h) => format!("Every reference resolves; {c} critical, {h} high on the overview"),
+    };
+    Verdict {
+        tone: overview.tone,
+        text,
+        detail,
     }
 }
 
@@ -281,6 +305,25 @@ mod tests {
             reason: String::new(),
             members: vec![],
         }
+    }
+
+    #[test]
+    fn the_graph_is_never_green_beside_high_findings() {
+        let fine = graph(10, 0, 0, 0, &[]);
+        assert_eq!(fine.tone, Tone::Ok);
+        let high = graph(
+            10,
+            0,
+            0,
+            0,
+            &[f("SIG-02", Severity::High), f("ENT-01", Severity::Info)],
+        );
+        assert_eq!(high.tone, Tone::of(Severity::High));
+        assert_eq!(
+            high.text,
+            "Every reference resolves; 1 high finding on the overview"
+        );
+        assert_eq!(graph(10, 1, 0, 0, &[]).tone, Tone::Bad);
     }
 
     #[test]
@@ -321,9 +364,9 @@ mod tests {
             (ok.text.as_str(), ok.tone),
             ("Root source verified", Tone::Ok)
         );
-        assert_eq!(graph(10, 0, 0, 0).tone, Tone::Ok);
+        assert_eq!(graph(10, 0, 0, 0, &[]).tone, Tone::Ok);
         assert_eq!(
-            graph(10, 1, 0, 0).text,
+            graph(10, 1, 0, 0, &[]).text,
             "1 missing reference and 0 dependsOn cycles"
         );
         assert_eq!(migrations(&[]).text, "No migration in progress");

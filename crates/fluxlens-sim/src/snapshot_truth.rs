@@ -45,7 +45,7 @@ const VIEWS: [SnapshotView; 5] = [
 ];
 
 /// The live load, as `truth::load` plus what it leaves out: CRDs and the instance's events.
-fn live(name: &str) -> Cluster {
+pub(crate) fn live(name: &str) -> Cluster {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../scenarios")
         .join(name);

@@ -389,3 +389,80 @@ fn the_order_model_calls_no_healthy_scenario_deadlocked() {
         }
     }
 }
+
+/// #46: migration guidance computed from the state, read as the engineer who acts on it: no
+/// command for a step the cluster has passed, no placeholder for a value the cluster holds,
+/// the command that fixes the failing stage, one verdict where findings disagree.
+#[test]
+fn migration_guidance_follows_the_state_of_every_scenario() {
+    let migrations = |name: &str| {
+        let c = crate::snapshot_truth::live(name);
+        let f = findings::evaluate_all(&c);
+        (migration::all(&c, &f), f)
+    };
+    let by_id =
+        |m: &[migration::Migration], id: &str| m.iter().find(|x| x.id == id).unwrap().clone();
+    // broken: the sync already reads OCI and the Git root is gone.
+    let (m, _) = migrations("broken");
+    let git_oci = by_id(&m, "git-oci");
+    assert_eq!(
+        git_oci.current().unwrap().id,
+        "M4",
+        "{:?}",
+        git_oci.current()
+    );
+    assert!(
+        git_oci.stages[0].checks[0]
+            .label
+            .contains("was GitRepository"),
+        "{:?}",
+        git_oci.stages[0].checks[0].label
+    );
+    assert!(
+        git_oci
+            .next_commands
+            .iter()
+            .all(|c| !c.contains("flux push artifact")),
+        "{:?}",
+        git_oci.next_commands
+    );
+    // handover: the OCI URL is known.
+    let (m, _) = migrations("handover");
+    let cmds = by_id(&m, "git-oci").next_commands.join("\n");
+    assert!(
+        !cmds.contains("<registry>") && cmds.contains("oci://"),
+        "{cmds}"
+    );
+    // demo: objects stored at an old version are re-stored in the cluster, not by a Git rewrite.
+    let (m, _) = migrations("demo");
+    let storage = by_id(&m, "storage");
+    assert_eq!(storage.current().unwrap().id, "S2");
+    assert!(
+        storage
+            .next_commands
+            .iter()
+            .all(|c| !c.starts_with("flux migrate -f")),
+        "{:?}",
+        storage.next_commands
+    );
+    // flux-aio-switching: a takeover in progress is one verdict (wait), not high beside "nothing to do".
+    let (m, f) = migrations("flux-aio-switching");
+    let dist02: Vec<&Finding> = f.iter().filter(|x| x.rule == "MIG-DIST-02").collect();
+    assert!(
+        dist02.iter().all(|x| x.severity == Severity::Info),
+        "{dist02:?}"
+    );
+    assert!(by_id(&m, "distribution").blockers.is_empty());
+    // A distribution already on the operator with every stage done is done, not "not started".
+    for name in ["handover", "demo"] {
+        let (m, _) = migrations(name);
+        let d = by_id(&m, "distribution");
+        if d.stages.iter().all(|s| {
+            s.checks
+                .iter()
+                .all(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
+        }) {
+            assert_eq!(d.badge(), "done", "{name}");
+        }
+    }
+}

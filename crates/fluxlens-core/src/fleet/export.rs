@@ -7,12 +7,13 @@ use crate::util::time::format_rfc3339;
 use serde_json::{Value, json};
 
 /// The columns, in order (CSV header, Markdown header, JSON keys).
-pub const COLUMNS: [&str; 24] = [
+pub const COLUMNS: [&str; 25] = [
     "cluster",
     "labels",
     "state",
     "updated_at",
     "stale_since",
+    "read_ms",
     "flux_version",
     "latest_patch",
     "operator_version",
@@ -34,46 +35,83 @@ pub const COLUMNS: [&str; 24] = [
     "problem",
 ];
 
-/// One row's values, in [`COLUMNS`] order; what is not known is `unknown`.
-fn values(r: &Row) -> Vec<String> {
-    let unknown = || "unknown".to_string();
-    let or = |v: Option<&String>| v.cloned().unwrap_or_else(unknown);
-    let time = |t: Option<i64>| t.map(format_rfc3339).unwrap_or_default();
+/// One value of a record, typed: JSON writes numbers and booleans as such and what is not
+/// known as `null` (#46: every value was a string); CSV and Markdown write text.
+#[derive(Debug, Clone, PartialEq)]
+enum Cell {
+    Text(String),
+    Number(u64),
+    Flag(bool),
+    Unknown,
+}
+
+impl Cell {
+    fn text(&self) -> String {
+        match self {
+            Cell::Text(s) => s.clone(),
+            Cell::Number(n) => n.to_string(),
+            Cell::Flag(b) => b.to_string(),
+            Cell::Unknown => "unknown".into(),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Cell::Text(s) => json!(s),
+            Cell::Number(n) => json!(n),
+            Cell::Flag(b) => json!(b),
+            Cell::Unknown => Value::Null,
+        }
+    }
+}
+
+/// One row's values, in [`COLUMNS`] order.
+fn values(r: &Row) -> Vec<Cell> {
+    let or = |v: Option<&String>| v.map_or(Cell::Unknown, |v| Cell::Text(v.clone()));
+    let text = |s: &str| Cell::Text(s.to_string());
+    let time = |t: Option<i64>| Cell::Text(t.map(format_rfc3339).unwrap_or_default());
+    let count = |n: usize| Cell::Number(n as u64);
     let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let mut out = vec![
-        r.name.clone(),
-        labels.join(" "),
-        r.state.as_str().to_string(),
+        Cell::Text(r.name.clone()),
+        Cell::Text(labels.join(" ")),
+        text(r.state.as_str()),
         time(r.updated_at_ms),
         time(r.stale_since_ms),
+        r.read_ms
+            .map_or(Cell::Unknown, |ms| Cell::Number(ms.into())),
     ];
     match &r.facts {
         Some(f) => out.extend([
             or(f.flux_version.as_ref()),
             or(f.latest_patch.as_ref()),
             or(f.operator_version.as_ref()),
-            f.variant.clone(),
+            text(&f.variant),
             match f.variant.as_str() {
-                "unknown" | "mixed" => unknown(),
-                v => (v == "enterprise-distroless-fips").to_string(),
+                "unknown" | "mixed" => Cell::Unknown,
+                v => Cell::Flag(v == "enterprise-distroless-fips"),
             },
             or(f.entitlement.as_ref()),
-            f.support.clone(),
+            text(&f.support),
             or(f.root.as_ref()),
-            f.root_verified.as_str().to_string(),
-            r.syncs_from_git().to_string(),
-            f.git_oci.hook().to_string(),
-            f.storage.hook().to_string(),
-            f.distribution.hook().to_string(),
-            f.findings[4].to_string(),
-            f.findings[3].to_string(),
-            f.findings[2].to_string(),
-            f.findings[1].to_string(),
-            f.missing_refs.to_string(),
+            match f.root_verified {
+                super::Verified::Yes => Cell::Flag(true),
+                super::Verified::No => Cell::Flag(false),
+                super::Verified::Unknown => Cell::Unknown,
+            },
+            Cell::Flag(r.syncs_from_git()),
+            text(f.git_oci.hook()),
+            text(f.storage.hook()),
+            text(f.distribution.hook()),
+            count(f.findings[4]),
+            count(f.findings[3]),
+            count(f.findings[2]),
+            count(f.findings[1]),
+            count(f.missing_refs),
         ]),
-        None => out.extend((0..18).map(|_| unknown())),
+        None => out.extend((0..18).map(|_| Cell::Unknown)),
     }
-    out.push(r.problem.clone().unwrap_or_default());
+    out.push(Cell::Text(r.problem.clone().unwrap_or_default()));
     out
 }
 
@@ -88,7 +126,7 @@ pub fn to_csv(rows: &[&Row]) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let mut out = COLUMNS.join(",") + "\n";
     for r in rows {
-        let line: Vec<String> = values(r).iter().map(|v| q(v)).collect();
+        let line: Vec<String> = values(r).iter().map(|v| q(&v.text())).collect();
         out.push_str(&line.join(","));
         out.push('\n');
     }
@@ -103,7 +141,7 @@ pub fn to_json(rows: &[&Row], cx: &Context) -> String {
             let map: serde_json::Map<String, Value> = COLUMNS
                 .iter()
                 .zip(values(r))
-                .map(|(k, v)| (k.to_string(), json!(v)))
+                .map(|(k, v)| (k.to_string(), v.json()))
                 .collect();
             Value::Object(map)
         })
@@ -135,7 +173,7 @@ pub fn to_markdown(rows: &[&Row], cx: &Context) -> String {
     md.push_str(&format!("| {} |\n", COLUMNS.join(" | ")));
     md.push_str(&format!("|{}\n", "---|".repeat(COLUMNS.len())));
     for r in rows {
-        let cells: Vec<String> = values(r).iter().map(|v| esc(v)).collect();
+        let cells: Vec<String> = values(r).iter().map(|v| esc(&v.text())).collect();
         md.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     crate::redact::clean(&md)

@@ -20,6 +20,29 @@ pub enum RowState {
     Unauthorized,
 }
 
+/// Why a cluster's read failed, said for the fleet: a row is read again at the next round, by
+/// the hub, so the dashboard's own wording ("retrying", "sign in to continue") would be wrong
+/// there (#46: a down cluster read "web server is starting … retrying").
+pub fn fleet_problem(e: &ApiError, has_ui: bool) -> String {
+    match e {
+        ApiError::Server { status: 503, body } if body.trim() == "server not initialized" => {
+            "its Flux Operator web server answers 503 \"server not initialized\" (starting, or not yet the leader); read again next round".into()
+        }
+        ApiError::Server { status: 502 | 504, .. } => {
+            "the hub cannot reach its Flux Operator (bad gateway); read again next round".into()
+        }
+        ApiError::Network(m) => format!("the hub does not answer for it: {m}"),
+        ApiError::Timeout { seconds } => {
+            format!("no whole read within {seconds} s; read again next round")
+        }
+        ApiError::Unauthorized { .. } if has_ui => {
+            "needs a sign-in (401): sign in on its own UI, then the next round reads it".into()
+        }
+        ApiError::Unauthorized { .. } => "needs a sign-in (401) the hub cannot carry; the fleet file names no UI for it (add \"ui\" to its entry)".into(),
+        other => other.to_string(),
+    }
+}
+
 impl RowState {
     /// `ok`, `loading`, `unreachable`, `unauthorized`.
     pub fn as_str(self) -> &'static str {
@@ -248,6 +271,10 @@ pub struct Row {
     pub updated_at_ms: Option<i64>,
     /// Since when the facts shown are the last good ones, not the cluster's now.
     pub stale_since_ms: Option<i64>,
+    /// How long the last read took, answered or failed (#46: a slow cluster read "ok" with
+    /// no latency anywhere).
+    #[serde(default)]
+    pub read_ms: Option<u32>,
     /// `None` until a read succeeds.
     pub facts: Option<Facts>,
 }
@@ -263,26 +290,59 @@ impl Row {
             problem: None,
             updated_at_ms: None,
             stale_since_ms: None,
+            read_ms: None,
             facts: None,
         }
     }
 
-    /// The row after a good read.
-    pub fn read(entry: &ClusterEntry, facts: Facts, now_ms: i64) -> Row {
+    /// A read that took longer than this is said to be slow.
+    pub const SLOW_MS: u32 = 5_000;
+
+    /// "read in under 1 s", "read in 3 s", "slow: read in 12 s", or nothing before a read:
+    /// whole seconds, so a poll that takes a few milliseconds more moves nothing on screen.
+    pub fn latency(&self) -> String {
+        let secs = |ms: u32| (ms + 500) / 1000;
+        match self.read_ms {
+            None => String::new(),
+            Some(ms) if ms < 1000 => "read in under 1 s".into(),
+            Some(ms) if ms >= Self::SLOW_MS => format!("slow: read in {} s", secs(ms)),
+            Some(ms) => format!("read in {} s", secs(ms)),
+        }
+    }
+
+    /// The row to show after `self`: `next`, keeping this row's read time while it reads the
+    /// same on screen (an unchanged poll changes nothing).
+    pub fn settled(&self, mut next: Row) -> Row {
+        if next.latency() == self.latency() {
+            next.read_ms = self.read_ms;
+        }
+        next
+    }
+
+    /// The row after a good read that took `read_ms`.
+    pub fn read(entry: &ClusterEntry, facts: Facts, now_ms: i64, read_ms: u32) -> Row {
         Row {
             state: RowState::Ok,
             updated_at_ms: Some(now_ms),
+            read_ms: Some(read_ms),
             facts: Some(facts),
             ..Row::loading(entry)
         }
     }
 
     /// The row after a failed read: the last good facts kept, stale since the first failure.
-    pub fn failed(last: Option<&Row>, entry: &ClusterEntry, e: &ApiError, now_ms: i64) -> Row {
+    pub fn failed(
+        last: Option<&Row>,
+        entry: &ClusterEntry,
+        e: &ApiError,
+        now_ms: i64,
+        read_ms: u32,
+    ) -> Row {
         let kept = last.and_then(|r| r.facts.as_ref().map(|f| (r, f)));
         Row {
             state: RowState::of_error(e),
-            problem: Some(e.to_string()),
+            problem: Some(fleet_problem(e, entry.ui.is_some())),
+            read_ms: Some(read_ms),
             updated_at_ms: kept.and_then(|(r, _)| r.updated_at_ms),
             stale_since_ms: kept.map(|(r, _)| r.stale_since_ms.unwrap_or(now_ms)),
             facts: kept.map(|(_, f)| f.clone()),

@@ -31,7 +31,7 @@ fn cluster(version: &str) -> Cluster {
 fn row(name: &str, labels: &[(&str, &str)], version: &str) -> Row {
     let c = cluster(version);
     let facts = Facts::of(&c, &Analysis::of(&c, None));
-    Row::read(&entry(name, labels), facts, 1_000)
+    Row::read(&entry(name, labels), facts, 1_000, 300)
 }
 
 #[test]
@@ -54,24 +54,61 @@ fn a_failed_read_keeps_the_last_good_facts_stale_since_the_first_failure() {
     let e = entry("a", &[]);
     let good = row("a", &[], "v2.7.3");
     let down = ApiError::Network("connection refused".into());
-    let first = Row::failed(Some(&good), &e, &down, 5_000);
+    let first = Row::failed(Some(&good), &e, &down, 5_000, 45_000);
     assert_eq!(first.state, RowState::Unreachable);
     assert_eq!(first.facts, good.facts);
     assert_eq!(first.updated_at_ms, Some(1_000));
     assert_eq!(first.stale_since_ms, Some(5_000));
-    let second = Row::failed(Some(&first), &e, &down, 9_000);
+    let second = Row::failed(Some(&first), &e, &down, 9_000, 45_000);
     assert_eq!(
         second.stale_since_ms,
         Some(5_000),
         "stale since the first failure"
     );
-    let denied = Row::failed(None, &e, &ApiError::Unauthorized { login_url: None }, 1);
+    let denied = Row::failed(None, &e, &ApiError::Unauthorized { login_url: None }, 1, 20);
     assert_eq!(denied.state, RowState::Unauthorized);
     assert!(denied.facts.is_none() && denied.stale_since_ms.is_none());
     assert!(
         denied.problem.is_some(),
         "a 401 row says so, never looks healthy"
     );
+}
+
+#[test]
+fn a_rows_problem_and_latency_are_said_for_the_fleet() {
+    // #46: a down cluster read "web server is starting … retrying"; a slow one "ok" with no
+    // latency anywhere.
+    let e = entry("a", &[]);
+    let starting = ApiError::Server {
+        status: 503,
+        body: "server not initialized".into(),
+    };
+    let problem = Row::failed(None, &e, &starting, 1, 40).problem.unwrap();
+    assert!(
+        !problem.contains("retrying") && problem.contains("next round"),
+        "{problem}"
+    );
+    let gateway = ApiError::Server {
+        status: 502,
+        body: "Bad Gateway".into(),
+    };
+    let problem = Row::failed(None, &e, &gateway, 1, 40).problem.unwrap();
+    assert!(problem.contains("cannot reach"), "{problem}");
+    let denied = ApiError::Unauthorized { login_url: None };
+    let problem = Row::failed(None, &e, &denied, 1, 40).problem.unwrap();
+    assert!(problem.contains("names no UI"), "{problem}");
+    let mut fast = row("a", &[], "v2.7.3");
+    assert_eq!(fast.latency(), "read in under 1 s");
+    let mut slower = fast.clone();
+    slower.read_ms = Some(420);
+    assert_eq!(
+        fast.settled(slower.clone()),
+        fast,
+        "the same on screen: unchanged"
+    );
+    slower.read_ms = Some(12_300);
+    assert_eq!(slower.latency(), "slow: read in 12 s");
+    assert_eq!(fast.settled(slower.clone()).read_ms, Some(12_300));
 }
 
 #[test]
@@ -115,6 +152,7 @@ fn a_wave_waits_for_every_cluster_of_the_one_before() {
         &entry("canary", &[("wave", "1")]),
         &ApiError::Timeout { seconds: 30 },
         2_000,
+        30_000,
     );
     let w = waves::waves(&rows, "wave", Some("v2.7.3"));
     assert!(
@@ -186,8 +224,14 @@ fn exports_are_redacted_and_cells_cannot_break_them() {
     assert_eq!(table_line.matches(" | ").count(), export::COLUMNS.len() - 1);
     assert!(!md.contains("<script>"));
     let json: serde_json::Value = serde_json::from_str(&export::to_json(&rows, &cx)).unwrap();
-    assert_eq!(json["clusters"][0]["root_verified"], "false");
-    assert_eq!(json["clusters"][0]["flux_version"], "v2.7.3");
+    // #46: typed, not every value a string.
+    let c = &json["clusters"][0];
+    assert_eq!(c["root_verified"], false);
+    assert_eq!(c["flux_version"], "v2.7.3");
+    assert!(c["critical"].is_u64() && c["missing_refs"].is_u64(), "{c}");
+    assert!(c["syncs_from_git"].is_boolean(), "{c}");
+    assert_eq!(c["read_ms"], 300);
+    assert!(export::to_csv(&rows).contains(",\"300\","));
     let csv = export::to_csv(&rows);
     assert!(csv.starts_with("cluster,labels,state,"));
 }

@@ -100,9 +100,10 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
     let blockers: Vec<Finding> = findings
         .iter()
         .filter(|f| matches!(f.rule.as_str(), "MIG-DIST-02" | "MIG-DIST-08"))
+        .filter(|f| f.severity > crate::finding::Severity::Info)
         .cloned()
         .collect();
-    assign_states(&mut stages, !blockers.is_empty());
+    assign_states(&mut stages, 0, !blockers.is_empty());
     let ns = c.operator_namespace();
     let next_commands = match stages.iter().find(|s| s.state != StageState::Done).map(|s| s.id.as_str()) {
         Some("D1") => vec![
@@ -138,6 +139,11 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
                 "MIG-DIST-02" | "MIG-DIST-05" | "MIG-DIST-08"
             )
         });
+    // Installed by the operator with every stage done: the switch is complete (or was never
+    // needed), not "not started" above a column of green checks (#46).
+    let complete = who == Installer::Operator
+        && blockers.is_empty()
+        && stages.iter().all(|s| s.state == StageState::Done);
     Migration {
         id: "distribution",
         title: "Distribution switch".into(),
@@ -147,5 +153,5 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
         notes,
         started: true,
     }
-    .with_intent(started)
+    .with_intent(started || complete)
 }

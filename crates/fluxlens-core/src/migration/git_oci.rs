@@ -65,8 +65,12 @@ pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
     let (m4, handover_detail) = m4(&x);
     let mut stages = vec![m0(&x), m1(&x), m2(&x), m3(&x), m4, m5(&x)];
     let blockers = blockers(c, findings);
-    assign_states(&mut stages, !blockers.is_empty());
-    let next_commands = next_commands(&stages, &ns, &r, &handover_detail);
+    // Once the FluxInstance syncs from OCI the cluster is past the flip: M0–M3 are history,
+    // and what fails in them is the live root's problem, said by the blockers.
+    let passed = if x.synced_oci { 4 } else { 0 };
+    assign_states(&mut stages, passed, !blockers.is_empty());
+    let known = Known::of(&x);
+    let next_commands = next_commands(&stages, &known, &handover_detail);
     Migration {
         id: "git-oci",
         title: "Git → signed OCI root".into(),
@@ -84,11 +88,18 @@ fn m0(x: &Roots) -> Stage {
     let c = x.c;
     let git = x.git.clone();
     let synced_oci = x.synced_oci;
+    let label = if synced_oci && !c.contains(&git) {
+        format!("root source was {git}; the FluxInstance syncs from OCI now")
+    } else if synced_oci {
+        format!("root source was {git}; the FluxInstance syncs from OCI now ({git} still exists)")
+    } else {
+        format!("root source is {git}")
+    };
     Stage::new(
         "M0",
         "Git baseline",
         vec![Check::new(
-            format!("root source is {git}"),
+            label,
             Some(c.contains(&git) || synced_oci),
             "informational",
         )],
@@ -263,9 +274,10 @@ fn m3(x: &Roots) -> Stage {
     // Revision 4: a flip the order model holds (a consumer waiting on the OCI root that only
     // the handover creates, or an applier of the delivery chain waiting behind one) is the
     // unsafe step: it freezes delivery.
+    // Only a freeze of delivery (critical): a dependsOn cycle among apps is not this step's.
     let held: Vec<ObjectKey> = findings
         .iter()
-        .filter(|f| f.rule == "MIG-GO-15" && f.severity >= crate::finding::Severity::High)
+        .filter(|f| f.rule == "MIG-GO-15" && f.severity == crate::finding::Severity::Critical)
         .flat_map(|f| f.objects().iter().cloned())
         .collect();
     let mut m3 = Stage::new("M3", "Consumer flip", vec![
@@ -467,36 +479,114 @@ fn notes(c: &Cluster) -> Vec<String> {
     notes
 }
 
-/// What to run next, for the first stage not done.
-fn next_commands(stages: &[Stage], ns: &str, r: &str, handover_detail: &str) -> Vec<String> {
+/// The cluster's own values the next commands are written with (#46: a placeholder
+/// `oci://<registry>/<repo>` was offered where the URL was known).
+struct Known {
+    ns: String,
+    root: String,
+    instance: String,
+    /// `oci://…` of the OCI root (its OCIRepository, or the FluxInstance's OCI sync).
+    oci_url: Option<String>,
+    /// The Git root's URL.
+    git_url: Option<String>,
+    synced_oci: bool,
+}
+
+impl Known {
+    fn of(x: &Roots) -> Known {
+        let c = x.c;
+        let sync = c.instance().and_then(|i| i.raw.spec.sync.as_ref());
+        let sync_url = |oci: bool| {
+            sync.and_then(|s| s.url.clone())
+                .filter(|u| u.starts_with("oci://") == oci && !u.is_empty())
+        };
+        let url_of = |k: &ObjectKey| {
+            c.get(k)
+                .and_then(|o| o.raw.spec.url.clone())
+                .filter(|u| !u.is_empty())
+        };
+        Known {
+            ns: c.operator_namespace().to_string(),
+            root: cluster::root_name(c),
+            instance: c
+                .instance()
+                .map_or_else(|| "flux".to_string(), |i| i.key.name.clone()),
+            oci_url: url_of(&x.oci).or_else(|| sync_url(true)),
+            git_url: url_of(&x.git).or_else(|| sync_url(false)),
+            synced_oci: x.synced_oci,
+        }
+    }
+
+    /// The OCI repository, or a placeholder that says it is one.
+    fn oci(&self) -> String {
+        self.oci_url
+            .clone()
+            .unwrap_or_else(|| "oci://<registry>/<repo>".into())
+    }
+
+    fn sync_patch(&self) -> String {
+        format!(
+            "kubectl -n {} patch fluxinstance {} --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"{}\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand",
+            self.ns,
+            self.instance,
+            self.oci()
+        )
+    }
+}
+
+/// What to run next, for the first stage not done, with the cluster's own values; never a
+/// step the cluster has passed.
+fn next_commands(stages: &[Stage], k: &Known, handover_detail: &str) -> Vec<String> {
+    let (ns, r) = (&k.ns, &k.root);
+    let oci = k.oci();
+    let unnamed = k.oci_url.is_none().then(|| {
+        "# no OCI source in the cluster names the repository yet: choose <registry>/<repo>".into()
+    });
+    let source = k
+        .git_url
+        .clone()
+        .unwrap_or_else(|| "$(git config --get remote.origin.url)".into());
     match stages
         .iter()
         .find(|s| s.state != StageState::Done)
         .map(|s| s.id.as_str())
     {
-        Some("M0") | Some("M1") | Some("M2") => vec![
-            format!(
-                "flux push artifact oci://<registry>/<repo>:$(git rev-parse --short HEAD) --path=. --source=\"$(git config --get remote.origin.url)\" --revision=\"$(git branch --show-current)@sha1:$(git rev-parse HEAD)\""
-            ),
-            "flux tag artifact oci://<registry>/<repo>:$(git rev-parse --short HEAD) --tag latest"
-                .into(),
-            "cosign sign <registry>/<repo>@<digest>   # keyless, from the release workflow".into(),
-        ],
+        Some("M0") | Some("M1") | Some("M2") => unnamed
+            .into_iter()
+            .chain([
+                format!(
+                    "flux push artifact {oci}:$(git rev-parse --short HEAD) --path=. --source=\"{source}\" --revision=\"$(git branch --show-current)@sha1:$(git rev-parse HEAD)\""
+                ),
+                format!("flux tag artifact {oci}:$(git rev-parse --short HEAD) --tag latest"),
+                format!(
+                    "cosign sign {}@<digest>   # keyless, from the release workflow",
+                    oci.trim_start_matches("oci://")
+                ),
+            ])
+            .collect(),
         Some("M3") => vec![
             format!(
                 "# flip each remaining sourceRef from GitRepository/{r} to OCIRepository/{r}, then"
             ),
             format!("flux get kustomizations -A | grep -v {r}"),
         ],
+        // Past the switch: what is left is the live root's (verify carried, Ready, read).
+        Some("M4") if k.synced_oci => {
+            let mut out = Vec::new();
+            if !handover_detail.is_empty() {
+                out.push(format!("# carry verify across: {handover_detail}"));
+            }
+            out.push(format!(
+                "flux get sources oci {r} -n {ns}   # the root's own status: pull, verify"
+            ));
+            out.push(format!("flux get kustomizations {r} -n {ns}"));
+            out
+        }
         Some("M4") if !handover_detail.is_empty() => vec![
             format!("# before switching spec.sync.kind: {handover_detail}"),
-            format!(
-                "kubectl -n {ns} patch fluxinstance flux --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"oci://<registry>/<repo>\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand"
-            ),
+            k.sync_patch(),
         ],
-        Some("M4") => vec![format!(
-            "kubectl -n {ns} patch fluxinstance flux --type merge -p '{{\"spec\":{{\"sync\":{{\"kind\":\"OCIRepository\",\"url\":\"oci://<registry>/<repo>\",\"ref\":\"latest\"}}}}}}'   # via Git, not by hand"
-        )],
+        Some("M4") => vec![k.sync_patch()],
         Some("M5") => vec![format!(
             "kubectl -n {ns} get gitrepository {r} -o yaml   # keep suspended as break-glass, or remove"
         )],

@@ -138,12 +138,19 @@ impl Migration {
 
 /// Assigns states: stages before the first open one are done; that one is in progress
 /// (blocked when there are blockers); the rest not started. A stage is open when a check
-/// fails, or when nothing about it can be known (all checks unknown).
-fn assign_states(stages: &mut [Stage], blocked: bool) {
-    let first_open = stages.iter().position(|s| {
-        s.checks.iter().any(|c| c.outcome == Outcome::Fail)
-            || s.checks.iter().all(|c| c.outcome == Outcome::Unknown)
-    });
+/// fails, or when nothing about it can be known (all checks unknown). The first `passed`
+/// stages are done whatever their checks say: the cluster is already past them (#46: a root
+/// already synced from OCI was told to push its first artifact).
+fn assign_states(stages: &mut [Stage], passed: usize, blocked: bool) {
+    let first_open = stages
+        .iter()
+        .enumerate()
+        .skip(passed)
+        .position(|(_, s)| {
+            s.checks.iter().any(|c| c.outcome == Outcome::Fail)
+                || s.checks.iter().all(|c| c.outcome == Outcome::Unknown)
+        })
+        .map(|i| i + passed.min(stages.len()));
     for (i, s) in stages.iter_mut().enumerate() {
         s.state = match first_open {
             Some(f) if i < f => StageState::Done,

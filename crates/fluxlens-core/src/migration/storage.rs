@@ -2,7 +2,7 @@
 //! minor still serves?
 
 use super::api_table;
-use super::{Check, Migration, Stage, assign_states};
+use super::{Check, Migration, Stage, StageState, assign_states};
 use crate::facts::instance::minor_version;
 use crate::finding::Finding;
 use crate::kind::Kind;
@@ -104,20 +104,10 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
             Check::new("no removed API still applied from Git (MIG-API-03)", Some(!findings.iter().any(|f| f.rule == "MIG-API-03")), ""),
         ]),
     ];
-    assign_states(&mut stages, !blocked.is_empty());
+    assign_states(&mut stages, 0, !blocked.is_empty());
     let operator =
         crate::facts::cluster::installer(c) == crate::facts::cluster::Installer::Operator;
-    let mut next_commands = Vec::new();
-    if let Some(n) = next {
-        next_commands.push(format!(
-            "flux migrate -f . --version 2.{n}   # rewrite apiVersions in Git before upgrading"
-        ));
-    }
-    if !operator {
-        next_commands.push(
-            "flux migrate   # cluster mode: re-store every object at the storage version".into(),
-        );
-    }
+    let next_commands = next_commands(c, &stages, operator, installed, next);
     let mut notes = vec![format!(
         "installed Flux minor: {}",
         installed
@@ -153,4 +143,52 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
         started: true,
     }
     .with_intent(started)
+}
+
+/// What to run for the stage the cluster is at (#46: `flux migrate -f .` was offered while
+/// the failing stage was objects still stored at an old version, which only a cluster-side
+/// migration re-stores).
+fn next_commands(
+    c: &Cluster,
+    stages: &[Stage],
+    operator: bool,
+    installed: Option<(u32, u32)>,
+    next: Option<u32>,
+) -> Vec<String> {
+    let ns = c.operator_namespace();
+    let instance = c.instance();
+    let auto = operator && instance.is_some_and(|i| i.raw.spec.migrate_resources != Some(false));
+    let current = stages
+        .iter()
+        .find(|s| s.state != StageState::Done)
+        .map(|s| s.id.as_str());
+    match current {
+        Some("S1") => vec![
+            "kubectl auth can-i get customresourcedefinitions   # fluxlens reads storedVersions through the API".into(),
+        ],
+        Some("S2") if auto => vec![
+            "# the Flux Operator re-stores every object at its storage version on its next reconcile (spec.migrateResources)".into(),
+            format!(
+                "kubectl -n {ns} annotate fluxinstance {} reconcile.fluxcd.io/requestedAt=\"$(date +%s)\" --overwrite",
+                instance.map_or("flux", |i| i.key.name.as_str())
+            ),
+        ],
+        Some("S2") => vec![
+            "flux migrate   # cluster mode: re-store every object at the storage version".into(),
+        ],
+        Some("S3") => installed
+            .map(|(_, m)| {
+                vec![format!(
+                    "flux migrate -f . --version 2.{m}   # rewrite apiVersions in Git to the installed minor's"
+                )]
+            })
+            .unwrap_or_default(),
+        _ => next
+            .map(|n| {
+                vec![format!(
+                    "flux migrate -f . --version 2.{n}   # before upgrading to 2.{n}: rewrite apiVersions in Git"
+                )]
+            })
+            .unwrap_or_default(),
+    }
 }

@@ -609,12 +609,16 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
                     info.latest_patch
                 ),
                 vec![format!("catalog date {}", catalog::versions().date)],
-                "Move to the latest patch (a FluxInstance range like 2.9.x does it automatically).",
+                // The cluster's own minor (#46: "a range like 2.9.x" was offered to 2.7).
+                &format!(
+                    "Move to {}: a FluxInstance spec.distribution.version range like {ma}.{mi}.x takes each patch automatically.",
+                    info.latest_patch
+                ),
             );
         }
     }
     if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
-        && semver(&v).is_some()
+        && let Some((pin_ma, pin_mi, _)) = semver(&v)
     {
         push(
             out,
@@ -623,7 +627,7 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
             Class::Context,
             format!("The FluxInstance pins {v} exactly: patches need a manual bump"),
             vec![],
-            "Use a patch range such as 2.9.x.",
+            &format!("Use a patch range: spec.distribution.version: \"{pin_ma}.{pin_mi}.x\"."),
         );
     }
 }
@@ -702,7 +706,33 @@ fn ent10(facts: &Facts, out: &mut Vec<Finding>) {
             "Check the operator's IAM role for AWS Marketplace metering.",
         );
     } else {
-        push(out, c, "ENT-10", Class::Context, format!("Entitlement: {entitlement}"), vec!["\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription".into()], "Keep the subscription evidence outside the cluster.");
+        push(
+            out,
+            c,
+            "ENT-10",
+            Class::Context,
+            format!("Entitlement: {entitlement}"),
+            vec![entitlement_note(&entitlement, marketplace).into()],
+            "Keep the subscription evidence outside the cluster.",
+        );
+    }
+}
+
+/// What an entitlement value says, quoted only for the value it is (#46: the note on
+/// "Issued by controlplane" was shown for "controlplane-aws" too).
+fn entitlement_note(entitlement: &str, marketplace: bool) -> &'static str {
+    match entitlement {
+        "Issued by controlplane" => {
+            "\"Issued by controlplane\" is an offline token every operator install issues itself: it is not proof of a subscription"
+        }
+        "Issued by controlplane-aws" if marketplace => {
+            "issued by AWS Marketplace metering: the subscription is metered for these images"
+        }
+        "Issued by controlplane-aws" => {
+            "issued by AWS Marketplace metering, though no component runs from the Marketplace registry"
+        }
+        "Unknown" => "the operator reports no entitlement",
+        _ => "a value the catalog does not describe: check it with the vendor",
     }
 }
 
@@ -886,6 +916,45 @@ mod tests {
             objs.iter().map(|s| serde_json::from_str(s).unwrap()),
             CrdAccess::Unknown,
         )
+    }
+
+    fn findings_of(cl: &Cluster, rule: &str) -> Vec<Finding> {
+        let mut out = Vec::new();
+        evaluate(cl, &Profile::default(), &mut out);
+        out.into_iter().filter(|f| f.rule == rule).collect()
+    }
+
+    #[test]
+    fn ent08_speaks_of_the_clusters_own_minor() {
+        // #46: "a range like 2.9.x" was suggested to a 2.7 cluster.
+        let report = r#"{"spec":{"distribution":{"version":"v2.7.1"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.7.1"}]}}"#;
+        let inst = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.7.1"}}}"#;
+        let f = findings_of(&c(report, &[inst]), "ENT-08");
+        assert_eq!(f.len(), 2, "{f:?}");
+        for x in &f {
+            assert!(x.remediation.contains("2.7.x"), "{}", x.remediation);
+            assert!(!x.remediation.contains("2.9"), "{}", x.remediation);
+        }
+    }
+
+    #[test]
+    fn ent10_quotes_the_note_of_the_value_it_is() {
+        // #46: the note on "Issued by controlplane" was shown for "controlplane-aws".
+        let report = |entitlement: &str| {
+            format!(
+                r#"{{"spec":{{"distribution":{{"version":"v2.7.1","entitlement":"{entitlement}"}},"components":[{{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.7.1"}}]}}}}"#
+            )
+        };
+        let note = |e: &str| {
+            findings_of(&c(&report(e), &[]), "ENT-10")[0]
+                .evidence
+                .join(" ")
+        };
+        assert!(note("Issued by controlplane").contains("offline token"));
+        let aws = note("Issued by controlplane-aws");
+        assert!(!aws.contains("\"Issued by controlplane\""), "{aws}");
+        assert!(aws.contains("Marketplace"), "{aws}");
+        assert!(note("Unknown").contains("no entitlement"));
     }
 
     fn rules(cl: &Cluster, p: &Profile) -> Vec<(String, Severity)> {

@@ -100,8 +100,29 @@ fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         if !applied {
             ev.push("the FluxInstance has never applied (no lastAppliedRevision)".into());
         }
+        // One verdict with MIG-DIST-03 (#46: "one step from an outage" sat beside "nothing to
+        // do while it reconciles"): a takeover whose apply is still in progress is to wait for.
+        if applying(i) {
+            ev.push("its apply is in progress (Reconciling, Ready not False)".into());
+            out.push(fixed(id, Class::Context, i.key.clone(), format!("{} is taking over the installation: its apply is in progress", i.key), ev, "Nothing to do while it reconciles; if Ready turns False the takeover has stopped (MIG-DIST-03) and this is high.".into()));
+            return;
+        }
         out.push(fixed(id, Class::Unhealthy, i.key.clone(), format!("{} exists but the operator has not taken over the installation", i.key), ev, "Check the FluxInstance conditions; it adopts the controllers, the GitRepository and the Kustomization on its first apply.".into()));
     }
+}
+
+/// Whether the FluxInstance is applying a revision and has not failed: Ready not False, not
+/// Stalled, and Reconciling or a revision attempted but not applied (revision 2).
+fn applying(i: &crate::model::FluxObject) -> bool {
+    let stalled = i.condition("Stalled").is_some_and(|s| s.status == "True");
+    let ready_false = i.condition("Ready").is_some_and(|r| r.status == "False");
+    let reconciling = i
+        .condition("Reconciling")
+        .is_some_and(|r| r.status == "True");
+    let s = &i.raw.status;
+    let differ =
+        s.last_attempted_revision.is_some() && s.last_attempted_revision != s.last_applied_revision;
+    !stalled && !ready_false && (reconciling || differ)
 }
 
 fn instance_unhealthy(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -447,6 +468,30 @@ mod tests {
         assert_eq!(run(&c, "MIG-DIST-03")[0].severity, Severity::Critical);
         let ok = cluster(&[]);
         assert!(run(&ok, "MIG-DIST-02").is_empty());
+    }
+
+    #[test]
+    fn a_takeover_in_progress_is_one_verdict_wait() {
+        // #46: MIG-DIST-02 high ("one step from an outage") beside MIG-DIST-03 info ("nothing
+        // to do while it reconciles") on the same instance.
+        let inst = |conditions: &str| {
+            Cluster::new(
+                report(r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"managedBy":"Timoni"}}}"#),
+                [serde_json::from_str(&format!(r#"{{"kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"status":{{"lastAttemptedRevision":"v2.7.3@sha256:aa","conditions":[{conditions}]}}}}"#)).unwrap()],
+                CrdAccess::Unknown,
+            )
+        };
+        let applying = inst(
+            r#"{"type":"Ready","status":"Unknown","reason":"Progressing"},{"type":"Reconciling","status":"True"}"#,
+        );
+        let f = run(&applying, "MIG-DIST-02");
+        assert_eq!(f[0].severity, Severity::Info, "{f:?}");
+        assert!(
+            f[0].remediation
+                .starts_with("Nothing to do while it reconciles")
+        );
+        let stopped = inst(r#"{"type":"Ready","status":"False","reason":"ReconciliationFailed"}"#);
+        assert_eq!(run(&stopped, "MIG-DIST-02")[0].severity, Severity::High);
     }
 
     #[test]
