@@ -43,6 +43,11 @@ test('the server degrades after a good load (namespace listing fails): the last 
     assert.equal(await text(page, '[data-count=objects]'), before, 'nothing lost');
     assert.equal(await page.locator('[data-error]').getAttribute('data-error'), 'Degraded');
     assert.match(await text(page, '[data-error]'), /stale since/i);
+    // #46: scrolled to the bottom, as on a wall screen, the staleness is still in view.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForTimeout(200);
+    const box = await page.locator('[data-freshness=stale]').boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= page.viewportSize().height, JSON.stringify(box));
     // Still stale two polls later: never an empty, healthy-looking page.
     await page.waitForTimeout(4500);
     assert.equal(await text(page, '[data-count=objects]'), before);

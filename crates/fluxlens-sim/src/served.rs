@@ -1,5 +1,5 @@
-//! The two shapes in which the real server hands out an object (shared/flux-operator-api.md
-//! §6.4, §6.6): sanitized only for the batch read, sanitized and enriched for the
+//! The two shapes in which the real server hands out an object (`internal/web/`: the batch
+//! read and the single-object GET): sanitized only for the batch read, sanitized and enriched for the
 //! single-object GET. Scenario files hold objects as they are stored in the cluster
 //! (ownership labels, native inventories); everything server-made is computed here.
 

@@ -1,4 +1,4 @@
-//! The findings engine: rules from the catalog (`shared/domain-rules.md`) evaluated over the
+//! The findings engine: rules from the rule catalog (ids stable, listed in the README) evaluated over the
 //! cluster model. Rule ids and severities are part of the product and stay stable.
 
 pub mod policy;
