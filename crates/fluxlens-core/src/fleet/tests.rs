@@ -97,7 +97,7 @@ fn a_rows_problem_and_latency_are_said_for_the_fleet() {
     let denied = ApiError::Unauthorized { login_url: None };
     let problem = Row::failed(None, &e, &denied, 1, 40).problem.unwrap();
     assert!(problem.contains("names no UI"), "{problem}");
-    let mut fast = row("a", &[], "v2.7.3");
+    let fast = row("a", &[], "v2.7.3");
     assert_eq!(fast.latency(), "read in under 1 s");
     let mut slower = fast.clone();
     slower.read_ms = Some(420);
