@@ -178,3 +178,24 @@ test('ENT-14 reads the FluxInstance events: one request, the outdated notice sho
     assert.equal(asks.length, 1);
   } finally { await cleanup(browser, sim); }
 });
+
+test('a finding links to its rule reference entry, shipped beside the app', async () => {
+  const sim = await startSim(['--scenario', 'broken']);
+  try {
+    const page = await open(sim, '/signatures');
+    const link = page.locator('[data-rule] a.fl-rule').first();
+    await link.waitFor();
+    const rule = await link.locator('..').locator('..').getAttribute('data-rule');
+    assert.equal(await link.getAttribute('href'), `/rules.html#${rule}`);
+    const [ref] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await ref.waitForLoadState();
+    assert.equal(await ref.locator('section:target').getAttribute('id'), rule);
+    const text = await ref.locator('section:target').innerText();
+    assert.match(text, /Severity/);
+    assert.match(text, /Remediation/);
+    assert.match(text, /https:\/\/github\.com\/|Sources/);
+    // The compliance scorecard links its controls the same way.
+    await page.goto(sim.base + '/compliance');
+    assert.equal(await page.locator('[data-control="ENT-04"] a').getAttribute('href'), '/rules.html#ENT-04');
+  } finally { await cleanup(browser, sim); }
+});

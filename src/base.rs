@@ -5,6 +5,7 @@
 
 thread_local! {
     static BASE: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+    static ASSETS: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
 }
 
 /// The base path, without a trailing slash (read from the page once: every link asks).
@@ -43,6 +44,25 @@ pub fn fleet_cluster() -> Option<String> {
 /// An app link: `href("/graph?x=1")` → `/fluxlens/graph?x=1` under a sub-path.
 pub fn href(path: &str) -> String {
     format!("{}{path}", app_base())
+}
+
+/// A file shipped beside the app's code (`asset("rules.html")`): where the page loaded its
+/// module from, which is not the app's base under a fleet hub (one copy of the files serves
+/// every cluster).
+pub fn asset(name: &str) -> String {
+    let dir = ASSETS.with(|a| a.get_or_init(read_asset_dir).clone());
+    format!("{dir}{name}")
+}
+
+fn read_asset_dir() -> String {
+    let module = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("link[rel=modulepreload]").ok().flatten())
+        .and_then(|l| l.get_attribute("href"));
+    match module.as_deref().and_then(|m| m.rsplit_once('/')) {
+        Some((dir, _)) => format!("{dir}/"),
+        None => href("/"),
+    }
 }
 
 /// The route path of the current page, without the base (`/graph`).

@@ -35,7 +35,15 @@ fn finding_item(f: Finding) -> impl IntoView {
         >
             <div class="fl-finding__head">
                 <span class="fl-sev">{f.severity.as_str()}</span>
-                <code class="fl-rule">{f.rule.clone()}</code>
+                <a
+                    class="fl-rule"
+                    href=rule_href(&f.rule)
+                    target="_blank"
+                    rel="external"
+                    title="What this rule checks, how loud it can be, its sources"
+                >
+                    <code>{f.rule.clone()}</code>
+                </a>
                 <span class="fl-finding__msg">{f.message.clone()}</span>
             </div>
             <p class="fl-reason" data-reason="">
@@ -49,6 +57,15 @@ fn finding_item(f: Finding) -> impl IntoView {
             </p>
         </li>
     }
+}
+
+/// The rule's entry in the reference shipped beside the app (generated from core's registry).
+pub fn rule_href(rule: &str) -> String {
+    format!(
+        "{}#{}",
+        crate::base::asset("rules.html"),
+        fluxlens_core::findings::reference::anchor(rule)
+    )
 }
 
 /// The evidence: one line each, or for an aggregated finding the collapsed member list. A

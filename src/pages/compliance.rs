@@ -122,7 +122,13 @@ pub fn CompliancePage() -> impl IntoView {
                                                         view! {
                                                             <tr data-control=c.rule data-result=r>
                                                                 <td>
-                                                                    <code>{c.rule}</code>
+                                                                    <a
+                                                                        href=crate::components::findings::rule_href(c.rule)
+                                                                        target="_blank"
+                                                                        rel="external"
+                                                                    >
+                                                                        <code>{c.rule}</code>
+                                                                    </a>
                                                                 </td>
                                                                 <td>{c.title}</td>
                                                                 <td class=format!("fl-result fl-result--{r}")>{r}</td>

@@ -2,6 +2,7 @@
 //! cluster model. Rule ids and severities are part of the product and stay stable.
 
 pub mod policy;
+pub mod reference;
 pub mod rules;
 
 pub use crate::finding::{AGGREGATE_ABOVE, Finding, Severity, aggregate, for_subject};

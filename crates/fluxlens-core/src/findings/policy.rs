@@ -66,7 +66,8 @@ pub enum Class {
 }
 
 impl Class {
-    fn as_str(self) -> &'static str {
+    /// The class as the reason line and the rule reference name it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Class::Broken => "broken now or on the next reconcile",
             Class::FailOpen => "configured verification admits anything",
@@ -105,7 +106,8 @@ impl Class {
 }
 
 impl Role {
-    const ALL: [Role; 4] = [
+    /// Every role, loudest first.
+    pub const ALL: [Role; 4] = [
         Role::Root,
         Role::DeliveryChain,
         Role::Platform,
@@ -254,6 +256,11 @@ pub fn graded_as(
     evidence: Vec<String>,
     remediation: String,
 ) -> Finding {
+    // The rule reference lists each rule's classes; tests hold every finding to it.
+    debug_assert!(
+        super::reference::declares(rule, class),
+        "{rule} reports {class:?}, which the rule reference does not list"
+    );
     Finding {
         rule: rule.into(),
         severity: grade(class, role),
