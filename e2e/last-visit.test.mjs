@@ -50,7 +50,7 @@ test('a second visit shows the last visit\'s data at once, said to be so, and th
     await node.waitFor({ timeout: 3500 });
     // Before any live answer: the last visit's status, and the page says whose data it is.
     assert.equal(await node.getAttribute('data-status'), 'Ready');
-    assert.match(await page.locator('[data-notice=last-visit]').textContent(), /Showing your last visit's data, read \d\d:\d\d:\d\d — not live/);
+    assert.match(await page.locator('[data-notice=last-visit]').textContent(), /Showing your last visit's data, read \d\d:\d\d:\d\d UTC — not live/);
     assert.equal(await page.locator('.fl-freshness').getAttribute('data-freshness'), 'last-visit');
     assert.equal(await page.evaluate(marked, 'fluxlens:data-ready'), false);
     // Then the live data: the change shows, the notice goes, the page is "Updated".

@@ -183,6 +183,9 @@ test('a finding links to its rule reference entry, shipped beside the app', asyn
   const sim = await startSim(['--scenario', 'broken']);
   try {
     const page = await open(sim, '/signatures');
+    // Times say their zone (the cluster's events and the exports are UTC).
+    await page.locator('.fl-freshness[data-freshness=fresh]').waitFor();
+    assert.match(await page.locator('.fl-freshness').textContent(), /^Updated \d\d:\d\d:\d\d UTC$/);
     const link = page.locator('[data-rule] a.fl-rule').first();
     await link.waitFor();
     const rule = await link.locator('..').locator('..').getAttribute('data-rule');

@@ -94,7 +94,7 @@ pub fn Header() -> impl IntoView {
     }
 }
 
-/// "Updated 14:02:11" (the operator UI's "Last Updated"), or "stale since" when the last
+/// "Updated 14:02:11 UTC" (the operator UI's "Last Updated"), or "stale since" when the last
 /// refresh failed. One text that changes only when a poll lands.
 #[component]
 fn Freshness() -> impl IntoView {

@@ -21,7 +21,7 @@ pub fn fragment_link() -> Option<String> {
 pub fn open_link(fleet: FleetState, text: &str) {
     fleet
         .snapshot
-        .set(Some(fluxlens_core::util::time::format_rfc3339(0)));
+        .set(Some(crate::clock::dated(0)));
     match link::decode(text) {
         Ok(snap) => {
             let clusters = snap
@@ -42,9 +42,7 @@ pub fn open_link(fleet: FleetState, text: &str) {
                 .set(snap.rows.into_iter().map(RwSignal::new).collect());
             fleet
                 .snapshot
-                .set(Some(fluxlens_core::util::time::format_rfc3339(
-                    snap.captured_at_ms,
-                )));
+                .set(Some(crate::clock::dated(snap.captured_at_ms)));
             crate::perf::mark(crate::perf::DATA_READY);
         }
         Err(e) => fleet.link_error.set(Some(e.to_string())),

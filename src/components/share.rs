@@ -18,7 +18,7 @@ pub fn open_snapshot(state: AppState, text: &str) -> bool {
                 .cluster
                 .notes
                 .captured_at_ms
-                .map(fluxlens_core::util::time::format_rfc3339)
+                .map(crate::clock::dated)
                 .unwrap_or_else(|| "unknown time".into());
             state.data.set(Some(Arc::new(Loaded::opened(
                 opened.cluster,

@@ -105,6 +105,23 @@ pub fn format_rfc3339(ms: i64) -> String {
     )
 }
 
+/// A time as the page shows it, in UTC and saying so (the cluster's events, logs and exports are
+/// in UTC; a local time without a zone beside them misleads on-call staff): `13:42:22 UTC` on
+/// the same UTC day as `now_ms`, with the date before it otherwise.
+pub fn shown(ms: i64, now_ms: i64) -> String {
+    let same_day = ms.div_euclid(86_400_000) == now_ms.div_euclid(86_400_000);
+    match same_day {
+        true => format!("{} UTC", &format_rfc3339(ms)[11..19]),
+        false => shown_dated(ms),
+    }
+}
+
+/// A time with its date, in UTC: `2026-12-01 14:02:11 UTC` (when a snapshot was captured).
+pub fn shown_dated(ms: i64) -> String {
+    let iso = format_rfc3339(ms);
+    format!("{} {} UTC", &iso[..10], &iso[11..19])
+}
+
 // Howard Hinnant's days-from-civil algorithm: exact for the proleptic Gregorian calendar.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -165,5 +182,15 @@ mod tests {
         ] {
             assert_eq!(parse_rfc3339_ms(s), None, "{s}");
         }
+    }
+
+    #[test]
+    fn shown_times_say_their_zone_and_their_day_when_not_today() {
+        let t = parse_rfc3339_ms("2026-12-04T13:42:22Z").unwrap();
+        let later_today = parse_rfc3339_ms("2026-12-04T23:59:59Z").unwrap();
+        let next_day = parse_rfc3339_ms("2026-12-05T00:00:01Z").unwrap();
+        assert_eq!(shown(t, later_today), "13:42:22 UTC");
+        assert_eq!(shown(t, next_day), "2026-12-04 13:42:22 UTC");
+        assert_eq!(shown_dated(t), "2026-12-04 13:42:22 UTC");
     }
 }
