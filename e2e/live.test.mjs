@@ -55,6 +55,18 @@ test('the server degrades after a good load (namespace listing fails): the last 
     await freshness(page, 'fresh');
     assert.equal(await text(page, '[data-count=objects]'), before);
     assert.equal(await page.locator('[data-error]').count(), 0);
+    // On /graph the notice floats over the canvas: the canvas does not move down (#46).
+    await page.goto(sim.base + '/graph?poll=2');
+    await page.locator('.fl-canvas').waitFor();
+    await freshness(page, 'fresh');
+    const top = (await page.locator('.fl-canvas').boundingBox()).y;
+    await sim.faults('namespaces-fail=1');
+    await page.locator('[data-error]').waitFor({ timeout: 20000 });
+    assert.equal((await page.locator('.fl-canvas').boundingBox()).y, top, 'the stale notice pushed the canvas');
+    const note = await page.locator('[data-error]').boundingBox();
+    assert.ok(note.y >= 0 && note.y + note.height <= page.viewportSize().height, 'the notice is in view');
+    await sim.faults('namespaces-fail=0');
+    await freshness(page, 'fresh');
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });

@@ -182,7 +182,8 @@ test('ENT-14 reads the FluxInstance events: one request, the outdated notice sho
 test('a finding links to its rule reference entry, shipped beside the app', async () => {
   const sim = await startSim(['--scenario', 'broken']);
   try {
-    const page = await open(sim, '/signatures');
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/signatures');
     // Times say their zone (the cluster's events and the exports are UTC).
     await page.locator('.fl-freshness[data-freshness=fresh]').waitFor();
     assert.match(await page.locator('.fl-freshness').textContent(), /^Updated \d\d:\d\d:\d\d UTC$/);
