@@ -15,7 +15,7 @@ test('demo: header shows the report, counts match, marks recorded, every route r
     await page.locator('[data-count=objects]').waitFor();
     assert.equal(await page.locator('[data-identity=Flux]').textContent(), 'v2.7.3');
     assert.equal(await page.locator('[data-identity=Kubernetes]').textContent(), 'v1.34.2');
-    assert.equal(await page.locator('[data-identity=Operator]').textContent(), 'v0.33.0');
+    assert.equal(await page.locator('[data-identity=Operator]').textContent(), 'v0.58.1');
     assert.equal(await page.locator('[data-count=objects]').textContent(), '190');
     assert.equal(await page.locator('[data-count=missing]').textContent(), '0');
     const m = await marks(page);

@@ -172,6 +172,16 @@ test('live search with a count, one history entry; a focus and a laid-out namesp
       return b.left >= r.left - 1 && b.top >= r.top - 1 && b.right <= r.right + 1 && b.bottom <= r.bottom + 1;
     }, bad, { timeout: 5000 });
     assert.ok(await onScreen(bad), `a failing object of ${ns} is on screen`);
+    // #46: and the namespace is read from its first box (its sources) whenever both fit.
+    const first = await page.evaluate(([ns, bad]) => {
+      const boxes = [...document.querySelectorAll(`g[data-node-id*="/${ns}/"]`)].map((n) => ({ id: n.dataset.nodeId, r: n.getBoundingClientRect() }));
+      boxes.sort((a, b) => a.r.left - b.r.left || a.r.top - b.r.top);
+      const w = document.querySelector(bad).getBoundingClientRect(), s = document.querySelector('svg.fl-svg').getBoundingClientRect();
+      const f = boxes[0].r;
+      const fits = Math.max(w.right, f.right) - Math.min(w.left, f.left) < s.width - 40 && Math.max(w.bottom, f.bottom) - Math.min(w.top, f.top) < s.height - 60;
+      return { id: boxes[0].id, fits };
+    }, [ns, bad]);
+    if (first.fits) assert.ok(await onScreen(`g[data-node-id="${first.id}"]`), `${first.id}, the first box of ${ns}, is on screen`);
 
     // A focus opens fitted on its object, not at the zoom the page had.
     const zoom = () => page.locator('svg.fl-svg > g[transform]').first().getAttribute('transform').then((t) => Number(/scale\(([\d.]+)\)/.exec(t)[1]));

@@ -110,6 +110,54 @@ test('phone: the canvas is on the first screen, pans and pinches by touch, the p
   await context.close();
 });
 
+test('desktop: one toolbar row from 1024 to 1440 px, however long the verdict (#46: 2–3 rows)', async () => {
+  const demo = await startSim(['--scenario', 'demo']);
+  try {
+    for (const width of [1024, 1280, 1440]) {
+      const { context, page } = await open(demo.base, '/graph', { width, height: 800 });
+      const t = await page.evaluate(() => {
+        const bar = document.querySelector('.fl-toolbar').getBoundingClientRect();
+        const hero = document.querySelector('.fl-toolbar [data-verdict]');
+        return { h: bar.height, canvas: document.querySelector('.fl-canvas').getBoundingClientRect().top, title: hero.getAttribute('title') };
+      });
+      assert.ok(t.h < 48, `${width}px: the toolbar is ${t.h}px tall`);
+      assert.ok(t.canvas <= 112, `${width}px: the canvas starts ${t.canvas}px down`);
+      assert.match(t.title, / — /, 'the whole verdict on hover');
+      await context.close();
+    }
+  } finally { demo.stop(); }
+});
+
+test('phone: no view is wider than the screen, every view is in the navigation, the first graph view cuts no box', async () => {
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance']) {
+    await page.goto(homelab.base + route);
+    await rendered(page);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width, `${route} is wider than the phone`);
+    const links = await page.locator('.fl-nav a').evaluateAll((as) => as.map((a) => { const r = a.getBoundingClientRect(); return { t: a.textContent, l: r.left, r: r.right }; }));
+    assert.equal(links.length, 5);
+    for (const l of links) assert.ok(l.l >= 0 && l.r <= PHONE.width, `${route}: ${l.t} is off screen (${l.l}–${l.r})`);
+  }
+  await page.goto(homelab.base + '/graph');
+  await rendered(page);
+  await page.locator('[data-node-id]').first().waitFor();
+  const cut = await page.evaluate(() => {
+    const canvas = document.querySelector('.fl-canvas').getBoundingClientRect();
+    const tools = document.querySelector('.fl-canvas__tools').getBoundingClientRect();
+    const out = [];
+    for (const n of document.querySelectorAll('[data-node-id]')) {
+      const b = n.querySelector('rect').getBoundingClientRect();
+      if (b.top > canvas.bottom) continue;
+      if (b.left < canvas.left || b.right > canvas.right) out.push(`${n.dataset.nodeId} cut at the side`);
+      if (b.left < tools.right && b.right > tools.left && b.top < tools.bottom && b.bottom > tools.top) out.push(`${n.dataset.nodeId} under the zoom buttons`);
+    }
+    return out;
+  });
+  assert.deepEqual(cut, []);
+  await context.close();
+});
+
 test('framed, the canvas keeps a bounded height (the frame grows to its content)', async () => {
   const { context, page } = await open(homelab.base, '/embed/graph', { width: 1200, height: 2000 });
   const g = await geometry(page);

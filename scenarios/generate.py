@@ -103,7 +103,7 @@ def components(registry, tag_suffix="", digest=True, names=None):
         out.append({"name": n, "ready": True, "status": "Current Deployment is available. Replicas: 1", "image": img})
     return out
 
-def report(version, managed_by, comps, sync, entitlement="Issued by controlplane", operator="v0.33.0"):
+def report(version, managed_by, comps, sync, entitlement="Issued by controlplane", operator="v0.58.1"):
     r = {"apiVersion": "fluxcd.controlplane.io/v1", "kind": "FluxReport", "metadata": {"name": "flux", "namespace": "flux-system"},
          "spec": {"distribution": {"entitlement": entitlement, "status": "Installed", "version": version, "managedBy": managed_by},
                   "cluster": {"serverVersion": "v1.34.2", "platform": "linux/amd64", "nodes": 6},
@@ -401,7 +401,7 @@ def upstream_bootstrap():
               "helmcharts.source.toolkit.fluxcd.io": ["v1"], "imagepolicies.image.toolkit.fluxcd.io": ["v1beta2"]}
     rep = report("v2.6.4", "flux bootstrap", comps,
                  {"id": "kustomization/flux-system", "path": "clusters/legacy", "ready": True, "source": "https://github.com/example-org/fleet.git",
-                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.33.0")
+                  "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.58.1")
     write("upstream-bootstrap", rep, objs, crds(stored))
 
 def hostile():
@@ -652,7 +652,7 @@ def homelab():
                     {"webhookPath": "/hook/" + "9" * 64}))
     rep = report("v2.7.3", "flux-operator", comps,
                  {"id": "kustomization/flux-system", "path": "./kubernetes/flux/cluster", "ready": True, "source": "https://github.com/example-org/home-ops.git",
-                  "status": f"Applied revision: {root_sha}"}, operator="v0.33.0")
+                  "status": f"Applied revision: {root_sha}"}, operator="v0.58.1")
     stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1"], "ocirepositories.source.toolkit.fluxcd.io": ["v1"],
               "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2"],
               "alerts.notification.toolkit.fluxcd.io": ["v1beta3"], "providers.notification.toolkit.fluxcd.io": ["v1beta3"],
@@ -693,7 +693,7 @@ def multitenant():
                             [cond(msg=f"pulled '{name}' chart with version '1.4.{i}'")], f"HelmRelease/{ns}/{name}", {"artifact": {"revision": f"1.4.{i}"}}))
     rep = report("v2.7.3", "flux-operator", comps,
                  {"id": "kustomization/flux-system", "path": "./clusters/prod", "ready": True, "source": "https://github.com/example-org/flux-config.git",
-                  "status": f"Applied revision: {root_sha}"}, operator="v0.33.0")
+                  "status": f"Applied revision: {root_sha}"}, operator="v0.58.1")
     stored = {"gitrepositories.source.toolkit.fluxcd.io": ["v1"], "helmrepositories.source.toolkit.fluxcd.io": ["v1"],
               "helmcharts.source.toolkit.fluxcd.io": ["v1"], "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"],
               "helmreleases.helm.toolkit.fluxcd.io": ["v2"], "fluxinstances.fluxcd.controlplane.io": ["v1"]}
@@ -702,7 +702,7 @@ def multitenant():
 def aio_report(managed_by, comps):
     return report("v2.7.3", managed_by, comps,
                   {"id": "kustomization/flux-system", "path": "./clusters/platform", "ready": True, "source": "https://github.com/example-org/platform.git",
-                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.33.0")
+                   "status": f"Applied revision: refs/heads/main@sha1:{GIT_SHA}"}, entitlement="Unknown", operator="v0.58.1")
 
 def aio_objects(with_instance, applied):
     """The platform's Git root and tenants, as cozystack runs them (S000)."""

@@ -19,9 +19,7 @@ pub fn fragment_link() -> Option<String> {
 
 /// Shows a fleet link's rows; a damaged link says why and shows no rows.
 pub fn open_link(fleet: FleetState, text: &str) {
-    fleet
-        .snapshot
-        .set(Some(crate::clock::dated(0)));
+    fleet.snapshot.set(Some(crate::clock::dated(0)));
     match link::decode(text) {
         Ok(snap) => {
             let clusters = snap

@@ -20,12 +20,15 @@ pub fn Hero(
         Tone::Bad => "✕",
         Tone::Neutral => "–",
     };
+    // Compact, the line may be cut at the toolbar's width: the whole verdict is on hover.
+    let whole = compact.then(|| format!("{} — {}", verdict.text, verdict.detail));
     view! {
         <div
             class=format!("fl-hero fl-hero--{tone}")
             class:fl-hero--compact=compact
             data-verdict=tone
             role="status"
+            title=whole
         >
             <span class="fl-hero__disc" aria-hidden="true">
                 {glyph}

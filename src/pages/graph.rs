@@ -1,5 +1,5 @@
 use crate::components::findings::FindingsList;
-use crate::components::graph_canvas::{Drawing, GraphCanvas, Scene};
+use crate::components::graph_canvas::{Aim, Drawing, GraphCanvas, Scene};
 use crate::components::node_panel::NodePanel;
 use crate::state::{AppState, Shared};
 use fluxlens_core::graph::{Graph, GraphOptions, GroupOf, NodeKind, layout, to_dot, to_svg, view};
@@ -16,7 +16,7 @@ const VIEWPORT_SETTLE_MS: u32 = 400;
 fn problem_subjects(state: AppState) -> HashSet<ObjectKey> {
     state.data.with_untracked(|d| {
         d.as_ref()
-            .map(|d| d.per_object.iter().map(|f| f.subject.clone()).collect())
+            .map(|d| fluxlens_core::finding::problem_subjects(&d.per_object))
             .unwrap_or_default()
     })
 }
@@ -67,6 +67,10 @@ pub fn GraphPage() -> impl IntoView {
         let d = drawing.get();
         let mut set = d.view.chain(i, true);
         set.extend(d.view.chain(i, false));
+        // What the search matches stays lit beside the selection's chain (#46: it was greyed).
+        if !filter.with(|f| f.query.is_empty()) {
+            set.extend(d.view.matches());
+        }
         Some(set)
     });
     let on_select = Callback::new(move |i: u32| {
@@ -147,11 +151,15 @@ pub fn GraphPage() -> impl IntoView {
         let d = drawing.get();
         let v = &d.view;
         if let Some(k) = &f.focus {
-            return v.find(k);
+            return v.find(k).map(|node| Aim { node, from: None });
         }
         let ns = f.expanded.last()?.strip_prefix("Namespace//")?.to_string();
         let problems = problem_subjects(state);
-        v.worst_in(&ns, &problems)
+        let node = v.worst_in(&ns, &problems)?;
+        Some(Aim {
+            node,
+            from: d.layout.first_of(v, &ns),
+        })
     });
     let verdict = Memo::new(move |_| {
         state.data.with(|x| {
@@ -211,6 +219,7 @@ pub fn GraphPage() -> impl IntoView {
                         <div class="fl-canvas__caption">
                             <GraphCounts graph=graph drawing=drawing />
                             <OverviewCaption drawing=drawing query=query />
+                            <GraphLegend />
                         </div>
                     </GraphCanvas>
                     {move || {
@@ -249,6 +258,31 @@ fn GraphCounts(graph: Memo<Option<Shared<Graph>>>, drawing: Memo<Drawing>) -> im
             <span data-count="cycles">{cycles}</span>
             {move || word(cycles.get(), " cycle", " cycles")}
         </p>
+    }
+}
+
+/// What a box's colour and outline mean: one swatch per status, and the dimmed context.
+#[component]
+fn GraphLegend() -> impl IntoView {
+    use fluxlens_core::status::Status;
+    view! {
+        <ul class="fl-legend" aria-label="Legend">
+            {Status::ALL
+                .iter()
+                .map(|st| {
+                    view! {
+                        <li class=st.css_class() data-legend=st.as_str()>
+                            <span class="fl-legend__swatch" aria-hidden="true"></span>
+                            {st.as_str()}
+                        </li>
+                    }
+                })
+                .collect_view()}
+            <li class="fl-legend__context" data-legend="context">
+                <span class="fl-legend__swatch" aria-hidden="true"></span>
+                "context (shown for a match)"
+            </li>
+        </ul>
     }
 }
 

@@ -102,7 +102,17 @@ pub fn MigrationCard(
 
 fn stage_view(s: Stage) -> impl IntoView {
     let state = s.state;
-    let class = format!("fl-step fl-step--{}", state.as_str().replace(' ', "-"));
+    let label = s.state_label();
+    let failing_now = state == StageState::Done && label != state.as_str();
+    let class = format!(
+        "fl-step fl-step--{}{}",
+        state.as_str().replace(' ', "-"),
+        if failing_now {
+            " fl-step--failing-now"
+        } else {
+            ""
+        },
+    );
     let icon = match state {
         StageState::Done => "✓",
         StageState::InProgress => "●",
@@ -123,7 +133,11 @@ fn stage_view(s: Stage) -> impl IntoView {
                 </span>
                 <strong>{s.id.clone()}" "{s.title.clone()}</strong>
                 " "
-                <span class="fl-step__state">"("{state.as_str()}")"</span>
+                <span class="fl-step__state" data-failing-now=failing_now.then_some("")>
+                    "("
+                    {label}
+                    ")"
+                </span>
             </div>
             {s
                 .progress

@@ -426,6 +426,28 @@ fn migration_guidance_follows_the_state_of_every_scenario() {
         "{:?}",
         git_oci.next_commands
     );
+    // A stage the cluster is past never reads plain "done" beside a failing check.
+    for s in &git_oci.stages {
+        let failing = s
+            .checks
+            .iter()
+            .any(|c| c.outcome == fluxlens_core::outcome::Outcome::Fail);
+        if s.state == migration::StageState::Done && failing {
+            assert!(
+                s.state_label().contains("failing now"),
+                "{}: {}",
+                s.id,
+                s.state_label()
+            );
+        }
+    }
+    assert!(
+        git_oci
+            .stages
+            .iter()
+            .any(|s| s.state_label().contains("failing now")),
+        "broken: the OCI root fails its pull after the switch, so a passed stage's check fails"
+    );
     // handover: the OCI URL is known.
     let (m, _) = migrations("handover");
     let cmds = by_id(&m, "git-oci").next_commands.join("\n");

@@ -38,10 +38,10 @@ pub fn EdgeLayer(
                     .as_ref()
                     .is_some_and(|h| !(h.contains(&e.from) && h.contains(&e.to)));
                 let route = l.edge_route(e.from, e.to);
-                // Aggregated edges between groups say how many they stand for, halfway along
-                // the line drawn (just above it).
+                // Aggregated edges between groups say how many they stand for, between two
+                // columns (just above the line), never over a box.
                 let label = route
-                    .middle()
+                    .label_point()
                     .filter(|_| count > 1)
                     .map(|m| (format!("{}", m.x), format!("{}", m.y - 4.0), count));
                 EdgeItem {

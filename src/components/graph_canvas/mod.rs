@@ -6,7 +6,7 @@ mod gesture;
 mod node;
 mod viewport;
 
-pub use viewport::{LEGIBLE_ZOOM, Viewport, fit, initial_view, min_zoom, reveal};
+pub use viewport::{Aim, LEGIBLE_ZOOM, Viewport, fit, initial_view, min_zoom, reveal, show_from};
 
 use crate::state::Shared;
 use edges::EdgeLayer;
@@ -50,9 +50,9 @@ pub fn GraphCanvas(
     /// What the picture is of; a change fits the new picture (a poll keeps the viewport).
     #[prop(into)]
     scope: Signal<u64>,
-    /// The node a re-fit brings on screen (the focus, the worst object just laid out).
+    /// What a re-fit brings on screen (the focus, the worst object just laid out).
     #[prop(into)]
-    target: Signal<Option<u32>>,
+    target: Signal<Option<Aim>>,
     /// Drawn over the canvas (the page's counts and legend).
     #[prop(optional)]
     children: Option<Children>,
@@ -191,7 +191,7 @@ fn fit_on_scope_change(
     initial: Option<(f32, f32, f32)>,
     scope: Signal<u64>,
     selected: Signal<Option<u32>>,
-    target: Signal<Option<u32>>,
+    target: Signal<Option<Aim>>,
     on_viewport: Callback<(f32, f32, f32)>,
 ) {
     // The scope last fitted; a viewport from the URL counts as fitted for the first one.
@@ -212,13 +212,22 @@ fn fit_on_scope_change(
         let first = initial_view(&d.layout, d.view.nodes.len(), w, h);
         // A selection (a focus opens on its object) starts on screen; after a change of
         // scope, so does what the user went in for.
+        let selection = selected
+            .get_untracked()
+            .map(|node| Aim { node, from: None });
         let aim = match before {
-            None => selected.get_untracked(),
-            Some(_) => target.get_untracked().or(selected.get_untracked()),
+            None => selection,
+            Some(_) => target.get_untracked().or(selection),
         };
+        let at = |i: u32| d.layout.pos.get(i as usize).copied();
         let next = aim
-            .and_then(|i| d.layout.pos.get(i as usize).copied())
-            .and_then(|at| reveal(first, at, w, h))
+            .and_then(|a| {
+                let must = at(a.node)?;
+                match a.from.and_then(at) {
+                    Some(from) => show_from(first, from, must, w, h),
+                    None => reveal(first, must, w, h),
+                }
+            })
             .unwrap_or(first);
         viewport.at.set(next);
         if before.is_some() {

@@ -11,15 +11,19 @@ pub fn min_zoom(n: usize) -> f32 {
     if n > CULL_ABOVE { 0.3 } else { 0.03 }
 }
 
+/// The band along the canvas's top that its zoom buttons take: a fitted or first view starts
+/// below it, so no box opens under the buttons (#46).
+pub const TOOLS_BAND: f32 = 48.0;
+
 /// Zoom/pan that fits `l` (of `n` nodes) in a `w`×`h` viewport, as far as `min_zoom` allows.
 pub fn fit(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
     if l.width <= 0.0 || l.height <= 0.0 {
-        return (1.0, 20.0, 20.0);
+        return (1.0, 20.0, TOOLS_BAND);
     }
     let z = ((w - 40.0) / l.width)
-        .min((h - 40.0) / l.height)
+        .min((h - TOOLS_BAND - 20.0) / l.height)
         .clamp(min_zoom(n), 1.0);
-    (z, ((w - l.width * z) / 2.0).max(20.0), 20.0)
+    (z, ((w - l.width * z) / 2.0).max(20.0), TOOLS_BAND)
 }
 
 /// The smallest zoom at which node names (13 px) stay at least 11 px on screen: the default
@@ -31,11 +35,21 @@ pub const LEGIBLE_ZOOM: f32 = 0.85;
 pub fn initial_view(l: &Layout, n: usize, w: f32, h: f32) -> (f32, f32, f32) {
     let (z, x, y) = fit(l, n, w, h);
     if z >= LEGIBLE_ZOOM {
-        (z, x, y)
-    } else {
-        (LEGIBLE_ZOOM, 20.0, 20.0)
+        return (z, x, y);
     }
+    // A phone: whole columns across its width when they stay readable up close (a pinch
+    // away), rather than boxes cut at the edge (#46).
+    let across = (w - 40.0) / l.width.max(1.0);
+    if w < NARROW && across >= PHONE_ZOOM {
+        return (across.min(LEGIBLE_ZOOM), 20.0, TOOLS_BAND);
+    }
+    (LEGIBLE_ZOOM, 20.0, TOOLS_BAND)
 }
+
+/// A canvas narrower than this is a phone's.
+const NARROW: f32 = 600.0;
+/// The smallest first zoom on a phone: names at about 7 px, read by pinching in.
+const PHONE_ZOOM: f32 = 0.55;
 
 /// The pan that brings a node at layout position `at` fully into a `w`×`h` viewport, or
 /// `None` when it is already there (keyboard focus must never land off screen).
@@ -53,6 +67,36 @@ pub fn reveal(vp: (f32, f32, f32), at: (f32, f32), w: f32, h: f32) -> Option<(f3
         w / 2.0 - (at.0 + NODE_W / 2.0) * z,
         (h / 2.0).min(200.0) - (at.1 + NODE_H / 2.0) * z,
     ))
+}
+
+/// What a re-fit brings on screen: an object (the focus, the worst object of a namespace just
+/// laid out), and where to show the picture from when both fit (the namespace's first box, its
+/// sources, #46: it opened panned away from them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aim {
+    pub node: u32,
+    pub from: Option<u32>,
+}
+
+/// The view at zoom `vp.0` that shows the picture from layout position `from` (at the top left,
+/// below the tools) when `must` is then on screen too, else the one that reveals `must`;
+/// `None` when `vp` shows both already.
+pub fn show_from(
+    vp: (f32, f32, f32),
+    from: (f32, f32),
+    must: (f32, f32),
+    w: f32,
+    h: f32,
+) -> Option<(f32, f32, f32)> {
+    if reveal(vp, from, w, h).is_none() && reveal(vp, must, w, h).is_none() {
+        return None;
+    }
+    let z = vp.0;
+    let there = (z, 20.0 - from.0 * z, TOOLS_BAND - from.1 * z);
+    match reveal(there, must, w, h) {
+        None => Some(there),
+        Some(_) => reveal(vp, must, w, h),
+    }
 }
 
 /// The canvas's zoom and pan `(zoom, x, y)` and its size on screen.

@@ -86,6 +86,14 @@ pub struct Route {
 }
 
 impl Route {
+    /// Where a label of the edge sits clear of the boxes: halfway along the middle one of its
+    /// curves between columns (its straight parts run between two boxes of a column, where a
+    /// label would cover one, #46).
+    pub fn label_point(&self) -> Option<Point> {
+        let between: Vec<&Curve> = self.parts.iter().step_by(2).collect();
+        between.get(between.len() / 2).map(|c| c.at(0.5))
+    }
+
     /// The route as a polyline.
     pub fn polyline(&self) -> Vec<Point> {
         let mut out: Vec<Point> = Vec::new();

@@ -186,7 +186,9 @@ pub fn layout(v: &ViewGraph) -> Layout {
     let mut pos = vec![(0f32, 0f32); n];
     let mut height: f32 = 0.0;
     let mut x = 0.0;
+    let mut layer_x = Vec::with_capacity(layers_n);
     for (l, nodes) in layers.iter().enumerate() {
+        layer_x.push(x);
         if nodes.len() > WRAP_ABOVE {
             let rows = wrap_rows(nodes.len());
             for (k, &v) in nodes.iter().enumerate() {
@@ -218,7 +220,10 @@ pub fn layout(v: &ViewGraph) -> Layout {
         height = height.max(last + NODE_H);
         x += NODE_W + GAP_X;
     }
-    let width = x - GAP_X;
+    let mut width = x - GAP_X;
+    if layers.iter().all(|l| l.len() <= WRAP_ABOVE) {
+        (width, height) = fold_into_bands(&mut pos, &layer, &layer_x, width, height);
+    }
     Layout {
         columns: columns(&pos),
         pos,
@@ -226,6 +231,44 @@ pub fn layout(v: &ViewGraph) -> Layout {
         width,
         height,
     }
+}
+
+/// Layers beyond which a long, low drawing folds into bands.
+const BAND_ABOVE: usize = 6;
+/// Vertical gap between two bands (room for the edges that return to the next band's start).
+const BAND_GAP: f32 = 60.0;
+
+/// A drawing many layers long and a few boxes tall (a focus on a deep dependsOn chain: 13
+/// objects in one row, #46) folds into bands of consecutive layers stacked downwards, about
+/// twice as wide as tall in all, so it opens readable instead of a row many screens wide. An
+/// edge into the next band returns under it to its start, as a line of text does. Returns the
+/// new width and height.
+fn fold_into_bands(
+    pos: &mut [(f32, f32)],
+    layer: &[u32],
+    layer_x: &[f32],
+    width: f32,
+    height: f32,
+) -> (f32, f32) {
+    let layers = layer_x.len();
+    let step = height + BAND_GAP;
+    let bands = (width / (2.0 * step)).sqrt().floor() as usize;
+    let per_band = layers.div_ceil(bands.max(1)).max(3);
+    if layers <= BAND_ABOVE || bands < 2 || per_band >= layers {
+        return (width, height);
+    }
+    for (p, &l) in pos.iter_mut().zip(layer) {
+        let (band, first) = (l as usize / per_band, l as usize / per_band * per_band);
+        *p = (p.0 - layer_x[first], p.1 + band as f32 * step);
+    }
+    let bands = layers.div_ceil(per_band);
+    let band_width = (0..bands)
+        .map(|b| {
+            let last = ((b + 1) * per_band).min(layers) - 1;
+            layer_x[last] - layer_x[b * per_band] + NODE_W
+        })
+        .fold(0.0, f32::max);
+    (band_width, bands as f32 * step - BAND_GAP)
 }
 
 /// Rows of a wrapped layer of `len` nodes: about as tall as the block is wide.
@@ -295,6 +338,20 @@ fn acyclic_edges(n: usize, succ: &[Vec<u32>]) -> Vec<(u32, u32)> {
 }
 
 impl Layout {
+    /// The first box of namespace `ns` as read: the leftmost (its sources), topmost among
+    /// those; groups excluded.
+    pub fn first_of(&self, v: &ViewGraph, ns: &str) -> Option<u32> {
+        (0..v.nodes.len() as u32)
+            .filter(|&i| {
+                let n = &v.nodes[i as usize];
+                n.id.namespace == ns && !matches!(n.kind, NodeKind::Group { .. })
+            })
+            .min_by(|&a, &b| {
+                let (pa, pb) = (self.pos[a as usize], self.pos[b as usize]);
+                pa.0.total_cmp(&pb.0).then(pa.1.total_cmp(&pb.1))
+            })
+    }
+
     /// The box of node `i`.
     pub fn rect(&self, i: u32) -> Rect {
         let (x, y) = self.pos[i as usize];
@@ -358,6 +415,87 @@ mod tests {
             );
         }
         assert_no_overlap(&l);
+    }
+
+    #[test]
+    fn edge_labels_sit_between_columns_never_on_a_box() {
+        let (v, l) = laid(500);
+        let boxes: Vec<Rect> = (0..l.pos.len() as u32).map(|i| l.rect(i)).collect();
+        let mut long = 0;
+        for e in &v.edges {
+            let route = l.edge_route(e.from, e.to);
+            long += usize::from(route.parts.len() > 1);
+            let p = route.label_point().unwrap();
+            // The label (about 20 × 12 px, centred above the point) touches no box.
+            let label = Rect {
+                x: p.x - 10.0,
+                y: p.y - 16.0,
+                w: 20.0,
+                h: 12.0,
+            };
+            assert!(
+                !boxes.iter().any(|b| b.intersects(&label)),
+                "label of {:?} at {p:?}",
+                e
+            );
+        }
+        assert!(long > 0, "the layout has edges across several columns");
+    }
+
+    #[test]
+    fn a_deep_chain_folds_into_bands_that_open_readable() {
+        // A focus on the end of a 13-deep dependsOn chain (#46: one row 4,200 px wide).
+        let objs: Vec<_> = (0..13)
+            .map(|i| {
+                let mut k = serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("k{i}"),"namespace":"apps"}});
+                if i > 0 {
+                    k["spec"] = serde_json::json!({"dependsOn":[{"name":format!("k{}", i - 1)}]});
+                }
+                k
+            })
+            .collect();
+        let (v, l) = laid_out(objs);
+        assert_eq!(l.pos.len(), 13);
+        assert_no_overlap_2d(&l);
+        let ratio = l.width / l.height;
+        assert!((1.0..4.0).contains(&ratio), "{} × {}", l.width, l.height);
+        // Fits a 1440 px canvas at full size.
+        assert!(l.width <= 1400.0, "{}", l.width);
+        // Read in order: left to right along a band, then the next band below.
+        let order: Vec<_> = (0..13)
+            .map(|i| {
+                v.nodes
+                    .iter()
+                    .position(|n| n.id.name == format!("k{i}"))
+                    .unwrap()
+            })
+            .collect();
+        for w in order.windows(2) {
+            let (a, b) = (l.pos[w[0]], l.pos[w[1]]);
+            assert!(b.0 > a.0 || b.1 > a.1, "{a:?} then {b:?}");
+        }
+    }
+
+    #[test]
+    fn a_namespace_is_read_from_its_leftmost_box() {
+        let objs = vec![
+            serde_json::json!({"kind":"GitRepository","metadata":{"name":"repo","namespace":"team"}}),
+            serde_json::json!({"kind":"Kustomization","metadata":{"name":"app","namespace":"team"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"}}}),
+            serde_json::json!({"kind":"Kustomization","metadata":{"name":"other","namespace":"elsewhere"}}),
+        ];
+        let (v, l) = laid_out(objs);
+        let first = l.first_of(&v, "team").unwrap();
+        assert_eq!(v.nodes[first as usize].id.name, "repo");
+        assert_eq!(l.first_of(&v, "nowhere"), None);
+    }
+
+    /// No two boxes overlap.
+    fn assert_no_overlap_2d(l: &Layout) {
+        for i in 0..l.pos.len() as u32 {
+            for j in i + 1..l.pos.len() as u32 {
+                assert!(!l.rect(i).intersects(&l.rect(j)), "{i} and {j} overlap");
+            }
+        }
     }
 
     /// Nodes sharing a column (same x) are at least a node height apart.

@@ -226,9 +226,13 @@ fn included(
             *inc = *inc && (up.contains(&i) || down.contains(&i));
         }
     } else if f.narrows() {
+        // "Problems only" adds what a problem reads (its sources, dependencies, owner: where the
+        // cause may be), not everything that reads it: a failing source's consumers are
+        // problems of their own when they fail, and otherwise dozens of dimmed boxes (#46).
+        let downstream = !f.problems_only;
         for e in &g.edges {
             let (a, b) = (e.from as usize, e.to as usize);
-            if matched[a] {
+            if matched[a] && downstream {
                 include[b] = true;
             }
             if matched[b] {
@@ -421,6 +425,11 @@ fn drawn_edges(g: &Graph, vindex: &[u32]) -> (Vec<Edge>, Vec<u32>) {
 }
 
 impl ViewGraph {
+    /// The nodes the filters and search matched (not the neighbours drawn as context).
+    pub fn matches(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.nodes.len() as u32).filter(|&i| !self.nodes[i as usize].context)
+    }
+
     /// The node to bring on screen when a namespace is laid out: its worst object (status,
     /// then a cycle), else its first, so the reason to expand it is in view.
     pub fn worst_in(&self, namespace: &str, problems: &HashSet<ObjectKey>) -> Option<u32> {
@@ -580,6 +589,36 @@ mod tests {
             "missing nodes are problems"
         );
         assert!(!names.iter().any(|(n, _)| n == "app-1"));
+        // A problem's consumers are not its context (#46: 11 boxes became 81 dimmed ones):
+        // with a finding on the source, its Ready consumers stay out.
+        let repo = g
+            .nodes
+            .iter()
+            .find(|x| x.id.name == "repo")
+            .unwrap()
+            .id
+            .clone();
+        let v = view(&g, &f, &HashSet::from([repo]));
+        assert!(
+            !v.nodes.iter().any(|n| n.id.name == "app-1"),
+            "a Ready consumer of a problem"
+        );
+        for n in &v.nodes {
+            if n.context {
+                let i = g.nodes.iter().position(|x| x.id == n.id).unwrap() as u32;
+                let reads_a_problem = g.edges.iter().any(|e| {
+                    e.from == i
+                        && v.nodes
+                            .iter()
+                            .any(|m| !m.context && g.nodes[e.to as usize].id == m.id)
+                });
+                assert!(
+                    reads_a_problem,
+                    "{} is context without being read by a problem",
+                    n.id
+                );
+            }
+        }
         let q = view(
             &g,
             &GraphFilter {

@@ -74,6 +74,22 @@ pub struct Stage {
 }
 
 impl Stage {
+    /// How the stage names its state: a stage the cluster is past whose checks fail now says
+    /// so ("passed · 2 checks failing now", #46: M2 and M3 read "done" beside failing checks
+    /// after the switch); the blockers say why.
+    pub fn state_label(&self) -> String {
+        let failing = self
+            .checks
+            .iter()
+            .filter(|c| c.outcome == Outcome::Fail)
+            .count();
+        match (self.state, failing) {
+            (StageState::Done, 1) => "passed · 1 check failing now".into(),
+            (StageState::Done, n) if n > 1 => format!("passed · {n} checks failing now"),
+            (state, _) => state.as_str().into(),
+        }
+    }
+
     /// A stage not yet started, without progress; [`assign_states`] sets the state.
     pub fn new(id: &str, title: &str, checks: Vec<Check>) -> Stage {
         Stage {
