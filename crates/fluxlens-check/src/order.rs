@@ -55,6 +55,11 @@ pub fn judge(base: &Analysis, head: &Analysis) -> Judged {
     });
     let mut findings = mig_order::deadlocks(RULE, &order, &head.cluster);
     findings.extend(stages_at_once(base, head, &order));
+    debug_assert!(
+        findings
+            .iter()
+            .all(fluxlens_core::findings::reference::documents)
+    );
     Judged {
         preconditions: preconditions(base, head),
         order,

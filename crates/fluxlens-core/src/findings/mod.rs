@@ -29,6 +29,13 @@ pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
     for r in registry() {
         r.evaluate(cluster, &mut out);
     }
+    debug_assert!(
+        out.iter().all(reference::documents),
+        "a finding of a class its rule's reference entry does not list: {:?}",
+        out.iter()
+            .find(|f| !reference::documents(f))
+            .map(|f| (&f.rule, &f.reason))
+    );
     let mut out = one_cause_one_finding(out);
     sort_worst_first(&mut out);
     out

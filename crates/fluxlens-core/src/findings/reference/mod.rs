@@ -32,10 +32,15 @@ pub fn of(id: &str) -> Option<&'static RuleDoc> {
     DOCS.iter().find(|d| d.id == id)
 }
 
-/// Whether rule `id` is documented as reporting `class` (tests and debug builds hold every
-/// finding to it, so the reference cannot drift from what the rules do).
+/// Whether rule `id` is documented as reporting `class`.
 pub fn declares(id: &str, class: Class) -> bool {
     of(id).is_some_and(|d| d.classes.contains(&class))
+}
+
+/// Whether `f`'s class (the end of its reason line) is one its rule's entry lists: tests and
+/// debug builds hold every finding to it, so the reference cannot drift from what the rules do.
+pub fn documents(f: &crate::finding::Finding) -> bool {
+    of(&f.rule).is_some_and(|d| d.classes.iter().any(|c| f.reason.ends_with(c.as_str())))
 }
 
 #[cfg(test)]
