@@ -107,3 +107,30 @@ test('behind a sign-in, the last visit\'s data waits for this visit\'s report, a
     await context.close();
   } finally { await cleanup(browser, sim); }
 });
+
+test('an OIDC server restarting writes the Anonymous cookie: the last visit\'s data still waits for an answer, and a signed-out user never sees it', async () => {
+  // #47: server.go `RunServer`'s bootstrap handler sets auth-provider=Anonymous on every answer
+  // while the server starts; the copy showed before any 401.
+  const sim = await startSim(['--scenario', 'demo', '--oidc']);
+  try {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'auth-storage', value: 'session', url: sim.base }]);
+    await firstVisit(sim, context);
+    // The session gone and the server restarting: the page and its first reads get the
+    // Anonymous cookie and a 503.
+    await context.clearCookies({ name: 'auth-storage' });
+    await sim.faults('down=1');
+    const page = await watchedPage(context);
+    await page.goto(sim.base + '/?poll=1');
+    await page.locator('[data-error]').waitFor({ timeout: 30000 });
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => window.__lastVisitShown === true), false, 'nothing shown before an answer');
+    // Up again with OIDC: 401, the sign-in offered, the copy never shown and removed.
+    await sim.faults('down=0');
+    await page.getByRole('link', { name: 'Sign in' }).waitFor({ timeout: 30000 });
+    assert.equal(await page.evaluate(() => window.__lastVisitShown === true), false, 'the last visit never showed');
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), STORE), null);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  } finally { await cleanup(browser, sim); }
+});

@@ -201,3 +201,48 @@ for (const workers of [true, false]) {
     } finally { await cleanup(browser, sim); }
   });
 }
+
+test('a half-computed report (namespaces, no counts) keeps the last objects, stale — in live and in search.cached mode', async () => {
+  // #47: report.go caches the result of a computation that failed part-way; every row looked
+  // deleted, and in search.cached mode the index emptied too.
+  for (const extra of [[], ['--search-cached']]) {
+    const sim = await startSim(['--scenario', 'homelab', ...extra]);
+    try {
+      const page = await newPage(browser);
+      await page.goto(sim.base + '/?poll=2');
+      await page.locator('[data-count=objects]').waitFor();
+      await freshness(page, 'fresh');
+      const before = await text(page, '[data-count=objects]');
+      await sim.faults('half-report=1');
+      await freshness(page, 'stale');
+      assert.match(await text(page, '[data-error]'), /half-computed/);
+      await page.waitForTimeout(4500);
+      assert.equal(await text(page, '[data-count=objects]'), before, `nothing deleted ${extra}`);
+      assert.equal(await text(page, '[data-count=missing]'), '0');
+      await sim.faults('half-report=0');
+      await freshness(page, 'fresh');
+      assert.equal(await text(page, '[data-count=objects]'), before);
+      assert.deepEqual(page.errors, []);
+    } finally { await cleanup(browser, sim); }
+  }
+});
+
+test('search.cached, a restricted user: an object the server answers Forbidden is not asked again every poll', async () => {
+  // #47: the index lists what the user's RBAC then refuses to return; each poll asked again.
+  const sim = await startSim(['--scenario', 'multitenant', '--search-cached', '--namespaces', 'flux-system,tenant-data,tenant-edge,tenant-web', '--forbid-kind', 'HelmRelease@tenant-edge']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/?poll=1');
+    await page.locator('[data-count=objects]').waitFor();
+    await page.waitForTimeout(6000);
+    const log = await sim.log();
+    const polls = log.filter((e) => e.path === '/api/v1/report').length;
+    assert.ok(polls >= 4, `${polls} polls`);
+    const asked = log.flatMap((e) => e.objects || []).filter((o) => o.startsWith('HelmRelease/tenant-edge/'));
+    const each = {};
+    for (const o of asked) each[o] = (each[o] || 0) + 1;
+    assert.ok(Object.keys(each).length > 0, 'the forbidden objects were asked once');
+    for (const [o, n] of Object.entries(each)) assert.ok(n <= 2, `${o} asked ${n} times in ${polls} polls`);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});

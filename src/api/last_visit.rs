@@ -31,18 +31,19 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-fn signed_in() -> Option<bool> {
-    kept::sign_in(fluxlens_core::auth::parse_cookie(&super::cookies()).as_ref())
+fn cookie() -> Option<fluxlens_core::auth::AuthProvider> {
+    fluxlens_core::auth::parse_cookie(&super::cookies())
 }
 
 /// Whether the last visit's data may show before the server has answered this visit.
 pub fn shows_at_once() -> bool {
-    kept::shows_before_an_answer(fluxlens_core::auth::parse_cookie(&super::cookies()).as_ref())
+    kept::shows_before_an_answer(cookie().as_ref())
 }
 
-/// Shows the last visit's data, if no data is shown yet and a copy is kept that may show; a copy
-/// that may not (signed out) or cannot (damaged) is removed.
-pub fn restore(state: AppState) {
+/// Shows the last visit's data, if no data is shown yet and a copy is kept that may show
+/// (`answered`: whether the server has answered this visit); a copy that may not (signed out)
+/// or cannot (damaged) is removed, one that waits for an answer is kept.
+pub fn restore(state: AppState, answered: bool) {
     if measured_without() || state.data.with_untracked(Option::is_some) {
         return;
     }
@@ -52,13 +53,14 @@ pub fn restore(state: AppState) {
     let Some(text) = store.get_item(&key()).ok().flatten() else {
         return;
     };
-    match kept::reopen(&text, signed_in()) {
+    match kept::reopen(&text, cookie().as_ref(), answered) {
         Ok(cluster) => {
             let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
             state.last_visit.set(Some(since));
             state.stale_since.set(Some(since));
             state.data.set(Some(Arc::new(Loaded::new(cluster))));
         }
+        Err(kept::NotShown::NotYet) => {}
         Err(_) => forget(),
     }
 }
@@ -105,7 +107,7 @@ fn keep(cluster: &Cluster) {
     let Some(store) = storage() else {
         return;
     };
-    match kept::keep(cluster, signed_in()) {
+    match kept::keep(cluster, cookie().as_ref()) {
         // Full storage: no head start next time, nothing else lost.
         Some(text) => {
             if store.set_item(&key(), &text).is_ok() {

@@ -131,7 +131,7 @@ pub fn start(state: AppState, poll_seconds: u32) {
     // The last visit's data while the first read runs (#28), said to be so: at once where the
     // server asks for no sign-in, else once it has answered the report (`refresh`).
     if state.snapshot.with_untracked(Option::is_none) && super::last_visit::shows_at_once() {
-        super::last_visit::restore(state);
+        super::last_visit::restore(state, false);
     }
     leptos::task::spawn_local(async move {
         let mut cache = Cache::default();
@@ -263,7 +263,7 @@ async fn refresh(
         state.report.set(Some(std::sync::Arc::new(report.clone())));
         // The server has answered this visit (and rewritten its sign-in cookie).
         if state.snapshot.with_untracked(Option::is_none) {
-            super::last_visit::restore(*state);
+            super::last_visit::restore(*state, true);
         }
     }
     say("resource summaries".into());
@@ -303,7 +303,8 @@ async fn refresh(
     cache
         .stale_kinds
         .retain(|kind, _| short.contains(&kind.as_str()));
-    // Read again besides the changed rows: what failed last time, what a changed applier
+    // Read again besides the changed rows: what failed last time for a passing reason (a
+    // Forbidden or NotFound answer waits for its row to change, or the renewal), what a changed applier
     // applies (a GitOps change moves the applier's row, not always its objects'), and a
     // rolling share of the rest (`load::rolling_reread`: the roots every ten polls, the others
     // within a bounded load).
@@ -312,8 +313,12 @@ async fn refresh(
         .map(load::summary_key)
         .filter(|k| k.kind.role() == Role::Applier)
         .collect();
-    let mut again: std::collections::HashSet<ObjectKey> =
-        cache.unreadable.iter().map(|(k, _)| k.clone()).collect();
+    let mut again: std::collections::HashSet<ObjectKey> = cache
+        .unreadable
+        .iter()
+        .filter(|(_, why)| renew || load::retry_each_poll(why))
+        .map(|(k, _)| k.clone())
+        .collect();
     again.extend(load::applied_by(&cache.objects, &appliers));
     let mut asked: std::collections::HashSet<ObjectKey> =
         changed.iter().map(load::summary_key).collect();
@@ -670,7 +675,8 @@ async fn summaries(
     report: &FluxReport,
     renew: bool,
 ) -> Result<Arc<Vec<ResourceSummary>>, ApiError> {
-    // The default list leaves out notification and image kinds: those go by kind, at once.
+    // An operator before v0.53 leaves notification and image kinds out of the default list:
+    // those go by kind, at once (today's server lists every kind: nothing is asked twice).
     let api = cache.api.clone();
     let alone = load::kinds_listed_alone(report);
     let (main, by_kind) = futures_util::future::join(
@@ -705,9 +711,8 @@ async fn summaries(
     let combined = match &cache.combined {
         Some((l, e, rows)) if Arc::ptr_eq(l, &listed) && *e == extra => rows.clone(),
         _ => {
-            let mut rows = listed.as_ref().clone();
-            rows.extend(extra.iter().cloned());
-            let rows = Arc::new(rows);
+            // Each object once, however many lists returned it.
+            let rows = Arc::new(load::merge_rows(&[listed.as_slice(), extra.as_slice()]));
             cache.combined = Some((listed, extra, rows.clone()));
             rows
         }

@@ -31,6 +31,9 @@
   // kind's `crd_name` (pinned by core tests).
   var LISTED = ['ResourceSet', 'Kustomization', 'HelmRelease', 'GitRepository', 'OCIRepository', 'HelmChart', 'HelmRepository', 'Bucket', 'ArtifactGenerator', 'ResourceSetInputProvider', 'FluxInstance', 'FluxReport'];
   var BATCH_SIZE = 500;
+  // fluxlens_core::server: from this operator version on, the default list holds every kind the
+  // server indexes (internal/web/resources.go GetLiveResources): nothing is listed by kind then.
+  var EVERY_KIND_SINCE = [0, 53, 0];
   var MAX_BATCH = 2000;
   var CRDS = {
     FluxInstance: 'fluxinstances.fluxcd.controlplane.io', FluxReport: 'fluxreports.fluxcd.controlplane.io',
@@ -123,13 +126,14 @@
   // the object batches or the events (so it never asks for what is on its way).
   var byKind = reported.then(function (report) {
     var reconcilers = (report && report.spec && Array.isArray(report.spec.reconcilers)) ? report.spec.reconcilers : [];
+    var every = listsEveryKind(report);
     var lists = [];
     var crds = [];
     reconcilers.forEach(function (r) {
       var s = (r && r.stats) || {};
       if (!r || typeof r.kind !== 'string') return;
       if (CRDS[r.kind]) crds.push(ref('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', CRDS[r.kind]));
-      if (LISTED.indexOf(r.kind) >= 0 || (s.running || 0) + (s.suspended || 0) <= 0) return;
+      if (every || LISTED.indexOf(r.kind) >= 0 || (s.running || 0) + (s.suspended || 0) <= 0) return;
       var path = '/api/v1/resources?kind=' + encodeURIComponent(r.kind);
       remember.gets.push(path);
       lists.push(json(get(path)));
@@ -170,6 +174,19 @@
     }
     if (memory) try { localStorage.setItem(STORE, JSON.stringify(remember)); } catch (e) { /* storage full or refused: no second-visit head start */ }
   }).catch(function () {});
+
+  // Whether the report's operator lists every kind by default (`default_list_has_every_kind`;
+  // a version that does not parse is taken as today's).
+  function listsEveryKind(report) {
+    var v = report && report.spec && report.spec.operator && report.spec.operator.version;
+    var m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(typeof v === 'string' ? v.trim() : '');
+    if (!m) return true;
+    for (var i = 0; i < 3; i++) {
+      var d = Number(m[i + 1]) - EVERY_KIND_SINCE[i];
+      if (d !== 0) return d > 0;
+    }
+    return true;
+  }
 
   // The rows' objects at the API version the report names (`api_version_for`; a kind it does not
   // name is left to the app), each once, and the first FluxInstance among them.

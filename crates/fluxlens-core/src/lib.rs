@@ -26,6 +26,7 @@ pub mod order;
 pub mod outcome;
 pub mod redact;
 pub mod revision;
+pub mod server;
 pub mod signatures;
 pub mod snapshot;
 pub mod status;

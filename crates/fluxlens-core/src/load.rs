@@ -133,9 +133,13 @@ pub fn listed_by_default(kind: &str, cluster_wide: bool) -> bool {
     LISTED_BY_DEFAULT.contains(&kind) || (cluster_wide && kind == "FluxInstance")
 }
 
-/// Kinds the report counts that the default list never returns (Alerts, Providers,
-/// Receivers, image kinds, ExternalArtifacts): each is listed by kind, every poll.
+/// Kinds the report counts that the default list does not return, listed by kind: none from
+/// an operator of v0.53 or later (its default list holds every kind, [`crate::server`]); from
+/// an older one Alerts, Providers, Receivers, image kinds and ExternalArtifacts.
 pub fn kinds_listed_alone(report: &FluxReport) -> Vec<String> {
+    if crate::server::default_list_has_every_kind(report) {
+        return Vec::new();
+    }
     report
         .spec
         .reconcilers
@@ -146,6 +150,19 @@ pub fn kinds_listed_alone(report: &FluxReport) -> Vec<String> {
         // count goes the way of any incomplete kind.
         .filter(|k| !listed_by_default(k, true) && k != "FluxReport")
         .collect()
+}
+
+/// The rows of the default list and of the lists by kind as one, each object once (first
+/// seen wins): an object listed twice counted twice, and a kind over the cap looked complete.
+pub fn merge_rows(lists: &[&[ResourceSummary]]) -> Vec<ResourceSummary> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
+    for row in lists.iter().flat_map(|l| l.iter()) {
+        if seen.insert(summary_key(row)) {
+            out.push(row.clone());
+        }
+    }
+    out
 }
 
 /// Kinds whose list came back shorter than the report counts (running + suspended, already
@@ -249,11 +266,20 @@ pub fn with_helm_inventory(
     o
 }
 
-/// Why nothing can be called missing at all: a report without namespaces and counts is the
-/// server's placeholder while it starts (or when it could not compute the report).
+/// Why nothing can be called missing at all: a report without counts. Without namespaces too
+/// it is the server's placeholder while it starts (or when it cannot list the user's
+/// namespaces); with namespaces it is a half-computed report, which the server caches when its
+/// computation failed part-way (report.go `refreshReportCache`; in `search.cached` mode the
+/// index then holds nothing either). After a good load both are a degraded server, not an
+/// empty cluster: the last data stays, stale.
 pub fn partial_load(report: &FluxReport) -> Option<String> {
-    (report.spec.namespaces.is_empty() && report.spec.reconcilers.is_empty()).then(|| {
+    if !report.spec.reconcilers.is_empty() {
+        return None;
+    }
+    Some(if report.spec.namespaces.is_empty() {
         "the report is not initialised yet (no namespaces, no counts): nothing is called missing until it is".into()
+    } else {
+        "the report has no counts (the server keeps a half-computed report when its computation fails part-way): nothing is called missing until it has".into()
     })
 }
 
@@ -336,6 +362,14 @@ pub fn split_results(results: Vec<ObjectResult>) -> (Vec<ApiObject>, Vec<(Object
         }
     }
     (objects, failed)
+}
+
+/// Whether an object the server could not return is asked again on the next poll: a transient
+/// failure (`Error`, no answer) is; a definitive one (`Forbidden`, `NotFound`, inventory_objects.go
+/// `GetInventoryObjects`) waits for its row to change or the periodic renewal — a restricted
+/// user's Forbidden objects were asked again every poll (#47).
+pub fn retry_each_poll(reason: &str) -> bool {
+    !matches!(reason, "Forbidden" | "NotFound")
 }
 
 /// The item's `status`/`statusMessage` is the server's own verdict (inventory_objects.go
@@ -516,6 +550,11 @@ mod tests {
             script_line("BATCH_SIZE"),
             format!("  var BATCH_SIZE = {BATCH_SIZE};")
         );
+        let (a, b, c) = crate::server::DEFAULT_LIST_EVERY_KIND_SINCE;
+        assert_eq!(
+            script_line("EVERY_KIND_SINCE"),
+            format!("  var EVERY_KIND_SINCE = [{a}, {b}, {c}];")
+        );
     }
 
     #[test]
@@ -687,6 +726,12 @@ mod tests {
         assert!(incomplete_kinds(&r, &few).is_empty());
         assert!(partial_load(&FluxReport::default()).is_some());
         assert!(partial_load(&r).is_none());
+        // #47: namespaces but no counts is the half-computed report the server caches when
+        // its computation fails part-way; every row would have looked deleted.
+        let mut half = r.clone();
+        half.spec.namespaces = vec!["flux-system".into()];
+        half.spec.reconcilers.clear();
+        assert!(partial_load(&half).unwrap().contains("half-computed"));
     }
 
     #[test]
@@ -760,8 +805,9 @@ mod tests {
 
     #[test]
     fn kinds_outside_the_default_list_are_asked_by_kind() {
+        // An operator before v0.53: its default list holds appliers and sources only.
         let r: FluxReport = serde_json::from_str(
-            r#"{"spec":{"reconcilers":[
+            r#"{"spec":{"operator":{"version":"v0.52.0"},"reconcilers":[
             {"kind":"Kustomization","stats":{"running":3}},
             {"kind":"Alert","stats":{"running":2}},
             {"kind":"ImagePolicy","stats":{"running":0,"suspended":1}},
@@ -770,6 +816,30 @@ mod tests {
         )
         .unwrap();
         assert_eq!(kinds_listed_alone(&r), vec!["Alert", "ImagePolicy"]);
+        // Today's server lists every kind by default: nothing is asked twice (#47).
+        let mut today = r.clone();
+        today.spec.operator.as_mut().unwrap().version = Some("v0.58.1".into());
+        assert!(kinds_listed_alone(&today).is_empty());
+    }
+
+    #[test]
+    fn only_transient_failures_are_asked_again_each_poll() {
+        assert!(retry_each_poll("Error"));
+        assert!(retry_each_poll("no object returned"));
+        assert!(!retry_each_poll("Forbidden"));
+        assert!(!retry_each_poll("NotFound"));
+    }
+
+    #[test]
+    fn rows_listed_twice_count_once() {
+        let a = [
+            summary("Alert", "ns", "a"),
+            summary("Kustomization", "ns", "k"),
+        ];
+        let b = [summary("Alert", "ns", "a"), summary("Alert", "ns", "b")];
+        let merged = merge_rows(&[&a, &b]);
+        let names: Vec<_> = merged.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a", "k", "b"]);
     }
 
     #[test]

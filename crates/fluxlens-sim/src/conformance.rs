@@ -159,10 +159,27 @@ fn live_list_caps_per_kind_and_answers_null() {
         json!({"resources": []})
     );
     let demo = scenario("demo");
+    // v0.58 (resources.go `GetLiveResources`): without `kind`, every kind of the search index
+    // (`searchIndex.Kinds()`; while it is empty `defaultFluxKinds()`, every operator and Flux
+    // kind but FluxReport): every object of the cluster, Alerts and image kinds included.
+    let today = rows(&demo.resources(&m, None, "", None, None));
+    assert_eq!(today.len(), demo.entries.len());
+    assert!(today.iter().any(|r| r["kind"] == "Alert"));
+    assert!(
+        rows(&demo.resources(&tenant(&["flux-system"]), None, "", None, None))
+            .iter()
+            .any(|r| r["kind"] == "FluxInstance"),
+        "FluxInstance for whoever may read its namespace"
+    );
+    // Before v0.53 (`GetResourcesStatus`): appliers, sources and FluxInstance only — Alerts,
+    // Providers, Receivers, image kinds and ExternalArtifacts must be asked by kind.
+    let m = {
+        let mut m = m;
+        m.operator_version = Some("v0.52.0".into());
+        m
+    };
     let all = rows(&demo.resources(&m, None, "", None, None));
-    // Without `kind`: appliers, sources and FluxInstance only — Alerts, Providers, Receivers,
-    // image kinds and ExternalArtifacts must be asked by kind.
-    // The default kinds as resources.go `GetResourcesStatus` and events.go `GetEvents` write them.
+    // The default kinds as resources.go `GetResourcesStatus` and events.go `GetEvents` wrote them.
     assert_eq!(
         fluxlens_core::load::LISTED_BY_DEFAULT,
         [
@@ -189,8 +206,10 @@ fn live_list_caps_per_kind_and_answers_null() {
         demo.entries.len() > expected,
         "the demo has kinds outside the default list"
     );
+    let mut old_tenant = tenant(&["flux-system"]);
+    old_tenant.operator_version = m.operator_version.clone();
     assert!(
-        rows(&demo.resources(&tenant(&["flux-system"]), None, "", None, None))
+        rows(&demo.resources(&old_tenant, None, "", None, None))
             .iter()
             .all(|r| r["kind"] != "FluxInstance"),
         "FluxInstance only for a cluster-wide user"
@@ -454,9 +473,14 @@ fn events_are_sorted_and_capped() {
 /// events.go `GetEvents`: the cap is each List's (`client.Limit` per kind, and per namespace
 /// for a user who is not cluster-wide), applied in the API server's order (namespace, name)
 /// before the newest-first sort: newer events of a later name can be cut while older ones
-/// stay. Without `kind`, no notification kinds; FluxInstance only for a cluster-wide user.
+/// stay. Without `kind`, before v0.53: no notification kinds, FluxInstance only for a
+/// cluster-wide user; from v0.53 every kind of the index (`searchIndex.Kinds()`).
 #[test]
 fn events_cap_applies_per_list_before_sorting() {
+    let before_053 = |mut m: Mode| {
+        m.operator_version = Some("v0.52.0".into());
+        m
+    };
     let mut s = scenario("demo");
     let ev = |ns: &str, obj: &str, hour: u32, i: usize| {
         json!({"lastTimestamp": format!("2026-11-29T{hour:02}:{:02}:{:02}Z", i / 60 % 60, i % 60),
@@ -479,7 +503,7 @@ fn events_cap_applies_per_list_before_sorting() {
             .count()
     };
     // Cluster-wide: one List per kind over every namespace, 500 kept by name: team-a's.
-    let wide = s.events(&cluster_wide(), None, "", None, None);
+    let wide = s.events(&before_053(cluster_wide()), None, "", None, None);
     assert_eq!(count(&wide, "team-a"), 500);
     assert_eq!(
         count(&wide, "team-b"),
@@ -500,7 +524,7 @@ fn events_cap_applies_per_list_before_sorting() {
     );
     // A restricted user: one List per namespace, each capped.
     let m = tenant(&["team-a", "team-b", "flux-system"]);
-    let restricted = s.events(&m, None, "", None, None);
+    let restricted = s.events(&before_053(m.clone()), None, "", None, None);
     assert_eq!(count(&restricted, "team-a"), 500);
     assert_eq!(count(&restricted, "team-b"), 500);
     assert_eq!(count(&restricted, "flux-system"), 0, "no FluxInstance kind");
@@ -508,6 +532,18 @@ fn events_cap_applies_per_list_before_sorting() {
     assert!(
         first.starts_with("2026-11-29T09"),
         "sorted newest first after the cap"
+    );
+    // v0.58: the Alert's events are in the default list (a List of their own kind, capped on
+    // its own), and the FluxInstance's for any user who may read its namespace.
+    let today = s.events(&m, None, "", None, None);
+    assert_eq!(count(&today, "team-a"), 501);
+    assert_eq!(count(&today, "flux-system"), 1);
+    assert!(
+        today["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["involvedObject"] == "Alert/slack")
     );
 }
 
@@ -613,6 +649,28 @@ async fn failing_namespace_list_gives_the_placeholder_and_empty_lists() {
     }
 }
 
+/// report.go `refreshReportCache`: when `rep.Compute` fails part-way the error is logged and
+/// the result still cached — the report keeps the user's namespaces (injected per request by
+/// `GetReport`) but has no counts — and `searchIndex.Update(computeResult.Resources)` rebuilds
+/// the `search.cached` index from the same empty result.
+#[tokio::test]
+async fn a_half_computed_report_has_namespaces_but_no_counts() {
+    for cached in [false, true] {
+        let mut faults = Faults {
+            half_report: true,
+            ..Faults::default()
+        };
+        faults.mode.search_cached = cached;
+        let state = AppState::new(scenario("homelab"), faults, None);
+        let get = |p: &str| Request::get(p).body(Body::empty()).unwrap();
+        let report = body_json(call(&state, get("/api/v1/report")).await).await;
+        assert!(!report["spec"]["namespaces"].as_array().unwrap().is_empty());
+        assert_eq!(report["spec"]["reconcilers"], json!([]));
+        let list = body_json(call(&state, get("/api/v1/resources")).await).await;
+        assert_eq!(rows(&list).is_empty(), cached, "cached: {cached}");
+    }
+}
+
 /// server.go `RunServer`: until a web configuration is loaded the bootstrap handler answers
 /// every `/api/` request `503 server not initialized` in plain text, with none of the
 /// middlewares, while the SPA is still served.
@@ -630,6 +688,22 @@ async fn a_starting_server_answers_503_on_the_api_only() {
     for p in ["/api/v1/report", "/api/v1/resources"] {
         let resp = call(&state, get(p)).await;
         assert_eq!(resp.status(), 503, "{p}");
+        // "Always set auth-provider cookie": Anonymous, whatever the configured authentication.
+        let cookie = resp.headers()[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let value = cookie
+            .trim_start_matches("auth-provider=")
+            .split(';')
+            .next()
+            .unwrap();
+        let decoded = fluxlens_core::util::base64url::decode(value).unwrap();
+        assert!(
+            String::from_utf8(decoded)
+                .unwrap()
+                .contains(r#""provider":"Anonymous""#)
+        );
         let body = axum::body::to_bytes(resp.into_body(), 1 << 20)
             .await
             .unwrap();

@@ -31,6 +31,10 @@ pub struct Faults {
     /// Listing the user's namespaces fails: the report is the placeholder and every list is
     /// empty (FO report.go `ReportHandler`, search.go `GetCachedResources`).
     pub namespaces_fail: bool,
+    /// The report the server caches when `rep.Compute` failed part-way (FO report.go
+    /// `refreshReportCache`: the error is logged, the result cached): the user's namespaces
+    /// but no counts; in `search.cached` mode the index is rebuilt from the same empty result.
+    pub half_report: bool,
     /// The confirming read (a status-only batch of Flux objects) answers `504`, as a busy
     /// server behind a gateway does.
     pub confirm_fail: bool,
@@ -54,6 +58,10 @@ pub struct Mode {
     /// Answer every UI path with the stand-in status page (the operator's SPA fallback), for the
     /// launcher-plugin tests behind the sub-path config.
     pub ui_stand_in: bool,
+    /// The operator version the report says (`--operator-version v0.52.0`), instead of the
+    /// scenario's: the simulator then serves what that version serves (before v0.53 the default
+    /// list holds appliers and sources only).
+    pub operator_version: Option<String>,
 }
 
 impl Mode {
@@ -92,6 +100,7 @@ impl Faults {
             "report-placeholder" => self.report_placeholder = on,
             "namespaces-fail" => self.namespaces_fail = on,
             "confirm-fail" => self.confirm_fail = on,
+            "half-report" => self.half_report = on,
             "search-cached" => self.mode.search_cached = on,
             "namespaces" => {
                 let ns = list(value);
@@ -100,6 +109,10 @@ impl Faults {
             "fail-list" => self.mode.fail_list = list(value),
             "forbid-kind" => self.mode.forbid_kind = list(value),
             "ui-stand-in" => self.mode.ui_stand_in = on,
+            "operator-version" => {
+                self.mode.operator_version =
+                    Some(value.trim().to_string()).filter(|v| !v.is_empty())
+            }
             "reset" => {
                 *self = Faults {
                     crds_forbidden: self.crds_forbidden,

@@ -30,6 +30,29 @@ pub struct LogEntry {
     pub status: u16,
     /// True for calls that would change the cluster (always refused).
     pub mutating: bool,
+    /// For an object batch (`POST /api/v1/inventory/objects`), the objects asked, as
+    /// `Kind/namespace/name`: what a test counts to see an object asked again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<String>,
+}
+
+/// The objects a batch body asks for, as `Kind/namespace/name`.
+fn batch_objects(body: &[u8]) -> Vec<String> {
+    let Ok(v) = serde_json::from_slice::<Value>(body) else {
+        return Vec::new();
+    };
+    v["objects"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|o| {
+                    let f = |k: &str| o[k].as_str().unwrap_or("").to_string();
+                    format!("{}/{}/{}", f("kind"), f("namespace"), f("name"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Shared server state.
@@ -140,6 +163,16 @@ async fn log_requests(
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
+    let (req, objects) = if method == Method::POST && path.ends_with("/api/v1/inventory/objects") {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, 64 << 20)
+            .await
+            .unwrap_or_default();
+        let objects = batch_objects(&bytes);
+        (Request::from_parts(parts, Body::from(bytes)), objects)
+    } else {
+        (req, Vec::new())
+    };
     let resp = next.run(req).await;
     if !path.contains("/__sim/") {
         state.log.lock().unwrap().push(LogEntry {
@@ -148,6 +181,7 @@ async fn log_requests(
             path,
             query,
             status: resp.status().as_u16(),
+            objects,
         });
     }
     resp
@@ -210,10 +244,28 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
             .oneshot(req)
             .await
     };
+    let down = state.faults.lock().unwrap().down;
     match resp {
-        Ok(r) => with_app_headers(r.map(Body::new)),
+        Ok(r) => {
+            let mut r = with_app_headers(r.map(Body::new));
+            if down {
+                r.headers_mut()
+                    .append(header::SET_COOKIE, bootstrap_cookie());
+            }
+            r
+        }
         Err(never) => match never {},
     }
+}
+
+/// While the server starts, its bootstrap handler writes the Anonymous `auth-provider` cookie
+/// on every answer, the app's files too, whatever the configured authentication (FO server.go
+/// `RunServer`: "Always set auth-provider cookie").
+fn bootstrap_cookie() -> HeaderValue {
+    let json = r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#;
+    let value = fluxlens_core::util::base64url::encode(json.as_bytes());
+    HeaderValue::from_str(&format!("auth-provider={value}; Path=/; SameSite=Lax"))
+        .unwrap_or_else(|_| HeaderValue::from_static("auth-provider=; Path=/"))
 }
 
 /// The headers every page of the app is served with: revalidate each load, and the CSP the
@@ -258,7 +310,10 @@ async fn api(
         tokio::time::sleep(std::time::Duration::from_millis(faults.latency_ms)).await;
     }
     if faults.down {
-        return text(StatusCode::SERVICE_UNAVAILABLE, "server not initialized");
+        let mut resp = text(StatusCode::SERVICE_UNAVAILABLE, "server not initialized");
+        resp.headers_mut()
+            .append(header::SET_COOKIE, bootstrap_cookie());
+        return resp;
     }
     // The cross-origin screen runs before authentication (FO middlewares.go
     // `CrossOriginMiddleware`, wrapped outside the auth middleware).
@@ -374,9 +429,15 @@ fn api_routes(
             return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
         }
         ("/api/v1/report", true) => {
-            s.report(mode, faults.report_placeholder || faults.namespaces_fail)
+            let mut r = s.report(mode, faults.report_placeholder || faults.namespaces_fail);
+            if faults.half_report {
+                r["spec"]["reconcilers"] = json!([]);
+            }
+            r
         }
-        ("/api/v1/resources" | "/api/v1/search", true) if faults.namespaces_fail => {
+        ("/api/v1/resources" | "/api/v1/search", true)
+            if faults.namespaces_fail || (faults.half_report && mode.search_cached) =>
+        {
             json!({ "resources": [] })
         }
         ("/api/v1/resources", true) => s.resources(

@@ -9,6 +9,7 @@ use crate::served;
 use fluxlens_core::api::object::ApiObject;
 use fluxlens_core::load::listed_by_default;
 use fluxlens_core::model::{FluxObject, RefKind};
+use fluxlens_core::server::lists_every_kind_at;
 use fluxlens_core::{Kind, Status};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -254,6 +255,9 @@ impl Store {
         }
         let mut r = self.report.clone();
         let spec = &mut r["spec"];
+        if let Some(v) = &mode.operator_version {
+            spec["operator"]["version"] = json!(v);
+        }
         if spec.get("reconcilers").is_none() {
             spec["reconcilers"] = json!(self.counters(mode));
         }
@@ -262,6 +266,27 @@ impl Store {
             spec["userInfo"] = json!({"username": "fluxlens-sim"});
         }
         r
+    }
+
+    /// The operator version the report says (`--operator-version` overrides the scenario's).
+    pub fn operator_version<'a>(&'a self, mode: &'a Mode) -> Option<&'a str> {
+        mode.operator_version
+            .as_deref()
+            .or_else(|| self.report["spec"]["operator"]["version"].as_str())
+    }
+
+    /// Whether a list without `kind` (resources and events alike) holds kind `k`. From v0.53
+    /// (FO resources.go `GetLiveResources`, events.go `GetEvents`): the kinds of the search
+    /// index, `searchIndex.Kinds()` — every kind the cluster holds objects of, as the report's
+    /// computation indexes them — or while the index is empty `defaultFluxKinds()`, every
+    /// operator and Flux kind but FluxReport; the same rows either way, as a kind without
+    /// objects lists none. Before: appliers and sources, FluxInstance for a cluster-wide user.
+    pub fn listed_without_kind(&self, mode: &Mode, k: &str) -> bool {
+        if lists_every_kind_at(self.operator_version(mode)) {
+            let kind = fluxlens_core::kind::Kind::parse(k);
+            return fluxlens_core::kind::FLUX_KINDS.contains(&kind);
+        }
+        listed_by_default(k, mode.namespaces.is_none())
     }
 
     /// The namespaces the user may browse (FO kubeclient `ListUserNamespaces`): for a
@@ -343,9 +368,8 @@ impl Store {
         out
     }
 
-    /// `GET /api/v1/resources`. Live (FO resources.go `GetResourcesStatus`): without `kind`,
-    /// the default kinds only (appliers and sources; FluxInstance for a cluster-wide user),
-    /// per kind, capped at 2,500; a kind whose List fails — in any one of a restricted user's
+    /// `GET /api/v1/resources`. Live (FO resources.go `GetLiveResources`): without `kind`, the
+    /// kinds [`Store::listed_without_kind`] names, per kind, capped at 2,500; a kind whose List fails — in any one of a restricted user's
     /// namespaces — left out whole; `null` when nothing matched and no status filter. Cached (FO search.go `GetCachedResources`, search_index.go `SearchResources`):
     /// names lower-cased, 2,500 rows in total after sorting, always an array.
     pub fn resources(
@@ -356,11 +380,10 @@ impl Store {
         ns: Option<&str>,
         status: Option<&str>,
     ) -> Value {
-        let cluster_wide = mode.namespaces.is_none();
         let rows = self.entries.iter().filter(|e| {
             let k = e.obj.key.kind.as_str();
-            // Without `kind`, the server's default kinds (resources.go `GetResourcesStatus`).
-            let listed = kind.map_or_else(|| listed_by_default(k, cluster_wide), |want| want == k);
+            // Without `kind`, the server's default kinds (resources.go `GetLiveResources`).
+            let listed = kind.map_or_else(|| self.listed_without_kind(mode, k), |want| want == k);
             listed
                 && ns.is_none_or(|want| want == e.obj.key.namespace)
                 && status.is_none_or(|want| want == e.obj.status.as_str())
@@ -503,7 +526,7 @@ impl Store {
         };
         let cluster_wide = mode.namespaces.is_none();
         let wanted =
-            |k: &str| kind.map_or_else(|| listed_by_default(k, cluster_wide), |want| want == k);
+            |k: &str| kind.map_or_else(|| self.listed_without_kind(mode, k), |want| want == k);
         // The List each event falls in: (kind, namespace listed; "" = all namespaces).
         let mut lists: BTreeMap<(String, String), Vec<&Value>> = BTreeMap::new();
         for e in &self.events {

@@ -22,6 +22,12 @@ pub const MAX_KEPT: usize = 2 * 1024 * 1024;
 #[derive(Serialize, Deserialize)]
 struct Kept {
     signed_in: bool,
+    /// Read while the server asked for no sign-in at all (the Anonymous provider). Only such a
+    /// copy shows before this visit's first answer: a restarting server's bootstrap handler
+    /// writes the Anonymous cookie whatever its configuration (server.go `RunServer`, #47), so
+    /// the cookie alone cannot tell an open server from an OIDC one that is starting.
+    #[serde(default)]
+    anonymous: bool,
     snapshot: Snapshot,
 }
 
@@ -40,13 +46,15 @@ pub fn shows_before_an_answer(cookie: Option<&AuthProvider>) -> bool {
 
 /// The copy to keep of a live cluster, or `None` when it is larger than [`MAX_KEPT`].
 /// `signed_in`: [`sign_in`] when it was read.
-pub fn keep(cluster: &Cluster, signed_in: Option<bool>) -> Option<String> {
+pub fn keep(cluster: &Cluster, cookie: Option<&AuthProvider>) -> Option<String> {
+    let signed_in = sign_in(cookie);
     let opts = SnapshotOptions {
         view: SnapshotView::Overview,
         drop_messages: false,
     };
     let kept = Kept {
         signed_in: signed_in == Some(true),
+        anonymous: shows_before_an_answer(cookie),
         snapshot: reduced(cluster, opts),
     };
     let text = seal(PREFIX, &serde_json::to_vec(&kept).ok()?);
@@ -58,12 +66,20 @@ pub fn keep(cluster: &Cluster, signed_in: Option<bool>) -> Option<String> {
 pub enum NotShown {
     /// Kept behind a sign-in, and the user is not signed in now (or the cookie is gone).
     SignedOut,
+    /// Kept behind a sign-in: it waits for this visit's first answer (kept, not dropped).
+    NotYet,
     /// Unreadable: damaged, too large, or from another format.
     Unreadable(SnapshotError),
 }
 
-/// The last visit's cluster, when `signed_in` (now, [`sign_in`]) lets it show.
-pub fn reopen(text: &str, signed_in: Option<bool>) -> Result<Cluster, NotShown> {
+/// The last visit's cluster, when the `cookie` now lets it show; `answered`: whether the
+/// server has answered this visit (before that, only a copy read without any sign-in shows).
+pub fn reopen(
+    text: &str,
+    cookie: Option<&AuthProvider>,
+    answered: bool,
+) -> Result<Cluster, NotShown> {
+    let signed_in = sign_in(cookie);
     let json = unseal_within(PREFIX, text, MAX_KEPT).map_err(NotShown::Unreadable)?;
     let kept: Kept = serde_json::from_str(&json)
         .map_err(|e| NotShown::Unreadable(SnapshotError::Invalid(e.to_string())))?;
@@ -73,6 +89,10 @@ pub fn reopen(text: &str, signed_in: Option<bool>) -> Result<Cluster, NotShown> 
     };
     if !allowed {
         return Err(NotShown::SignedOut);
+    }
+    let open_server = kept.anonymous && shows_before_an_answer(cookie);
+    if !(answered || open_server) {
+        return Err(NotShown::NotYet);
     }
     Ok(kept.snapshot.into_cluster())
 }
@@ -96,11 +116,19 @@ mod tests {
         c
     }
 
+    fn cookie(provider: &str, authenticated: bool) -> AuthProvider {
+        AuthProvider {
+            provider: provider.into(),
+            url: String::new(),
+            authenticated,
+        }
+    }
+
     #[test]
     fn a_kept_copy_reopens_with_every_object_and_its_capture_time() {
         let c = cluster();
         let text = keep(&c, None).unwrap();
-        let back = reopen(&text, None).unwrap();
+        let back = reopen(&text, None, true).unwrap();
         assert_eq!(back.objects().len(), c.objects().len());
         assert_eq!(back.notes.captured_at_ms, Some(1_764_000_000_000));
         assert_eq!(back.report.spec.distribution, c.report.spec.distribution);
@@ -108,28 +136,45 @@ mod tests {
 
     #[test]
     fn a_copy_read_behind_a_sign_in_shows_only_to_a_signed_in_user() {
-        let text = keep(&cluster(), Some(true)).unwrap();
-        assert!(reopen(&text, Some(true)).is_ok());
-        assert_eq!(reopen(&text, Some(false)).unwrap_err(), NotShown::SignedOut);
+        let (yes, no) = (cookie("OIDC", true), cookie("OIDC", false));
+        let text = keep(&cluster(), Some(&yes)).unwrap();
+        assert!(reopen(&text, Some(&yes), true).is_ok());
+        assert_eq!(
+            reopen(&text, Some(&no), true).unwrap_err(),
+            NotShown::SignedOut
+        );
         // The cookie gone: the sign-in is not known to hold.
-        assert_eq!(reopen(&text, None).unwrap_err(), NotShown::SignedOut);
+        assert_eq!(reopen(&text, None, true).unwrap_err(), NotShown::SignedOut);
         // Kept without a sign-in, then the server starts asking for one: not before it is given.
         let open = keep(&cluster(), None).unwrap();
-        assert_eq!(reopen(&open, Some(false)).unwrap_err(), NotShown::SignedOut);
-        assert!(reopen(&open, Some(true)).is_ok());
+        assert_eq!(
+            reopen(&open, Some(&no), true).unwrap_err(),
+            NotShown::SignedOut
+        );
+        assert!(reopen(&open, Some(&yes), true).is_ok());
     }
 
     #[test]
     fn only_a_server_without_sign_in_lets_a_copy_show_before_it_answers() {
-        let cookie = |provider: &str, authenticated| AuthProvider {
-            provider: provider.into(),
-            url: String::new(),
-            authenticated,
-        };
         assert!(shows_before_an_answer(Some(&cookie("Anonymous", true))));
         assert!(!shows_before_an_answer(Some(&cookie("OIDC", true))));
         assert!(!shows_before_an_answer(Some(&cookie("OIDC", false))));
         assert!(!shows_before_an_answer(None));
+        let anonymous = cookie("Anonymous", true);
+        let open = keep(&cluster(), Some(&anonymous)).unwrap();
+        assert!(reopen(&open, Some(&anonymous), false).is_ok());
+        // #47: an OIDC server restarting writes the Anonymous cookie from its bootstrap
+        // handler (server.go `RunServer`); a copy read behind its sign-in still waits for an
+        // answer (kept, not dropped), so a user whose session is gone never sees it.
+        let oidc = keep(&cluster(), Some(&cookie("OIDC", true))).unwrap();
+        assert_eq!(
+            reopen(&oidc, Some(&anonymous), false).unwrap_err(),
+            NotShown::NotYet
+        );
+        assert_eq!(
+            reopen(&oidc, Some(&cookie("OIDC", false)), true).unwrap_err(),
+            NotShown::SignedOut
+        );
     }
 
     #[test]
@@ -148,17 +193,17 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(
-            reopen(&super::super::encode(&snap), None),
+            reopen(&super::super::encode(&snap), None, true),
             Err(NotShown::Unreadable(_))
         ));
         let mut damaged = text.clone();
         damaged.truncate(text.len() / 2);
         assert!(matches!(
-            reopen(&damaged, None),
+            reopen(&damaged, None, true),
             Err(NotShown::Unreadable(_))
         ));
         assert!(matches!(
-            reopen(&"x".repeat(MAX_KEPT + 1), None),
+            reopen(&"x".repeat(MAX_KEPT + 1), None, true),
             Err(NotShown::Unreadable(SnapshotError::TooLarge(_)))
         ));
     }
