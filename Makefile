@@ -1,4 +1,4 @@
-.PHONY: demo test bench build setup screenshots fmt rules
+.PHONY: demo test bench build setup screenshots fmt rules generate
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -18,6 +18,8 @@ screenshots:
 # Format the Rust sources, then every view! macro (the order make test checks them in)
 fmt:
 	cargo fmt --all && leptosfmt src tests
-# Render the rule reference (docs/rules.md, docs/rules.html) from the core registry
-rules:
-	FLUXLENS_WRITE_RULES=1 cargo test -p fluxlens-core --lib reference_in_the_repository
+# Write what is generated from core: the rule reference (docs/rules.md, docs/rules.html) and the
+# page script's constants line (src/api/prefetch.js)
+generate:
+	FLUXLENS_WRITE_RULES=1 cargo test -p fluxlens-core --lib -- reference_in_the_repository constants_core
+rules: generate

@@ -199,8 +199,16 @@ test('a poll through a fault keeps the last good row, stale, and comes back; an 
       for (const m of ms) if (!m.target.parentElement?.closest?.('[data-age]') && !m.target.closest?.('[data-age]')) window.__churn += 1;
     }).observe(document.querySelector('[data-fleet-table]'), { subtree: true, childList: true, attributes: true, characterData: true });
   });
+  const logged = (await sim.log()).length;
   await page.waitForTimeout(7000);
   assert.equal(await page.evaluate(() => window.__churn), 0, 'unchanged polls moved nothing');
+  // #47: each round after the first is a poll of what the cluster's reader keeps, not a cold
+  // read of all its objects (210 for prod-eu).
+  const later = (await sim.log()).slice(logged);
+  const rounds = later.filter((e) => e.path === '/clusters/prod-eu/api/v1/report').length;
+  const asked = later.filter((e) => e.path === '/clusters/prod-eu/api/v1/inventory/objects').flatMap((e) => e.objects || []).length;
+  assert.ok(rounds >= 2, `${rounds} rounds`);
+  assert.ok(asked < 210 * rounds / 2, `${asked} objects read again in ${rounds} rounds`);
   await fetch(`${sim.base}/clusters/prod-eu/__sim/faults?down=1`);
   await page.waitForFunction(() => document.querySelector('tr[data-cluster=prod-eu]')?.dataset.state === 'unreachable', null, { timeout: 30000 });
   assert.equal(await row.getAttribute('data-flux-version'), 'v2.7.3', 'the last good facts are kept');

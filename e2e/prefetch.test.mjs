@@ -135,3 +135,24 @@ test('an operator before v0.53, cold: the default list\'s objects are asked as s
     assert.ok(batches[1].start >= listsAnswered - 1, JSON.stringify(batches));
   } finally { await cleanup(browser, sim); }
 });
+
+test('a second visit replays the last one\'s objects as the app sends them: 500 a batch, at most two in flight', async () => {
+  // #47: the script replayed batches of 2,000, all at once, with no deadline.
+  const sim = await startSim(['--synthetic', '2400']);
+  try {
+    const context = await browser.newContext();
+    await visit(sim, context);
+    await sim.faults('latency-ms=150');
+    const before = (await sim.log()).length;
+    const warm = await visit(sim, context);
+    const batches = (await sim.log()).slice(before).filter((e) => e.path === '/api/v1/inventory/objects');
+    assert.ok(batches.length >= 5, `${batches.length} batches`);
+    for (const b of batches) assert.ok(b.objects.length <= 500, `a batch of ${b.objects.length}`);
+    const sent = warm.fromPage.filter((r) => r.path === '/api/v1/inventory/objects');
+    // The most in flight at any moment: at each start, those started and not yet answered.
+    const most = Math.max(...sent.map((a) => sent.filter((b) => b.start <= a.start && b.end > a.start).length));
+    assert.ok(most <= 2, `${most} batches in flight at once`);
+    assert.deepEqual(warm.errors, []);
+    await context.close();
+  } finally { await cleanup(browser, sim); }
+});

@@ -1,16 +1,18 @@
 //! Loads a fleet: the hub's `/clusters.json`, then every cluster's API under `/clusters/<name>`,
-//! a few at a time, each within a deadline, each read whole (as its dashboard's first load) and
-//! kept only as its row. One cluster down, slow or unauthorized never blocks or blanks the
-//! others; a failed read keeps the last good row, stale since the first failure. Polls about
-//! once a minute, paused while the tab is hidden.
+//! a few at a time. Each cluster has its reader (`loader::ClusterReader`): the first read whole,
+//! as its dashboard's first load, then each round a poll, costing what a dashboard's poll
+//! costs. One cluster down, slow or unauthorized never blocks or blanks the others: past the
+//! deadline its row says so and its read goes on without holding a reader's turn, landing in
+//! its row when it completes; a failed read keeps the last good row, stale since the first
+//! failure. Polls about once a minute, paused while the tab is hidden.
 
 use super::{Api, ApiError, loader};
 use crate::state::FleetState;
 use fluxlens_core::analysis::Analysis;
 use fluxlens_core::fleet::{ClusterEntry, ClusterList, Facts, Row};
 use leptos::prelude::*;
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 /// Default seconds between two rounds of reads.
@@ -23,6 +25,7 @@ pub const DEADLINE_SECONDS: u32 = 45;
 /// Starts the fleet's reads and its poll.
 pub fn start(fleet: FleetState, poll_seconds: u32) {
     leptos::task::spawn_local(async move {
+        let readers = Readers::default();
         let mut first = true;
         loop {
             if fleet.snapshot.with_untracked(Option::is_some) {
@@ -41,7 +44,7 @@ pub fn start(fleet: FleetState, poll_seconds: u32) {
                 fleet.list.set(Some(listed));
             }
             if ok {
-                read_all(fleet).await;
+                read_all(fleet, &readers).await;
                 fleet.updated_at.set(Some(js_sys::Date::now()));
                 if first {
                     crate::perf::mark(crate::perf::DATA_READY);
@@ -97,11 +100,36 @@ fn sync_rows(fleet: FleetState, list: &ClusterList) {
 /// The clusters still to read in this round, shared by the readers.
 type Queue = Rc<RefCell<VecDeque<(ClusterEntry, RwSignal<Row>)>>>;
 
+/// Each cluster's reader by name, kept between rounds; `None` while its read is in flight (a
+/// slow read goes on past the deadline, and the next round leaves that cluster to it).
+#[derive(Clone, Default)]
+struct Readers(Rc<RefCell<HashMap<String, Option<loader::ClusterReader>>>>);
+
+impl Readers {
+    /// Takes `entry`'s reader (a new one the first time); `None` while its read is in flight.
+    fn take(&self, entry: &ClusterEntry) -> Option<loader::ClusterReader> {
+        let mut map = self.0.borrow_mut();
+        let slot = map
+            .entry(entry.name.clone())
+            .or_insert_with(|| Some(loader::ClusterReader::new(Api::under(&entry.base()))));
+        slot.take()
+    }
+
+    fn put_back(&self, name: &str, reader: loader::ClusterReader) {
+        self.0.borrow_mut().insert(name.to_string(), Some(reader));
+    }
+}
+
 /// Every listed cluster, at most [`IN_FLIGHT`] at once.
-async fn read_all(fleet: FleetState) {
+async fn read_all(fleet: FleetState, readers: &Readers) {
     let Some(Ok(list)) = fleet.list.get_untracked() else {
         return;
     };
+    let listed: Vec<&str> = list.clusters.iter().map(|c| c.name.as_str()).collect();
+    readers
+        .0
+        .borrow_mut()
+        .retain(|name, _| listed.contains(&name.as_str()));
     let rows = fleet.rows.get_untracked();
     let queue: Queue = Rc::new(RefCell::new(list.clusters.into_iter().zip(rows).collect()));
     let worker = || {
@@ -110,29 +138,60 @@ async fn read_all(fleet: FleetState) {
             loop {
                 let next = queue.borrow_mut().pop_front();
                 let Some((entry, row)) = next else { break };
-                read_row(&entry, row).await;
+                read_row(&entry, row, readers).await;
             }
         }
     };
     futures_util::future::join_all((0..IN_FLIGHT).map(|_| worker())).await;
 }
 
-/// One cluster's read, within the deadline, made into its row and set when it differs.
-async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>) {
-    let started = js_sys::Date::now();
-    let read = loader::read_once(Api::under(&entry.base()));
-    let deadline = gloo_timers::future::TimeoutFuture::new(DEADLINE_SECONDS * 1000);
-    let read = match futures_util::future::select(Box::pin(read), deadline).await {
-        futures_util::future::Either::Left((r, _)) => r,
-        futures_util::future::Either::Right(_) => Err(ApiError::Timeout {
-            seconds: DEADLINE_SECONDS,
-        }),
+/// One cluster's read. It runs as a task of its own: waited for up to the deadline, after which
+/// the row says the read is late and the worker moves on while the read goes on, landing in the
+/// row when it completes (a cluster slower than the deadline used never to get a row).
+async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>, readers: &Readers) {
+    let Some(mut reader) = readers.take(entry) else {
+        return; // still reading since an earlier round
     };
+    let started = js_sys::Date::now();
+    let done = Rc::new(Cell::new(false));
+    leptos::task::spawn_local({
+        let (entry, readers, done) = (entry.clone(), readers.clone(), done.clone());
+        async move {
+            let read = reader.read().await;
+            readers.put_back(&entry.name, reader);
+            let took = (js_sys::Date::now() - started).max(0.0) as u32;
+            set_row(row, &entry, read, took);
+            done.set(true);
+        }
+    });
+    let deadline_ms = f64::from(DEADLINE_SECONDS) * 1000.0;
+    while !done.get() && js_sys::Date::now() - started < deadline_ms {
+        gloo_timers::future::TimeoutFuture::new(100).await;
+    }
+    if !done.get() {
+        let late = ApiError::Timeout {
+            seconds: DEADLINE_SECONDS,
+        };
+        set_row(row, entry, Err(late), deadline_ms as u32);
+    }
+}
+
+/// Makes a read into its row and sets it when it differs.
+fn set_row(
+    row: RwSignal<Row>,
+    entry: &ClusterEntry,
+    read: Result<Option<fluxlens_core::model::Cluster>, ApiError>,
+    took: u32,
+) {
     let now = js_sys::Date::now() as i64;
-    let took = (now as f64 - started).max(0.0) as u32;
     let last = row.get_untracked();
     let next = match read {
-        Ok(cluster) => match fluxlens_core::load::partial_load(&cluster.report) {
+        // Nothing changed since the last read: the same facts, read again now.
+        Ok(None) => match last.facts.clone() {
+            Some(facts) => Row::read(entry, facts, now, took),
+            None => last.clone(),
+        },
+        Ok(Some(cluster)) => match fluxlens_core::load::partial_load(&cluster.report) {
             // The placeholder report after a good read is a degraded server, not an empty
             // cluster: the last row stays.
             Some(why) if last.facts.is_some() => {

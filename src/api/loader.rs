@@ -64,6 +64,8 @@ struct Cache {
     stale_kinds: BTreeMap<String, i64>,
     /// HelmReleases' inventories read from Helm storage by the single-object GET (Flux ≤ 2.7).
     helm_inventories: HashMap<ObjectKey, InventoryWire>,
+    /// The poll each HelmRelease was last read from Helm storage at (the reads go round).
+    helm_read_at: HashMap<ObjectKey, u32>,
     /// The last report and what the last poll noted, to tell a poll that changed nothing.
     last_report: Option<FluxReport>,
     last_notes: Option<NotesPrint>,
@@ -205,16 +207,33 @@ pub fn start(state: AppState, poll_seconds: u32) {
     });
 }
 
-/// One whole read of a cluster's API, as the first load of its dashboard reads it (the same
-/// requests, the confirming read included): a fleet row is made from it, then it is dropped.
-pub async fn read_once(api: Api) -> Result<Cluster, ApiError> {
-    let mut cache = Cache {
-        api,
-        ..Cache::default()
-    };
-    let cluster = refresh(&mut cache, None, true).await?;
-    // The first read always builds the model (`dirty`).
-    cluster.ok_or_else(|| ApiError::Decode("the read built no model".into()))
+/// A cluster read the way its dashboard polls it, for a fleet row: the first read whole (the
+/// same requests as a dashboard's first load), each later one a poll of what it keeps (#47: the
+/// fleet read every cluster cold every minute).
+pub struct ClusterReader {
+    cache: Cache,
+    read: bool,
+}
+
+impl ClusterReader {
+    /// A reader of the cluster behind `api`, nothing read yet.
+    pub fn new(api: Api) -> Self {
+        ClusterReader {
+            cache: Cache {
+                api,
+                ..Cache::default()
+            },
+            read: false,
+        }
+    }
+
+    /// The cluster, when it changed since the last read (always after the first success);
+    /// `None` when a poll found nothing new.
+    pub async fn read(&mut self) -> Result<Option<Cluster>, ApiError> {
+        let cluster = refresh(&mut self.cache, None, !self.read).await?;
+        self.read = true;
+        Ok(cluster)
+    }
 }
 
 /// Sets a signal only when the value differs: an equal set still wakes every subscriber.
@@ -416,10 +435,10 @@ async fn refresh(
     if let Some(e) = events {
         cache.instance_events = e;
     }
-    // Not on the first load (its request budget is the dashboard's speed): on the next poll
-    // and with every renewal after it.
-    if !first && (renew || cache.polls == 2) {
-        helm_storage_inventories(cache).await;
+    // Not on the first load (its request budget is the dashboard's speed): from the next poll,
+    // 50 a poll until every release has been read once, then again with each renewal.
+    if !first {
+        helm_storage_inventories(cache, renew || cache.polls == 2).await;
     }
     cache.summaries = summaries;
     let notes = NotesPrint::of(cache);
@@ -530,10 +549,23 @@ async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String
 /// Owners on Flux ≤ 2.7: a HelmRelease without `status.inventory` keeps it in Helm storage,
 /// which only `GET /api/v1/resource` reads (inventory.go `getInventory`). Bounded; a failed
 /// read keeps what was read before (owners stay "unknown" rather than flicker).
-async fn helm_storage_inventories(cache: &mut Cache) {
+async fn helm_storage_inventories(cache: &mut Cache, renew: bool) {
     let api = cache.api.clone();
-    let keys = load::helm_storage_candidates(cache.objects.values(), HELM_STORAGE_CAP);
-    cache.helm_inventories.retain(|k, _| keys.contains(k));
+    let candidates = load::helm_storage_candidates(cache.objects.values(), usize::MAX);
+    cache.helm_inventories.retain(|k, _| candidates.contains(k));
+    cache.helm_read_at.retain(|k, _| candidates.contains(k));
+    if !renew
+        && candidates
+            .iter()
+            .all(|k| cache.helm_read_at.contains_key(k))
+    {
+        return;
+    }
+    let keys = load::helm_storage_due(&candidates, &cache.helm_read_at, HELM_STORAGE_CAP);
+    let poll = cache.polls;
+    for k in &keys {
+        cache.helm_read_at.insert(k.clone(), poll);
+    }
     for chunk in keys.chunks(RELIST_IN_FLIGHT) {
         let reads = futures_util::future::join_all(
             chunk
@@ -763,8 +795,9 @@ async fn summaries(
         };
         let have = rows.iter().filter(|r| &r.kind == kind).count();
         if fresh.len() > have {
-            rows.retain(|r| &r.kind != kind);
-            rows.extend(fresh);
+            // This poll's rows stay; a relisted row only adds what they lack (rows relisted
+            // polls ago, kept through the backoff, replaced live ones, #47).
+            rows = load::merge_rows(&[rows.as_slice(), fresh.as_slice()]);
         }
     }
     incomplete = load::incomplete_kinds(report, &rows);

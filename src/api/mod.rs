@@ -17,7 +17,7 @@ use gloo_net::http::Request;
 use wasm_bindgen::JsCast;
 
 /// Deadline for one request.
-pub const TIMEOUT_SECONDS: u32 = 30;
+pub const TIMEOUT_SECONDS: u32 = fluxlens_core::load::REQUEST_TIMEOUT_SECONDS;
 
 /// A response body as the browser holds it. A poll compares it with the last answer to the
 /// same request inside the browser (`==` is JS `===` on two strings), so an unchanged answer is

@@ -26,27 +26,13 @@
   var objectsToo = upTo !== 'lists';
   var memory = !upTo;
 
-  // fluxlens_core::load: LISTED_BY_DEFAULT with FluxInstance and FluxReport (what
-  // `kinds_listed_alone` leaves out), BATCH_SIZE, the server's MAX_BATCH (api::inventory) and each
-  // kind's `crd_name` (pinned by core tests).
-  var LISTED = ['ResourceSet', 'Kustomization', 'HelmRelease', 'GitRepository', 'OCIRepository', 'HelmChart', 'HelmRepository', 'Bucket', 'ArtifactGenerator', 'ResourceSetInputProvider', 'FluxInstance', 'FluxReport'];
-  var BATCH_SIZE = 500;
-  // fluxlens_core::server: from this operator version on, the default list holds every kind the
-  // server indexes (internal/web/resources.go GetLiveResources): nothing is listed by kind then.
-  var EVERY_KIND_SINCE = [0, 53, 0];
-  var MAX_BATCH = 2000;
-  var CRDS = {
-    FluxInstance: 'fluxinstances.fluxcd.controlplane.io', FluxReport: 'fluxreports.fluxcd.controlplane.io',
-    ResourceSet: 'resourcesets.fluxcd.controlplane.io', ResourceSetInputProvider: 'resourcesetinputproviders.fluxcd.controlplane.io',
-    Kustomization: 'kustomizations.kustomize.toolkit.fluxcd.io', HelmRelease: 'helmreleases.helm.toolkit.fluxcd.io',
-    GitRepository: 'gitrepositories.source.toolkit.fluxcd.io', OCIRepository: 'ocirepositories.source.toolkit.fluxcd.io',
-    Bucket: 'buckets.source.toolkit.fluxcd.io', HelmRepository: 'helmrepositories.source.toolkit.fluxcd.io',
-    HelmChart: 'helmcharts.source.toolkit.fluxcd.io', ExternalArtifact: 'externalartifacts.source.toolkit.fluxcd.io',
-    ArtifactGenerator: 'artifactgenerators.source.extensions.fluxcd.io', Alert: 'alerts.notification.toolkit.fluxcd.io',
-    Provider: 'providers.notification.toolkit.fluxcd.io', Receiver: 'receivers.notification.toolkit.fluxcd.io',
-    ImageRepository: 'imagerepositories.image.toolkit.fluxcd.io', ImagePolicy: 'imagepolicies.image.toolkit.fluxcd.io',
-    ImageUpdateAutomation: 'imageupdateautomations.image.toolkit.fluxcd.io'
-  };
+  // Generated from fluxlens_core::load::script_constants (make generate; a core test fails when
+  // this line is stale): the kinds the default list holds (with FluxInstance and FluxReport),
+  // the batch size, batches in flight and deadline the app keeps, the operator version from
+  // which the default list holds every kind, and each kind's CRD name.
+  var CORE = {"batchSize":500,"crds":{"Alert":"alerts.notification.toolkit.fluxcd.io","ArtifactGenerator":"artifactgenerators.source.extensions.fluxcd.io","Bucket":"buckets.source.toolkit.fluxcd.io","ExternalArtifact":"externalartifacts.source.toolkit.fluxcd.io","FluxInstance":"fluxinstances.fluxcd.controlplane.io","FluxReport":"fluxreports.fluxcd.controlplane.io","GitRepository":"gitrepositories.source.toolkit.fluxcd.io","HelmChart":"helmcharts.source.toolkit.fluxcd.io","HelmRelease":"helmreleases.helm.toolkit.fluxcd.io","HelmRepository":"helmrepositories.source.toolkit.fluxcd.io","ImagePolicy":"imagepolicies.image.toolkit.fluxcd.io","ImageRepository":"imagerepositories.image.toolkit.fluxcd.io","ImageUpdateAutomation":"imageupdateautomations.image.toolkit.fluxcd.io","Kustomization":"kustomizations.kustomize.toolkit.fluxcd.io","OCIRepository":"ocirepositories.source.toolkit.fluxcd.io","Provider":"providers.notification.toolkit.fluxcd.io","Receiver":"receivers.notification.toolkit.fluxcd.io","ResourceSet":"resourcesets.fluxcd.controlplane.io","ResourceSetInputProvider":"resourcesetinputproviders.fluxcd.controlplane.io"},"everyKindSince":[0,53,0],"inFlight":2,"listed":["ResourceSet","Kustomization","HelmRelease","GitRepository","OCIRepository","HelmChart","HelmRepository","Bucket","ArtifactGenerator","ResourceSetInputProvider","FluxInstance","FluxReport"],"timeoutMs":30000};
+  var LISTED = CORE.listed, BATCH_SIZE = CORE.batchSize, IN_FLIGHT = CORE.inFlight, TIMEOUT_MS = CORE.timeoutMs;
+  var EVERY_KIND_SINCE = CORE.everyKindSince, CRDS = CORE.crds;
   var OBJECTS = '/api/v1/inventory/objects';
   // What is remembered for the next visit, at most (a ref is ~100 bytes).
   var REMEMBERED_ITEMS = 4000;
@@ -59,13 +45,38 @@
       init.body = body;
       init.headers['Content-Type'] = 'application/json';
     }
+    // The app's deadline: a read that takes longer is given up (the app then asks itself).
+    var ctl = typeof AbortController === 'function' ? new AbortController() : null;
+    var timer = ctl ? setTimeout(function () { ctl.abort(); }, TIMEOUT_MS) : 0;
+    if (ctl) init.signal = ctl.signal;
     // Each answer is read whole here (its status, content type and text), so the app takes it
     // without waiting a turn of the event loop for the body (src/api/mod.rs `adopt`).
-    return fetch(base + path, init).then(function (r) {
+    var answer = fetch(base + path, init).then(function (r) {
       return r.text().then(function (body) {
         return { status: r.status, contentType: r.headers.get('content-type') || '', text: body };
       });
     });
+    answer.then(function () { clearTimeout(timer); }, function () { clearTimeout(timer); });
+    return answer;
+  };
+  // Object batches go IN_FLIGHT at a time, as the app sends them: the server writes each answer
+  // within its write timeout, and a second visit's replay of thousands of objects at once would
+  // hold every connection.
+  var active = 0;
+  var waiting = [];
+  var inTurn = function (start) {
+    return new Promise(function (resolve, reject) {
+      var go = function () {
+        active++;
+        start().then(resolve, reject).then(done, done);
+      };
+      if (active < IN_FLIGHT) go(); else waiting.push(go);
+    });
+  };
+  var done = function () {
+    active--;
+    var next = waiting.shift();
+    if (next) next();
   };
   var json = function (answer) {
     return answer.then(function (a) {
@@ -91,7 +102,7 @@
     if (sent[body]) return;
     sent[body] = true;
     objects.forEach(function (r) { asked[refKey(r)] = true; });
-    pre.batches.push({ body: body, response: send(OBJECTS, body) });
+    pre.batches.push({ body: body, response: inTurn(function () { return send(OBJECTS, body); }) });
   };
   var ref = function (apiVersion, kind, namespace, name) {
     var r = { apiVersion: apiVersion, kind: kind };
@@ -105,7 +116,7 @@
   var listed = json(get('/api/v1/resources'));
   pre.reported = reported;
 
-  // A second visit: what the last one read, at once, its batches as large as the server takes
+  // A second visit: what the last one read, at once, in the app's batches
   // (checked: only these endpoints, only well-formed refs).
   var last = null;
   try { last = JSON.parse(localStorage.getItem(STORE) || 'null'); } catch (e) { last = null; }
@@ -120,7 +131,7 @@
         if (r && typeof r.kind === 'string' && typeof r.name === 'string' && typeof r.apiVersion === 'string') replay.push(ref(r.apiVersion, r.kind, text(r.namespace), r.name));
       });
     });
-    for (var n = 0; n < replay.length; n += MAX_BATCH) batch(replay.slice(n, n + MAX_BATCH));
+    for (var n = 0; n < replay.length; n += BATCH_SIZE) batch(replay.slice(n, n + BATCH_SIZE));
   }
   // The app waits for `kinds` before it takes a list by kind, and for `reads` before it takes
   // the object batches or the events (so it never asks for what is on its way).

@@ -22,6 +22,13 @@ pub const LIST_CAP: usize = 2500;
 /// (500 / 4 × 0.1 s = 12.5 s), where the server's own cap of 2,000 would not.
 pub const BATCH_SIZE: usize = 500;
 
+/// Object batches in flight at once, the app's and the page script's alike: the server writes
+/// each answer within its write timeout, so batches go a few at a time, not all at once.
+pub const BATCHES_IN_FLIGHT: usize = 2;
+
+/// How long any one read may take before it is given up (the app's and the page script's).
+pub const REQUEST_TIMEOUT_SECONDS: u32 = 30;
+
 /// The verdicts' roots (every FluxInstance and the root source) are read again in full once in
 /// this many polls, whatever the cluster's size; so is everything else on a cluster of up to
 /// `REREAD_POLLS × REREAD_MAX` objects.
@@ -58,7 +65,13 @@ pub fn rolling_reread(rows: &[ResourceSummary], poll: u32, roots: &[ObjectKey]) 
     let rest_cycle = (REREAD_POLLS as usize).max(rest.div_ceil(REREAD_MAX)) as u32;
     let (mut nth_root, mut nth_rest) = (0u32, 0u32);
     let mut out = Reread::default();
-    for (i, r) in rows.iter().enumerate() {
+    // Positions in the objects' own order, not the list's: the server orders rows by their last
+    // reconcile, which moves every poll, so a cycle by list position skipped some rows and read
+    // others twice (#47).
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_cached_key(|&i| summary_key(&rows[i]));
+    for i in order {
+        let r = &rows[i];
         if is_root(r) {
             nth_root += 1;
             if (nth_root - 1) % REREAD_POLLS == poll % REREAD_POLLS {
@@ -127,6 +140,29 @@ pub const LISTED_BY_DEFAULT: [&str; 10] = [
     "ArtifactGenerator",
     "ResourceSetInputProvider",
 ];
+
+/// The constants the page's prefetch script (`src/api/prefetch.js`) plans the first load with,
+/// as the one line of JavaScript that declares them: written into the script by `make generate`
+/// (a test fails when the script's line is not this one), never copied by hand.
+pub fn script_constants() -> String {
+    let mut listed: Vec<&str> = LISTED_BY_DEFAULT.to_vec();
+    listed.extend(["FluxInstance", "FluxReport"]);
+    let crds: serde_json::Map<String, serde_json::Value> = crate::kind::FLUX_KINDS
+        .iter()
+        .chain([&Kind::FluxReport])
+        .filter_map(|k| Some((k.as_str().to_string(), k.crd_name()?.into())))
+        .collect();
+    let (a, b, c) = crate::server::DEFAULT_LIST_EVERY_KIND_SINCE;
+    let v = serde_json::json!({
+        "listed": listed,
+        "batchSize": BATCH_SIZE,
+        "inFlight": BATCHES_IN_FLIGHT,
+        "timeoutMs": REQUEST_TIMEOUT_SECONDS * 1000,
+        "everyKindSince": [a, b, c],
+        "crds": crds,
+    });
+    format!("  var CORE = {v};")
+}
 
 /// Whether a list without `kind` includes `kind` (see [`LISTED_BY_DEFAULT`]).
 pub fn listed_by_default(kind: &str, cluster_wide: bool) -> bool {
@@ -250,6 +286,23 @@ pub fn helm_storage_candidates<'a>(
     crate::util::sort::natural(&mut keys);
     keys.truncate(cap);
     keys
+}
+
+/// The HelmReleases to read from Helm storage on this poll, of `candidates`: those never read
+/// first, then the longest since read (`read_at`: the poll each was last read at); at most
+/// `cap`. The same 50 were read forever, and a cluster with more never got the rest (#47).
+pub fn helm_storage_due(
+    candidates: &[ObjectKey],
+    read_at: &std::collections::HashMap<ObjectKey, u32>,
+    cap: usize,
+) -> Vec<ObjectKey> {
+    let mut due: Vec<(Option<u32>, &ObjectKey)> = candidates
+        .iter()
+        .map(|k| (read_at.get(k).copied(), k))
+        .collect();
+    // Never read (None) sorts first; a stable sort keeps the candidates' natural order.
+    due.sort_by_key(|(at, _)| *at);
+    due.into_iter().take(cap).map(|(_, k)| k.clone()).collect()
 }
 
 /// Lends a HelmRelease the inventory the single-object GET read from Helm storage, unless it
@@ -519,63 +572,28 @@ pub fn diff_summaries(
 #[cfg(test)]
 mod tests {
 
-    /// The page's prefetch script (#28), whose tables must say what this module does.
-    const PREFETCH_JS: &str = include_str!("../../../src/api/prefetch.js");
-
-    fn script_line(name: &str) -> &'static str {
-        PREFETCH_JS
+    #[test]
+    fn the_page_script_plans_with_the_constants_core_generates() {
+        // The script lists by kind only what the default list leaves out, batches as the app
+        // does, keeps the app's deadline and names each CRD as `Kind::crd_name` does: its one
+        // line of constants is generated (make generate), so it cannot drift (#47: it replayed
+        // batches of 2,000 with no deadline while the app sent 500, two at a time).
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/api/prefetch.js");
+        let want = script_constants();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text
             .lines()
-            .find(|l| l.trim_start().starts_with(&format!("var {name} = ")))
-            .unwrap_or_else(|| panic!("prefetch.js declares {name}"))
-    }
-
-    #[test]
-    fn the_page_prefetches_exactly_the_kinds_listed_alone() {
-        // The script lists by kind, before the wasm runs, every kind the report counts that is
-        // not in its LISTED array (#28); that array must be LISTED_BY_DEFAULT plus the two
-        // kinds `kinds_listed_alone` also leaves out, or the app would ask again (or never take
-        // a prefetched list).
-        let line = script_line("LISTED");
-        let inner = &line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()];
-        let mut listed: Vec<&str> = inner
-            .split(',')
-            .map(|k| k.trim().trim_matches('\''))
-            .collect();
-        let mut want: Vec<&str> = LISTED_BY_DEFAULT.to_vec();
-        want.extend(["FluxInstance", "FluxReport"]);
-        listed.sort_unstable();
-        want.sort_unstable();
-        assert_eq!(listed, want);
-        assert_eq!(
-            script_line("BATCH_SIZE"),
-            format!("  var BATCH_SIZE = {BATCH_SIZE};")
-        );
-        let (a, b, c) = crate::server::DEFAULT_LIST_EVERY_KIND_SINCE;
-        assert_eq!(
-            script_line("EVERY_KIND_SINCE"),
-            format!("  var EVERY_KIND_SINCE = [{a}, {b}, {c}];")
-        );
-    }
-
-    #[test]
-    fn the_page_prefetches_the_crds_the_load_asks_for() {
-        // The script's CRDS table names each kind's CRD as `Kind::crd_name` does: a CRD read
-        // the app would form differently is not taken (and is asked again).
-        let start = PREFETCH_JS
-            .find("var CRDS = {")
-            .expect("prefetch.js declares CRDS");
-        let table = &PREFETCH_JS[start..start + PREFETCH_JS[start..].find("};").unwrap()];
-        let mut kinds: Vec<Kind> = crate::kind::FLUX_KINDS.to_vec();
-        kinds.push(Kind::FluxReport);
-        for kind in kinds {
-            let entry = format!("{}: '{}'", kind.as_str(), kind.crd_name().unwrap());
-            assert!(table.contains(&entry), "prefetch.js CRDS lacks {entry}");
+            .find(|l| l.starts_with("  var CORE = "))
+            .expect("prefetch.js declares CORE");
+        if std::env::var_os("FLUXLENS_WRITE_RULES").is_some() && line != want {
+            std::fs::write(&path, text.replacen(line, &want, 1)).unwrap();
+            return;
         }
-        assert_eq!(
-            table.matches(": '").count(),
-            crate::kind::FLUX_KINDS.len() + 1
-        );
+        assert_eq!(line, want, "run `make generate`");
+        assert!(want.contains(r#""batchSize":500"#) && want.contains(r#""inFlight":2"#));
     }
+
     use super::*;
     use crate::api::inventory::InventoryObjectsResponse;
 
@@ -629,6 +647,24 @@ mod tests {
             .sum();
         assert_eq!(per_cycle, 1000);
         assert_eq!(rolling_reread(&small, 3, &[]).rest.len(), 100);
+    }
+
+    #[test]
+    fn the_rolling_reread_covers_every_object_whatever_order_the_list_comes_in() {
+        // #47: the server orders rows by their last reconcile, which moves every poll.
+        let mut rows: Vec<ResourceSummary> = (0..2000)
+            .map(|i| summary("Kustomization", "a", &format!("k{i}")))
+            .collect();
+        let mut seen = std::collections::HashMap::new();
+        let cycle = 2000usize.div_ceil(REREAD_MAX) as u32;
+        for poll in 0..cycle {
+            rows.rotate_left(37);
+            for i in rolling_reread(&rows, poll, &[]).rest {
+                *seen.entry(rows[i].name.clone()).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(seen.len(), 2000);
+        assert!(seen.values().all(|&n| n == 1));
     }
 
     fn object(text: &str) -> (ObjectKey, ApiObject) {
@@ -910,6 +946,31 @@ mod tests {
                 "flux-system",
                 "flux-instance"
             ))
+        );
+    }
+
+    #[test]
+    fn helm_storage_reads_go_round_every_candidate() {
+        let keys: Vec<ObjectKey> = (0..120)
+            .map(|i| ObjectKey::new(Kind::HelmRelease, "apps", format!("r{i:03}")))
+            .collect();
+        let mut read_at = std::collections::HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        for poll in 0..3 {
+            let due = helm_storage_due(&keys, &read_at, 50);
+            assert_eq!(due.len(), 50);
+            for k in due {
+                read_at.insert(k.clone(), poll);
+                seen.insert(k);
+            }
+        }
+        assert_eq!(seen.len(), 120, "every release read within three polls");
+        // Then the longest since read comes first.
+        let next = helm_storage_due(&keys, &read_at, 50);
+        let ages: Vec<u32> = next.iter().map(|k| read_at[k]).collect();
+        assert!(
+            ages.windows(2).all(|w| w[0] <= w[1]) && ages[0] == 0,
+            "{ages:?}"
         );
     }
 
