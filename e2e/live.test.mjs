@@ -91,6 +91,21 @@ test('a kind whose List fails mid-session keeps its objects, marked stale; nothi
   } finally { await cleanup(browser, sim); }
 });
 
+test('Flux ≤ 2.7: at the default poll, the owners read from Helm storage come a moment after the first load, not a poll later', async () => {
+  // #47: the first load leaves them out (its budget is the dashboard's speed); the next poll,
+  // 30 s later, brought them.
+  const sim = await startSim(['--scenario', 'helm-storage']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/graph?sel=FluxInstance/flux-system/flux');
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:data-ready').length > 0, null, { timeout: 30000 });
+    const ready = Date.now();
+    await page.waitForFunction(() => document.querySelector('[data-owner]')?.textContent === 'HelmRelease/flux-system/flux-instance', null, { timeout: 10000 });
+    assert.ok(Date.now() - ready < 8000, `${Date.now() - ready} ms after the first load`);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
 test('Flux ≤ 2.7: a FluxInstance installed by the flux-instance chart has its owner, read from Helm storage on the next poll', async () => {
   const sim = await startSim(['--scenario', 'helm-storage']);
   try {

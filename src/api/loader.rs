@@ -33,6 +33,8 @@ pub const POLL_SECONDS: u32 = 30;
 const FULL_REFETCH_POLLS: u32 = fluxlens_core::load::REREAD_POLLS;
 /// Per-namespace lists in flight at once when completing a kind.
 const RELIST_IN_FLIGHT: usize = 4;
+/// Seconds to the next poll while HelmRelease owners are still owed from Helm storage.
+const OWED_SECONDS: u32 = 2;
 /// HelmReleases whose inventory is read from Helm storage per full poll, at most (one GET each).
 const HELM_STORAGE_CAP: usize = 50;
 /// A kind that stays incomplete is listed again after 1, 2, 4 … up to this many polls.
@@ -197,14 +199,27 @@ pub fn start(state: AppState, poll_seconds: u32) {
                 }
             }
             // Without data yet, retry sooner: the user is looking at an error, not a dashboard.
+            // Owners still owed from Helm storage (Flux ≤ 2.7, not read on the first load, whose
+            // request budget is the dashboard's speed) come a moment after it, not a poll later.
             let wait = if first {
                 poll_seconds.min(5)
+            } else if cache.helm_owed() {
+                poll_seconds.min(OWED_SECONDS)
             } else {
                 poll_seconds
             };
             gloo_timers::future::TimeoutFuture::new(wait * 1000).await;
         }
     });
+}
+
+impl Cache {
+    /// Whether a HelmRelease that keeps its inventory in Helm storage has not been read yet.
+    fn helm_owed(&self) -> bool {
+        load::helm_storage_candidates(self.objects.values(), usize::MAX)
+            .iter()
+            .any(|k| !self.helm_read_at.contains_key(k))
+    }
 }
 
 /// A cluster read the way its dashboard polls it, for a fleet row: the first read whole (the
