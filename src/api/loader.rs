@@ -16,7 +16,6 @@ use fluxlens_core::api::object::InventoryWire;
 use fluxlens_core::api::{
     ApiObject, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceSummary,
 };
-use fluxlens_core::kind::Role;
 use fluxlens_core::load;
 use fluxlens_core::load::prefetched;
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
@@ -309,7 +308,7 @@ async fn refresh(
         cache.confirmations.clear();
     }
     // Equal lists (the usual poll) need no keyed diff of thousands of rows.
-    let (mut changed, gone) =
+    let (changed, gone) =
         if Arc::ptr_eq(&cache.summaries, &summaries) || cache.summaries == summaries {
             (Vec::new(), Vec::new())
         } else {
@@ -319,17 +318,14 @@ async fn refresh(
     cache.last_report = Some(report.clone());
     let mut dirty = first || renew || report_changed || !changed.is_empty() || !gone.is_empty();
     // Rows vanish only when the report agrees: a kind whose list came back short keeps its
-    // objects (stale), never "deleted".
+    // objects (stale), never "deleted" (`poll::settle_gone`).
     let now = js_sys::Date::now() as i64;
     let short: Vec<&str> = cache.incomplete.iter().map(|(k, _)| k.as_str()).collect();
-    for k in gone {
-        if short.contains(&k.kind.as_str()) {
-            cache
-                .stale_kinds
-                .entry(k.kind.as_str().to_string())
-                .or_insert(now);
-            continue;
-        }
+    let settled = fluxlens_core::poll::settle_gone(gone, &short);
+    for kind in settled.stale_kinds {
+        cache.stale_kinds.entry(kind).or_insert(now);
+    }
+    for k in settled.deleted {
         cache.unreadable.retain(|(u, _)| u != &k);
         cache.objects.remove(&k);
         cache.batch_answers.forget_holding(&k);
@@ -337,47 +333,16 @@ async fn refresh(
     cache
         .stale_kinds
         .retain(|kind, _| short.contains(&kind.as_str()));
-    // Read again besides the changed rows: what failed last time for a passing reason (a
-    // Forbidden or NotFound answer waits for its row to change, or the renewal), what a changed applier
-    // applies (a GitOps change moves the applier's row, not always its objects'), and a
-    // rolling share of the rest (`load::rolling_reread`: the roots every ten polls, the others
-    // within a bounded load).
-    let appliers: Vec<ObjectKey> = changed
-        .iter()
-        .map(load::summary_key)
-        .filter(|k| k.kind.role() == Role::Applier)
-        .collect();
-    let mut again: std::collections::HashSet<ObjectKey> = cache
-        .unreadable
-        .iter()
-        .filter(|(_, why)| renew || load::retry_each_poll(why))
-        .map(|(k, _)| k.clone())
-        .collect();
-    again.extend(load::applied_by(&cache.objects, &appliers));
-    let mut asked: std::collections::HashSet<ObjectKey> =
-        changed.iter().map(load::summary_key).collect();
-    if !again.is_empty() {
-        for row in summaries.iter() {
-            let key = load::summary_key(row);
-            if again.contains(&key) && asked.insert(key) {
-                changed.push(row.clone());
-            }
-        }
-    }
-    cache.unreadable.retain(|(k, _)| !asked.contains(k));
-    let mut batches = load::object_batches(&report, &changed);
-    // Each rolling group in batches of its own: its make-up repeats with its cycle, so an
-    // unchanged answer is recognised instead of decoded.
-    let due = load::rolling_reread(&summaries, slice_poll, &cache.roots);
-    for group in [due.roots, due.rest] {
-        let rows: Vec<ResourceSummary> = group
-            .into_iter()
-            .map(|i| &summaries[i])
-            .filter(|row| asked.insert(load::summary_key(row)))
-            .cloned()
-            .collect();
-        batches.extend(load::object_batches(&report, &rows));
-    }
+    // Which objects this poll reads, in which batches (`poll::plan_reads`).
+    let kept = fluxlens_core::poll::Kept {
+        objects: &cache.objects,
+        unreadable: &cache.unreadable,
+        roots: &cache.roots,
+    };
+    let plan =
+        fluxlens_core::poll::plan_reads(&report, &summaries, changed, &kept, slice_poll, renew);
+    cache.unreadable.retain(|(k, _)| !plan.asked.contains(k));
+    let mut batches = plan.batches;
     // CRD access that failed is asked again (on the first load, then with the renewals).
     let ask_crds = first || (renew && cache.crds == CrdAccess::Unknown);
     let crd_request = load::crd_request(&report).filter(|_| ask_crds);

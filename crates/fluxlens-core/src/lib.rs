@@ -24,6 +24,7 @@ pub mod migration;
 pub mod model;
 pub mod order;
 pub mod outcome;
+pub mod poll;
 pub mod redact;
 pub mod revision;
 pub mod server;
