@@ -150,8 +150,13 @@ pub fn GraphPage() -> impl IntoView {
         let f = filter.get();
         let d = drawing.get();
         let v = &d.view;
+        // A focus is read from its first box (the chain's start) whenever the focused object
+        // is then on screen too.
         if let Some(k) = &f.focus {
-            return v.find(k).map(|node| Aim { node, from: None });
+            return v.find(k).map(|node| Aim {
+                node,
+                from: d.layout.first_box(),
+            });
         }
         let ns = f.expanded.last()?.strip_prefix("Namespace//")?.to_string();
         let problems = problem_subjects(state);

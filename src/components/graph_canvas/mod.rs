@@ -212,12 +212,20 @@ fn fit_on_scope_change(
         let first = initial_view(&d.layout, d.view.nodes.len(), w, h);
         // A selection (a focus opens on its object) starts on screen; after a change of
         // scope, so does what the user went in for.
+        let target = target.get_untracked();
         let selection = selected
             .get_untracked()
             .map(|node| Aim { node, from: None });
         let aim = match before {
-            None => selection,
-            Some(_) => target.get_untracked().or(selection),
+            // Opened with a selection (a shared link): it is on screen, the picture read from
+            // where the target would start it (a focus's first box) when both fit.
+            None => selection
+                .map(|s| Aim {
+                    from: target.and_then(|t| t.from),
+                    ..s
+                })
+                .or(target),
+            Some(_) => target.or(selection),
         };
         let at = |i: u32| d.layout.pos.get(i as usize).copied();
         let next = aim

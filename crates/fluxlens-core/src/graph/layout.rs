@@ -221,7 +221,9 @@ pub fn layout(v: &ViewGraph) -> Layout {
         x += NODE_W + GAP_X;
     }
     let mut width = x - GAP_X;
-    if layers.iter().all(|l| l.len() <= WRAP_ABOVE) {
+    // Only a chain folds: a drawing with layers of three or more boxes has edges between
+    // non-adjacent layers that, across a fold, would loop back over the bands.
+    if layers.iter().all(|l| l.len() <= BAND_LAYER_MAX) {
         (width, height) = fold_into_bands(&mut pos, &layer, &layer_x, width, height);
     }
     Layout {
@@ -235,10 +237,15 @@ pub fn layout(v: &ViewGraph) -> Layout {
 
 /// Layers beyond which a long, low drawing folds into bands.
 const BAND_ABOVE: usize = 6;
+/// The most columns a band holds.
+const BAND_COLUMNS_MAX: usize = 3;
+/// The most boxes a layer may hold for the drawing to fold (a chain, and a chain with a side
+/// object here and there).
+const BAND_LAYER_MAX: usize = 2;
 /// Vertical gap between two bands (room for the edges that return to the next band's start).
 const BAND_GAP: f32 = 60.0;
 
-/// A drawing many layers long and a few boxes tall (a focus on a deep dependsOn chain: 13
+/// A chain many layers long, at most two boxes a layer (a focus on a deep dependsOn chain: 13
 /// objects in one row, #46) folds into bands of consecutive layers stacked downwards, about
 /// twice as wide as tall in all, so it opens readable instead of a row many screens wide. An
 /// edge into the next band returns under it to its start, as a line of text does. Returns the
@@ -253,7 +260,9 @@ fn fold_into_bands(
     let layers = layer_x.len();
     let step = height + BAND_GAP;
     let bands = (width / (2.0 * step)).sqrt().floor() as usize;
-    let per_band = layers.div_ceil(bands.max(1)).max(3);
+    // At most three columns a band: 900 units, which a canvas beside the side panel shows whole
+    // at the legible zoom, so the picture opens from the chain's start with its focus in view.
+    let per_band = layers.div_ceil(bands.max(1)).clamp(3, BAND_COLUMNS_MAX);
     if layers <= BAND_ABOVE || bands < 2 || per_band >= layers {
         return (width, height);
     }
@@ -341,11 +350,20 @@ impl Layout {
     /// The first box of namespace `ns` as read: the leftmost (its sources), topmost among
     /// those; groups excluded.
     pub fn first_of(&self, v: &ViewGraph, ns: &str) -> Option<u32> {
-        (0..v.nodes.len() as u32)
-            .filter(|&i| {
-                let n = &v.nodes[i as usize];
-                n.id.namespace == ns && !matches!(n.kind, NodeKind::Group { .. })
-            })
+        self.first_where(|i| {
+            let n = &v.nodes[i as usize];
+            n.id.namespace == ns && !matches!(n.kind, NodeKind::Group { .. })
+        })
+    }
+
+    /// The drawing's first box as read: the leftmost, topmost among those.
+    pub fn first_box(&self) -> Option<u32> {
+        self.first_where(|_| true)
+    }
+
+    fn first_where(&self, keep: impl Fn(u32) -> bool) -> Option<u32> {
+        (0..self.pos.len() as u32)
+            .filter(|&i| keep(i))
             .min_by(|&a, &b| {
                 let (pa, pb) = (self.pos[a as usize], self.pos[b as usize]);
                 pa.0.total_cmp(&pb.0).then(pa.1.total_cmp(&pb.1))
@@ -487,6 +505,28 @@ mod tests {
         let first = l.first_of(&v, "team").unwrap();
         assert_eq!(v.nodes[first as usize].id.name, "repo");
         assert_eq!(l.first_of(&v, "nowhere"), None);
+    }
+
+    #[test]
+    fn a_wide_drawing_is_not_folded() {
+        // Twelve layers of three, each depending on the first of the layer before: folding it
+        // would loop edges between two bands back over them, so it stays one row.
+        let objs: Vec<_> = (0..12)
+            .flat_map(|l| (0..3).map(move |j| (l, j)))
+            .map(|(l, j)| {
+                let mut k = serde_json::json!({"kind":"Kustomization","metadata":{"name":format!("k{l}-{j}"),"namespace":"apps"}});
+                if l > 0 {
+                    k["spec"] = serde_json::json!({"dependsOn": [{"name": format!("k{}-0", l - 1)}]});
+                }
+                k
+            })
+            .collect();
+        let (_, l) = laid_out(objs);
+        assert_eq!(
+            l.width,
+            12.0 * (NODE_W + GAP_X) - GAP_X,
+            "one row of twelve layers"
+        );
     }
 
     /// No two boxes overlap.
