@@ -7,11 +7,6 @@ pub fn clock(ms: f64) -> String {
     fluxlens_core::util::time::shown(ms as i64, js_sys::Date::now() as i64)
 }
 
-/// [`clock`]: a time today, or with its date for an earlier day, as the last visit's data may be.
-pub fn moment(ms: f64) -> String {
-    clock(ms)
-}
-
 /// A captured moment, always with its date (`2026-12-04 13:42:22 UTC`).
 pub fn dated(ms: i64) -> String {
     fluxlens_core::util::time::shown_dated(ms)

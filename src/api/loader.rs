@@ -213,11 +213,21 @@ pub fn start(state: AppState, poll_seconds: u32) {
 }
 
 impl Cache {
-    /// Whether a HelmRelease that keeps its inventory in Helm storage has not been read yet.
-    fn helm_owed(&self) -> bool {
+    /// The HelmReleases that keep their inventory in Helm storage.
+    fn helm_candidates(&self) -> Vec<ObjectKey> {
         load::helm_storage_candidates(self.objects.values(), usize::MAX)
+    }
+
+    /// Whether one of `candidates` has not been read from Helm storage yet.
+    fn helm_owed_of(&self, candidates: &[ObjectKey]) -> bool {
+        candidates
             .iter()
             .any(|k| !self.helm_read_at.contains_key(k))
+    }
+
+    /// Whether a HelmRelease that keeps its inventory in Helm storage has not been read yet.
+    fn helm_owed(&self) -> bool {
+        self.helm_owed_of(&self.helm_candidates())
     }
 }
 
@@ -531,14 +541,11 @@ async fn confirm(cache: &mut Cache, cluster: &Cluster) -> Vec<(ObjectKey, String
 /// read keeps what was read before (owners stay "unknown" rather than flicker).
 async fn helm_storage_inventories(cache: &mut Cache, renew: bool) {
     let api = cache.api.clone();
-    let candidates = load::helm_storage_candidates(cache.objects.values(), usize::MAX);
-    cache.helm_inventories.retain(|k, _| candidates.contains(k));
-    cache.helm_read_at.retain(|k, _| candidates.contains(k));
-    if !renew
-        && candidates
-            .iter()
-            .all(|k| cache.helm_read_at.contains_key(k))
-    {
+    let candidates = cache.helm_candidates();
+    let listed: std::collections::HashSet<&ObjectKey> = candidates.iter().collect();
+    cache.helm_inventories.retain(|k, _| listed.contains(k));
+    cache.helm_read_at.retain(|k, _| listed.contains(k));
+    if !renew && !cache.helm_owed_of(&candidates) {
         return;
     }
     let keys = load::helm_storage_due(&candidates, &cache.helm_read_at, HELM_STORAGE_CAP);

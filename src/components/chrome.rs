@@ -102,7 +102,7 @@ fn Freshness() -> impl IntoView {
     let text = Memo::new(move |_| {
         use crate::clock::clock;
         if let Some(t) = state.last_visit.get() {
-            let when = crate::clock::moment(t);
+            let when = clock(t);
             return Some(("last-visit", format!("Last visit's data, read {when}")));
         }
         match (state.stale_since.get(), state.updated_at.get()) {
@@ -145,7 +145,7 @@ pub fn Notices() -> impl IntoView {
             let stale = state.stale_since.get().map(|t| {
                 format!(
                     "Showing the last good data — stale since {}",
-                    crate::clock::moment(t)
+                    crate::clock::clock(t)
                 )
             });
             view! {
@@ -217,7 +217,7 @@ pub fn Notices() -> impl IntoView {
             .filter(|_| state.error.with(Option::is_none))?;
         let text = format!(
             "Showing your last visit's data, read {} — not live. Reading the cluster…",
-            crate::clock::moment(t)
+            crate::clock::clock(t)
         );
         Some(view! {
             <p class="fl-notice fl-notice--warn" role="status" data-notice="last-visit">

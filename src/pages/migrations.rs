@@ -103,7 +103,7 @@ pub fn MigrationCard(
 fn stage_view(s: Stage) -> impl IntoView {
     let state = s.state;
     let label = s.state_label();
-    let failing_now = state == StageState::Done && label != state.as_str();
+    let failing_now = s.failing_now() > 0;
     let class = format!(
         "fl-step fl-step--{}{}",
         state.as_str().replace(' ', "-"),

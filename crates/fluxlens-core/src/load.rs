@@ -68,8 +68,12 @@ pub fn rolling_reread(rows: &[ResourceSummary], poll: u32, roots: &[ObjectKey]) 
     // Positions in the objects' own order, not the list's: the server orders rows by their last
     // reconcile, which moves every poll, so a cycle by list position skipped some rows and read
     // others twice (#47).
+    // Compared borrowed: this runs every poll over every row, so no key is built.
+    fn ident(r: &ResourceSummary) -> (&str, &str, &str) {
+        (&r.kind, &r.namespace, &r.name)
+    }
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_cached_key(|&i| summary_key(&rows[i]));
+    order.sort_unstable_by(|&a, &b| ident(&rows[a]).cmp(&ident(&rows[b])));
     for i in order {
         let r = &rows[i];
         if is_root(r) {

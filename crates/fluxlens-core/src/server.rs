@@ -2,6 +2,7 @@
 //! `spec.operator.version`): the loader plans its reads for the server it talks to.
 
 use crate::api::FluxReport;
+use crate::util::version::triple;
 
 /// Since v0.53 a list without `kind` holds every kind in the server's search index (and, while
 /// the index is still empty at start, every operator and Flux kind but FluxReport):
@@ -9,19 +10,9 @@ use crate::api::FluxReport;
 /// `searchIndex.Kinds()`, else `defaultFluxKinds()`. Before, appliers and sources only.
 pub const DEFAULT_LIST_EVERY_KIND_SINCE: (u32, u32, u32) = (0, 53, 0);
 
-/// `(major, minor, patch)` of a version such as `v0.58.1`, when it parses.
-pub fn parse_version(v: &str) -> Option<(u32, u32, u32)> {
-    let mut it = v.trim().trim_start_matches('v').split(['.', '-', '+']);
-    Some((
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-    ))
-}
-
 /// `(major, minor, patch)` of the operator, when the report says it in a form that parses.
 pub fn operator_version(report: &FluxReport) -> Option<(u32, u32, u32)> {
-    parse_version(report.spec.operator.as_ref()?.version.as_deref()?)
+    triple(report.spec.operator.as_ref()?.version.as_deref()?)
 }
 
 /// Whether the default list holds every kind the server knows. A version that does not parse
@@ -40,7 +31,7 @@ pub fn default_list_has_every_kind(report: &FluxReport) -> bool {
 /// [`default_list_has_every_kind`] for an operator version as written.
 pub fn lists_every_kind_at(version: Option<&str>) -> bool {
     version
-        .and_then(parse_version)
+        .and_then(triple)
         .is_none_or(|v| v >= DEFAULT_LIST_EVERY_KIND_SINCE)
 }
 

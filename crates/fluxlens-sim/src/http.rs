@@ -262,7 +262,15 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
 /// on every answer, the app's files too, whatever the configured authentication (FO server.go
 /// `RunServer`: "Always set auth-provider cookie").
 fn bootstrap_cookie() -> HeaderValue {
-    let json = r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#;
+    provider_cookie(ANONYMOUS_PROVIDER)
+}
+
+/// The `auth-provider` value of a server that asks for no sign-in.
+const ANONYMOUS_PROVIDER: &str =
+    r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#;
+
+/// The `auth-provider` cookie carrying `json` (base64url, as FO auth/cookies.go `setCookie`).
+fn provider_cookie(json: &str) -> HeaderValue {
     let value = fluxlens_core::util::base64url::encode(json.as_bytes());
     HeaderValue::from_str(&format!("auth-provider={value}; Path=/; SameSite=Lax"))
         .unwrap_or_else(|_| HeaderValue::from_static("auth-provider=; Path=/"))
@@ -379,11 +387,9 @@ fn auth_provider_cookie(faults: &Faults, headers: &HeaderMap, authenticated: boo
             r#"{{"provider":"OIDC","url":"http://{host}/oauth2/authorize","authenticated":{authenticated},"autoLogin":false}}"#
         )
     } else {
-        r#"{"provider":"Anonymous","url":"","authenticated":true,"autoLogin":false}"#.to_string()
+        ANONYMOUS_PROVIDER.to_string()
     };
-    let value = fluxlens_core::util::base64url::encode(json.as_bytes());
-    HeaderValue::from_str(&format!("auth-provider={value}; Path=/; SameSite=Lax"))
-        .unwrap_or_else(|_| HeaderValue::from_static("auth-provider=; Path=/"))
+    provider_cookie(&json)
 }
 
 fn api_routes(

@@ -78,15 +78,22 @@ impl Stage {
     /// so ("passed · 2 checks failing now", #46: M2 and M3 read "done" beside failing checks
     /// after the switch); the blockers say why.
     pub fn state_label(&self) -> String {
-        let failing = self
-            .checks
-            .iter()
-            .filter(|c| c.outcome == Outcome::Fail)
-            .count();
-        match (self.state, failing) {
-            (StageState::Done, 1) => "passed · 1 check failing now".into(),
-            (StageState::Done, n) if n > 1 => format!("passed · {n} checks failing now"),
-            (state, _) => state.as_str().into(),
+        match self.failing_now() {
+            0 => self.state.as_str().into(),
+            1 => "passed · 1 check failing now".into(),
+            n => format!("passed · {n} checks failing now"),
+        }
+    }
+
+    /// How many checks of a stage the cluster is already past fail now (0 for any other stage).
+    pub fn failing_now(&self) -> usize {
+        match self.state {
+            StageState::Done => self
+                .checks
+                .iter()
+                .filter(|c| c.outcome == Outcome::Fail)
+                .count(),
+            _ => 0,
         }
     }
 

@@ -1,6 +1,7 @@
-//! Small utilities the analyses share: hashing, base64url, natural sorting, time.
+//! Small utilities the analyses share: hashing, base64url, natural sorting, time, versions.
 
 pub mod base64url;
 pub mod hash;
 pub mod sort;
 pub mod time;
+pub mod version;

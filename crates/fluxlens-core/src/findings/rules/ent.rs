@@ -11,6 +11,7 @@ use crate::findings::Finding;
 use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
+use crate::util::version::triple;
 
 fn subject(c: &Cluster) -> ObjectKey {
     c.instance()
@@ -90,16 +91,6 @@ fn contradictions(c: &Cluster, comps: &[ComponentImage]) -> Vec<String> {
     out
 }
 
-/// `(major, minor, patch)` from `v2.8.3`.
-fn semver(s: &str) -> Option<(u32, u32, u32)> {
-    let mut it = s.trim().trim_start_matches('v').split(['.', '-', '+', '@']);
-    Some((
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-    ))
-}
-
 /// Installed and latest Flux versions, when both are known.
 #[derive(Clone, Copy)]
 struct Version {
@@ -134,7 +125,7 @@ impl<'a> Facts<'a> {
             .distribution
             .version
             .as_deref()
-            .and_then(semver);
+            .and_then(triple);
         let latest = catalog::parse_minor(&catalog::versions().latest_minor);
         let version = match (installed, latest) {
             (Some((ma, mi, pa)), Some((lma, lmi))) => Some(Version {
@@ -597,7 +588,7 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
         return;
     };
     if let Some(info) = catalog::minor_info(ma, mi) {
-        let lp = semver(&info.latest_patch);
+        let lp = triple(&info.latest_patch);
         if lp.is_some_and(|(_, _, p)| p > pa) {
             push(
                 out,
@@ -618,7 +609,7 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
         }
     }
     if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
-        && let Some((pin_ma, pin_mi, _)) = semver(&v)
+        && let Some((pin_ma, pin_mi, _)) = triple(&v)
     {
         push(
             out,
@@ -851,13 +842,13 @@ fn ent14(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
     let p = facts.p;
     if let (Some(min), Some(have)) = (
-        p.min_operator_version.as_deref().and_then(semver),
+        p.min_operator_version.as_deref().and_then(triple),
         c.report
             .spec
             .operator
             .as_ref()
             .and_then(|o| o.version.clone()),
-    ) && semver(&have).is_some_and(|h| h < min)
+    ) && triple(&have).is_some_and(|h| h < min)
     {
         {
             push(
