@@ -1,10 +1,8 @@
 //! One async method per endpoint, on the API of one cluster.
 
-use super::{ApiError, Body, PrefetchedPost, get_json, get_text, post_json, post_text};
-use fluxlens_core::api::{
-    ApiObject, EventList, FluxReport, InventoryObjectsRequest, InventoryObjectsResponse,
-    ResourceList,
-};
+use super::{ApiError, Body, PrefetchedPost, get_json, get_text, post_text};
+use fluxlens_core::api::EventList;
+use fluxlens_core::poll::Request;
 use std::rc::Rc;
 
 /// One cluster's API: the page's own, or a fleet cluster's under `/clusters/<name>`.
@@ -33,49 +31,24 @@ impl Api {
         }
     }
 
-    /// `GET /api/v1/report`.
-    pub async fn report(&self) -> Result<FluxReport, ApiError> {
-        get_json(&self.base, "/api/v1/report", &[]).await
-    }
-
-    /// `GET /api/v1/resources` (empty filters are omitted).
-    pub async fn resources(&self, kind: &str, namespace: &str) -> Result<ResourceList, ApiError> {
-        let query = [("kind", kind), ("namespace", namespace)];
-        get_json(&self.base, "/api/v1/resources", &query).await
+    /// Sends one of the poller's requests; the answer's body undecoded (a poll compares it
+    /// with the last answer before paying for decoding, #23).
+    pub async fn send(&self, request: &Request) -> Result<Body, ApiError> {
+        match request {
+            Request::Objects(batch) => post_text(&self.base, request.path(), batch).await,
+            _ => {
+                let query = request.query();
+                let query: Vec<(&str, &str)> =
+                    query.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                get_text(&self.base, request.path(), &query).await
+            }
+        }
     }
 
     /// `GET /api/v1/events` for one object.
     pub async fn events(&self, kind: &str, name: &str, ns: &str) -> Result<EventList, ApiError> {
         let query = [("kind", kind), ("name", name), ("namespace", ns)];
         get_json(&self.base, "/api/v1/events", &query).await
-    }
-
-    /// `GET /api/v1/resource`: one object, enriched (`{}` when it does not exist).
-    pub async fn resource(&self, kind: &str, name: &str, ns: &str) -> Result<ApiObject, ApiError> {
-        let query = [("kind", kind), ("name", name), ("namespace", ns)];
-        get_json(&self.base, "/api/v1/resource", &query).await
-    }
-
-    /// `POST /api/v1/inventory/objects` (read-only).
-    pub async fn inventory_objects(
-        &self,
-        req: &InventoryObjectsRequest,
-    ) -> Result<InventoryObjectsResponse, ApiError> {
-        post_json(&self.base, "/api/v1/inventory/objects", req).await
-    }
-
-    /// `GET /api/v1/resources` as text (compared with the last poll's before decoding).
-    pub async fn resources_text(&self, kind: &str, namespace: &str) -> Result<Body, ApiError> {
-        let query = [("kind", kind), ("namespace", namespace)];
-        get_text(&self.base, "/api/v1/resources", &query).await
-    }
-
-    /// `POST /api/v1/inventory/objects` as text (see [`Api::resources_text`]).
-    pub async fn inventory_objects_text(
-        &self,
-        req: &InventoryObjectsRequest,
-    ) -> Result<Body, ApiError> {
-        post_text(&self.base, "/api/v1/inventory/objects", req).await
     }
 
     /// The object batches the page's script read before the app started (#28), once: for the

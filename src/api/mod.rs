@@ -32,6 +32,12 @@ impl Body {
     }
 }
 
+impl fluxlens_core::poll::Text for Body {
+    fn text(&self) -> String {
+        Body::text(self)
+    }
+}
+
 /// The path prefix of the API: `""` (the API at `/api/` on the page's origin, as both deploy
 /// modes serve it, also with fluxlens under `/fluxlens/`); a fleet cluster's own prefix
 /// (`/clusters/<name>`, where the hub serves that cluster's API); or what a deployment that
@@ -326,15 +332,6 @@ pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<
         }
     }
     send("GET", path, &url, None, base == base_path()).await
-}
-
-/// `POST path` under `base` with a JSON body (read-only endpoints only), decoded as `T`.
-pub async fn post_json<B: serde::Serialize, T: serde::de::DeserializeOwned>(
-    base: &str,
-    path: &str,
-    body: &B,
-) -> Result<T, ApiError> {
-    fluxlens_core::error::decode(&post_text(base, path, body).await?.text())
 }
 
 /// `POST path` under `base` with a JSON body, the answer as text (see [`get_text`]).

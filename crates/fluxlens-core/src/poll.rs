@@ -2,8 +2,19 @@
 //! where no native test could reach it). The app's loader executes what these plan; each is a
 //! pure function of what the loader keeps and what the server answered.
 //!
-//! So far: which rows that left the list are deleted and which kinds keep theirs, stale
-//! ([`settle_gone`]), and which objects a poll reads, in which batches ([`plan_reads`]).
+//! The state machine is [`Poller`] (`machine.rs`): it asks in waves of [`Request`]s and takes
+//! their answers; its decisions are the functions here and in `load`: which rows that left the
+//! list are deleted and which kinds keep theirs, stale ([`settle_gone`]), which objects a poll
+//! reads, in which batches ([`plan_reads`]), which kinds are listed again (`relist.rs`).
+
+mod machine;
+mod memory;
+mod relist;
+mod wire;
+
+pub use machine::{FIRST_RETRY_SECONDS, HELM_STORAGE_CAP, OWED_SECONDS, Poller};
+pub use relist::{RELIST_IN_FLIGHT, RELIST_MAX_WAIT, SWEEP_POLLS};
+pub use wire::{Answer, PageRead, Request, Step, Text, Wave};
 
 use crate::api::inventory::InventoryObjectsRequest;
 use crate::api::object::ApiObject;

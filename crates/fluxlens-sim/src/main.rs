@@ -14,8 +14,12 @@ mod fleet_test;
 mod helm_storage;
 mod http;
 #[cfg(test)]
+mod poller_test;
+#[cfg(test)]
 mod routes_test;
 mod served;
+#[cfg(test)]
+mod server_cost;
 #[cfg(test)]
 mod snapshot_truth;
 mod store;

@@ -1,0 +1,323 @@
+//! Core's poller (`fluxlens_core::poll::Poller`) driven over time by the simulator's answers:
+//! each test is what a person watching the dashboard sees poll after poll, through a fault and
+//! back. The server behaviours are the Flux Operator's (v0.58.1, `internal/web/`), cited where
+//! a test relies on one.
+
+use crate::faults::Faults;
+use crate::http::{AppState, handle};
+use crate::store::Store;
+use axum::body::Body;
+use axum::http::header;
+use fluxlens_core::error::{ApiError, classify};
+use fluxlens_core::model::Cluster;
+use fluxlens_core::poll::{Answer, Poller, Request, Step};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn state(scenario: &str) -> Arc<AppState> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let store = Store::from_dir(&dir.join(scenario)).unwrap();
+    AppState::new(store, Faults::default(), None)
+}
+
+fn faults(state: &AppState, change: impl FnOnce(&mut Faults)) {
+    change(&mut state.faults.lock().unwrap());
+}
+
+fn encoded(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).into(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Sends one request the way the app's one HTTP door does, classified by core.
+pub(crate) async fn send(state: &Arc<AppState>, r: &Request) -> Answer<String> {
+    let query: Vec<String> = r
+        .query()
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encoded(v)))
+        .collect();
+    let uri = match query.is_empty() {
+        true => r.path().to_string(),
+        false => format!("{}?{}", r.path(), query.join("&")),
+    };
+    let req = axum::http::Request::builder()
+        .method(r.method())
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(r.body().map(Body::from).unwrap_or_else(Body::empty))
+        .unwrap();
+    let resp = handle(state.clone(), req).await;
+    let status = resp.status().as_u16();
+    let ct = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let bytes = match axum::body::to_bytes(resp.into_body(), 64 << 20).await {
+        Ok(b) => b,
+        Err(e) => return Err(ApiError::Network(e.to_string())),
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    classify(status, &ct, &text, "", "http://localhost")?;
+    Ok(text)
+}
+
+/// One poll, every wave sent in order; the requests asked are appended to `asked`.
+pub(crate) async fn poll(
+    state: &Arc<AppState>,
+    poller: &mut Poller<String>,
+    asked: &mut Vec<Request>,
+) -> Result<Option<Box<Cluster>>, ApiError> {
+    let mut step = poller.begin(1_764_500_000_000 + i64::from(poller.polls()) * 30_000);
+    loop {
+        step = match step {
+            Step::Ask(wave) => {
+                assert!(wave.in_flight >= 1);
+                let mut answers = Vec::new();
+                for r in &wave.requests {
+                    asked.push(r.clone());
+                    answers.push(send(state, r).await);
+                }
+                poller.answer(answers)
+            }
+            Step::PageReads => poller.page_reads(Vec::new()),
+            Step::Done(result) => return result,
+        };
+    }
+}
+
+async fn first_load(state: &Arc<AppState>, poller: &mut Poller<String>) -> Box<Cluster> {
+    let cluster = poll(state, poller, &mut Vec::new()).await;
+    cluster.expect("first load").expect("a model")
+}
+
+fn lists_by_kind(asked: &[Request]) -> Vec<String> {
+    asked
+        .iter()
+        .filter_map(|r| match r {
+            Request::List { kind, .. } if !kind.is_empty() => Some(kind.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_unchanged_poll_asks_the_report_the_list_and_its_rolling_share_and_builds_nothing() {
+    let state = state("demo");
+    let mut poller = Poller::default();
+    let mut asked = Vec::new();
+    let first = poll(&state, &mut poller, &mut asked)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        first.objects().len(),
+        state.store.read().unwrap().entries.len()
+    );
+    // resources.go `GetLiveResources` lists `searchIndex.Kinds()` (every kind since v0.53):
+    // nothing is listed by kind on today's server.
+    assert_eq!(lists_by_kind(&asked), Vec::<String>::new());
+    assert!(poller.loaded());
+    for _ in 0..3 {
+        let mut asked = Vec::new();
+        let again = poll(&state, &mut poller, &mut asked).await.unwrap();
+        assert!(again.is_none(), "nothing changed: no model rebuilt");
+        // Report, default list, the rolling batches (roots, rest), each answered as before.
+        let batches = asked
+            .iter()
+            .filter(|r| matches!(r, Request::Objects(_)))
+            .count();
+        assert!(batches <= 2, "the roots and the rest: {asked:?}");
+        assert_eq!(asked[..2], [Request::Report, Request::default_list()]);
+    }
+    assert_eq!(poller.wait_seconds(30), 30);
+}
+
+#[tokio::test]
+async fn an_operator_before_v0_53_has_its_left_out_kinds_listed_once_and_counted_once() {
+    let today = first_load(&state("demo"), &mut Poller::default()).await;
+    let old = state("demo");
+    faults(&old, |f| f.mode.operator_version = Some("v0.52.0".into()));
+    let mut poller = Poller::default();
+    let mut asked = Vec::new();
+    let cluster = poll(&old, &mut poller, &mut asked).await.unwrap().unwrap();
+    let by_kind = lists_by_kind(&asked);
+    assert!(!by_kind.is_empty(), "the old default list leaves kinds out");
+    let mut unique = by_kind.clone();
+    unique.dedup();
+    assert_eq!(by_kind, unique);
+    assert_eq!(cluster.objects().len(), today.objects().len());
+    assert!(cluster.notes.incomplete_kinds.is_empty());
+}
+
+#[tokio::test]
+async fn a_restart_and_a_half_computed_report_keep_the_model_until_the_server_is_back() {
+    let state = state("demo");
+    let mut poller = Poller::default();
+    let first = first_load(&state, &mut poller).await;
+    // The operator restarting answers 503 (http.go's readiness gate).
+    faults(&state, |f| f.down = true);
+    let down = poll(&state, &mut poller, &mut Vec::new()).await;
+    assert!(
+        matches!(down, Err(ApiError::Server { status: 503, .. })),
+        "{down:?}"
+    );
+    // report.go `refreshReportCache` caches a half-computed report (namespaces, no counts).
+    faults(&state, |f| {
+        f.down = false;
+        f.half_report = true;
+    });
+    let half = poll(&state, &mut poller, &mut Vec::new()).await;
+    assert!(matches!(half, Err(ApiError::Degraded(_))), "{half:?}");
+    faults(&state, |f| f.half_report = false);
+    let back = poll(&state, &mut poller, &mut Vec::new()).await.unwrap();
+    // Back: nothing was deleted on the way; the model is the one before, or an equal one.
+    if let Some(back) = back {
+        assert_eq!(back.objects().len(), first.objects().len());
+        assert!(back.notes.partial.is_none());
+    }
+    assert!(poller.loaded());
+}
+
+#[tokio::test]
+async fn a_first_load_on_a_half_computed_report_says_so_and_calls_nothing_missing() {
+    let state = state("demo");
+    faults(&state, |f| f.half_report = true);
+    let mut poller = Poller::default();
+    let cluster = first_load(&state, &mut poller).await;
+    assert!(cluster.notes.partial.is_some());
+}
+
+#[tokio::test]
+async fn a_kind_whose_list_fails_keeps_its_objects_stale_then_recovers() {
+    let state = state("demo");
+    let mut poller = Poller::default();
+    let first = first_load(&state, &mut poller).await;
+    let releases = |c: &Cluster| {
+        c.objects()
+            .iter()
+            .filter(|o| o.key.kind == fluxlens_core::kind::Kind::HelmRelease)
+            .count()
+    };
+    assert!(releases(&first) > 0);
+    // resources.go: a kind whose List fails is left out of the answer, which stays 200.
+    faults(&state, |f| f.mode.fail_list = vec!["HelmRelease".into()]);
+    let short = poll(&state, &mut poller, &mut Vec::new()).await.unwrap();
+    let short = short.expect("the notes changed");
+    assert_eq!(releases(&short), releases(&first), "kept, never deleted");
+    let (_, why) = short
+        .notes
+        .incomplete_kinds
+        .iter()
+        .find(|(k, _)| k == "HelmRelease")
+        .expect("said short");
+    assert!(why.contains("stale since"), "{why}");
+    faults(&state, |f| f.mode.fail_list.clear());
+    // The kind's re-list waits out its backoff (1 poll): within two polls it is whole again.
+    let mut last = None;
+    for _ in 0..2 {
+        if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
+            last = Some(c);
+        }
+    }
+    let back = last.expect("recovered");
+    assert!(back.notes.incomplete_kinds.is_empty());
+    assert_eq!(releases(&back), releases(&first));
+}
+
+#[tokio::test]
+async fn a_malformed_first_answer_is_an_error_and_the_next_poll_loads() {
+    let state = state("demo");
+    faults(&state, |f| f.malformed = true);
+    let mut poller = Poller::default();
+    let bad = poll(&state, &mut poller, &mut Vec::new()).await;
+    assert!(matches!(bad, Err(ApiError::Decode(_))), "{bad:?}");
+    assert!(!poller.loaded());
+    assert_eq!(poller.wait_seconds(30), 5, "sooner while nothing loaded");
+    faults(&state, |f| f.malformed = false);
+    assert!(first_load(&state, &mut poller).await.objects().len() > 100);
+}
+
+#[tokio::test]
+async fn a_session_required_answers_unauthorized() {
+    let state = state("demo");
+    faults(&state, |f| f.oidc = true);
+    let got = poll(&state, &mut Poller::default(), &mut Vec::new()).await;
+    assert!(matches!(got, Err(ApiError::Unauthorized { .. })), "{got:?}");
+}
+
+#[tokio::test]
+async fn a_reconcile_reads_the_changed_object_again_and_shows_it() {
+    let state = state("demo");
+    let mut poller = Poller::default();
+    let first = first_load(&state, &mut poller).await;
+    let target = first
+        .objects()
+        .iter()
+        .find(|o| o.key.kind == fluxlens_core::kind::Kind::Kustomization)
+        .unwrap()
+        .key
+        .clone();
+    let kind = target.kind.as_str().to_string();
+    assert!(state.store.write().unwrap().set_ready(
+        &kind,
+        &target.namespace,
+        &target.name,
+        false,
+        "health check failed"
+    ));
+    let mut asked = Vec::new();
+    let next = poll(&state, &mut poller, &mut asked)
+        .await
+        .unwrap()
+        .unwrap();
+    let read_again = asked.iter().any(|r| match r {
+        Request::Objects(b) => b.objects.iter().any(|o| o.name == target.name),
+        _ => false,
+    });
+    assert!(read_again, "the changed row's object is read");
+    let o = next.objects().iter().find(|o| o.key == target).unwrap();
+    assert_ne!(
+        o.raw,
+        first
+            .objects()
+            .iter()
+            .find(|o| o.key == target)
+            .unwrap()
+            .raw
+    );
+}
+
+#[tokio::test]
+async fn a_failed_confirming_read_leaves_references_not_confirmed_and_is_asked_again() {
+    let state = state("broken");
+    faults(&state, |f| f.confirm_fail = true);
+    let mut poller = Poller::default();
+    let first = first_load(&state, &mut poller).await;
+    assert!(
+        !first.notes.unconfirmed.is_empty(),
+        "broken has missing references"
+    );
+    let again = poll(&state, &mut poller, &mut Vec::new()).await.unwrap();
+    assert!(
+        again.is_some(),
+        "an unconfirmed reference is asked again every poll"
+    );
+    faults(&state, |f| f.confirm_fail = false);
+    let settled = poll(&state, &mut poller, &mut Vec::new())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(settled.notes.unconfirmed.is_empty());
+    assert!(
+        settled
+            .confirmations
+            .values()
+            .any(|a| matches!(a, fluxlens_core::model::Answer::NotFound))
+    );
+}
