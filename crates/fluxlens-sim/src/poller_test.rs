@@ -321,3 +321,78 @@ async fn a_failed_confirming_read_leaves_references_not_confirmed_and_is_asked_a
             .any(|a| matches!(a, fluxlens_core::model::Answer::NotFound))
     );
 }
+
+/// What a poll under a fault ends in.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    /// A model (or "nothing changed").
+    Shown,
+    /// An error of this kind (`ApiError::kind`).
+    Error(&'static str),
+}
+
+fn seen(result: &Result<Option<Box<Cluster>>, ApiError>) -> Seen {
+    match result {
+        Ok(_) => Seen::Shown,
+        Err(e) => Seen::Error(e.kind()),
+    }
+}
+
+/// Every fault the simulator injects (faults.rs `Faults::set`), on a first load and on a page
+/// already showing data, then cleared: what the person sees each time, poll after poll.
+#[tokio::test]
+async fn every_fault_on_a_first_load_and_on_a_watched_page_then_recovered() {
+    use Seen::{Error, Shown};
+    // (fault, value, first load, watched page)
+    let table: [(&str, &str, Seen, Seen); 13] = [
+        ("oidc", "1", Error("Unauthorized"), Error("Unauthorized")),
+        ("malformed", "1", Error("Decode"), Error("Decode")),
+        ("html", "1", Error("NotJson"), Error("NotJson")),
+        ("drop", "1", Error("Network"), Error("Network")),
+        // http.go: 503 "server not initialized" while the operator starts.
+        ("down", "1", Error("Server"), Error("Server")),
+        ("forbidden", "1", Error("Forbidden"), Error("Forbidden")),
+        ("error-rate", "1", Error("Server"), Error("Server")),
+        ("big", "1", Shown, Shown),
+        ("crds-forbidden", "1", Shown, Shown),
+        ("confirm-fail", "1", Shown, Shown),
+        // report.go `ReportHandler` (placeholder), `refreshReportCache` (half-computed):
+        // a first load says nothing can be called missing; a watched page keeps its data.
+        ("report-placeholder", "1", Shown, Error("Degraded")),
+        ("namespaces-fail", "1", Shown, Error("Degraded")),
+        ("half-report", "1", Shown, Error("Degraded")),
+    ];
+    for (fault, value, on_first, on_watched) in table {
+        let state = state("demo");
+        let whole = state.store.read().unwrap().entries.len();
+        // A first load under the fault, then the fault cleared.
+        faults(&state, |f| assert!(f.set(fault, value)));
+        let mut poller = Poller::default();
+        let first = poll(&state, &mut poller, &mut Vec::new()).await;
+        assert_eq!(seen(&first), on_first, "{fault} on a first load");
+        faults(&state, |f| assert!(f.set(fault, "0")));
+        // The model on screen: the last one a poll built ("nothing changed" keeps it).
+        let mut last = first.ok().flatten();
+        for _ in 0..2 {
+            if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
+                last = Some(c);
+            }
+        }
+        let loaded = last.unwrap_or_else(|| panic!("{fault}: a model once cleared"));
+        assert_eq!(loaded.objects().len(), whole, "{fault}: whole again");
+        // A page showing data, then the fault, then cleared: nothing is lost on the way.
+        faults(&state, |f| assert!(f.set(fault, value)));
+        let watched = poll(&state, &mut poller, &mut Vec::new()).await;
+        assert_eq!(seen(&watched), on_watched, "{fault} on a watched page");
+        if let Ok(Some(c)) = &watched {
+            assert_eq!(c.objects().len(), whole, "{fault}: nothing dropped");
+        }
+        faults(&state, |f| assert!(f.set(fault, "0")));
+        let back = poll(&state, &mut poller, &mut Vec::new()).await;
+        assert_eq!(seen(&back), Shown, "{fault} cleared");
+        if let Ok(Some(c)) = back {
+            assert_eq!(c.objects().len(), whole, "{fault}: whole after");
+            assert!(c.notes.partial.is_none() && c.notes.unconfirmed.is_empty());
+        }
+    }
+}
