@@ -1,7 +1,10 @@
-.PHONY: demo test bench build setup screenshots fmt rules generate
+.PHONY: demo dev test bench build setup screenshots fmt rules generate
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
+# Develop: rebuild on change and serve at http://127.0.0.1:8081 (Trunk, debug, demo backend)
+dev:
+	scripts/dev.sh
 # Run every test tier
 test:
 	scripts/test.sh

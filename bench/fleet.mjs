@@ -34,7 +34,7 @@ async function once(browser, sim, n) {
   await fetch(`${sim.base}/__sim/log?clear=1`);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+  await page.addInitScript(() => addEventListener('fluxlens:wasm-started', (e) => { window.__wasm = e.detail.wasm; }));
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   const memory = async () => {

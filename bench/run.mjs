@@ -51,7 +51,7 @@ async function measure(browser, simArgs, label) {
       await fetch(`${sim.base}/__sim/log?clear=1`);
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+      await page.addInitScript(() => addEventListener('fluxlens:wasm-started', (e) => { window.__wasm = e.detail.wasm; }));
       await page.goto(`${sim.base}/graph?group=0&flat=1&poll=600`);
       await page.waitForFunction(() => performance.getEntriesByName('fluxlens:graph-laid-out').length > 0 && performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 120000 });
       const t = await page.evaluate(() => {

@@ -1,20 +1,12 @@
 #!/usr/bin/env bash
-# Builds the release app into dist/ and the simulator. Never downloads a tool (--offline).
+# Builds the release app into dist/ and the simulator. Never downloads a tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-trunk build --release --offline
-# The same app for serving under /fluxlens/ (deploy/nginx/fluxlens-subpath.conf.template).
-trunk build --release --offline --public-url /fluxlens/ --dist dist-fluxlens
-python3 - <<'PY'
-p = "dist-fluxlens/index.html"
-s = open(p).read()
-if 'name="fluxlens-base"' not in s:
-    s = s.replace("<head>", '<head>\n  <meta name="fluxlens-base" content="/fluxlens">', 1)
-open(p, "w").write(s)
-PY
-# Precompressed assets for nginx's gzip_static/brotli_static and the simulator (issue #15).
-python3 scripts/precompress.py dist dist-fluxlens
+# dist/ and dist-fluxlens/ (the same app served under /fluxlens/, deploy/nginx/
+# fluxlens-subpath.conf.template), precompressed for nginx and the simulator; nothing when they
+# are up to date (scripts/build.py).
+python3 scripts/build.py
 # The Docker build stage needs the app only.
 [ -n "${FLUXLENS_BUILD_ONLY:-}" ] && exit 0
 cargo build --release -p fluxlens-sim

@@ -9,19 +9,24 @@ import gzip, os, shutil, subprocess, sys
 
 EXTS = (".wasm", ".js", ".css", ".html", ".svg", ".json")
 
-def main(dirs):
+def compress(path):
+    """Writes path.gz and, with the brotli CLI, path.br."""
+    data = open(path, "rb").read()
+    with open(path + ".gz", "wb") as f:
+        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=f, mtime=0) as z:
+            z.write(data)
     brotli = shutil.which("brotli")
+    if brotli:
+        subprocess.run([brotli, "-q", "11", "-f", "-o", path + ".br", path], check=True)
+
+
+def main(dirs):
     for d in dirs:
         for name in sorted(os.listdir(d)):
             path = os.path.join(d, name)
-            if not os.path.isfile(path) or not name.endswith(EXTS):
-                continue
-            data = open(path, "rb").read()
-            with open(path + ".gz", "wb") as f:
-                with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=f, mtime=0) as z:
-                    z.write(data)
-            if brotli:
-                subprocess.run([brotli, "-q", "11", "-f", "-o", path + ".br", path], check=True)
+            if os.path.isfile(path) and name.endswith(EXTS):
+                compress(path)
+    brotli = shutil.which("brotli")
     print("precompressed:", ", ".join(dirs), "(gzip" + (" + brotli)" if brotli else " only: no brotli CLI)"))
 
 if __name__ == "__main__":

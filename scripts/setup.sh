@@ -4,7 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TRUNK_VERSION=0.21.14          # 0.22.x needs rustc >= 1.96.1
 LEPTOSFMT_VERSION=0.1.33       # formats every view! macro; make test checks it
 WASM_SPLIT_VERSION=0.2.4       # wasm-split-cli: cuts the wasm into the overview and a chunk per page
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
@@ -27,16 +26,12 @@ fi
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
 
-if ! trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; then
-  say "installing trunk $TRUNK_VERSION (about 9 minutes on 2 cores)"
-  cargo install trunk --locked --version "$TRUNK_VERSION"
-fi
 if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
   say "installing wasm-bindgen-cli $WB_VERSION"
   # Not --locked: its lockfile pins a crate version the registry no longer has.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
-# scripts/split.py, Trunk's post-build hook: the module per page (#28).
+# scripts/split.py, in the release build (scripts/build.py): the module per page (#28).
 # (The tool has no --version: cargo's own list of installed packages says which is there.)
 if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
   say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 2 minutes on 2 cores)"
@@ -51,6 +46,6 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   say "installing node tooling (binaryen wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
-# Debian's binaryen 108 silently breaks the app; Trunk.toml pins version_132 and npm's comes first on PATH.
+# Debian's binaryen 108 silently breaks the app; package.json pins binaryen 132, first on PATH.
 wasm-opt --version | grep -q 'version 132' || { echo "setup: wrong wasm-opt on PATH: $(command -v wasm-opt)" >&2; exit 1; }
 say "ready"

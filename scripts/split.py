@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Cuts the app's wasm into the overview's module and one chunk per other page (#28).
+"""The wasm side of the release build (scripts/build.py): cuts the app's module into the
+overview's module and one chunk per other page (#28), binds and optimises each once, and names
+every file for this build.
 
-Runs as Trunk's post_build hook (Trunk.toml), after Trunk has built, bound and optimized the
-one module: Trunk cannot split (trunk-rs/trunk#1022), and the split needs the module as the
-linker wrote it, relocations included (.cargo/config.toml), which wasm-bindgen throws away.
-So this takes cargo's own output again and does what Trunk did, in the split's order:
+The split needs the module as the linker wrote it, relocations included (.cargo/config.toml),
+so it starts from cargo's own output:
 
   1. wasm-split-cli (wasm_split_cli_support, pinned in scripts/setup.sh) cuts the module at
      the `#[wasm_split]` points of src/pages/split.rs: the main module, a module per page
      and chunks of code that several pages share, and the loader (__wasm_split.js);
-  2. wasm-bindgen binds the main module, as Trunk does (--target web);
-  3. wasm-opt -Oz optimizes every module, as Trunk does;
+  2. wasm-bindgen binds the main module (--target web);
+  3. wasm-opt -Oz optimizes every module (two at a time);
   4. the main JS takes in the modules it imports (the loader, the API reader's snippet), so the
      app's script is one request: on HTTP/1.1 the first load has six connections for the script,
      the wasm and the API reads, and each small module held one of them for a round trip (#28);
@@ -18,68 +18,60 @@ So this takes cargo's own output again and does what Trunk did, in the split's o
   5. every file gets one name for this build: fluxlens-<hash>.js and _bg.wasm, each chunk and
      the snippets' folder with the same <hash>, a hash of all their bytes: a deploy that
      changes any of them changes every name, so the kit's year-long caching of hashed assets
-     holds;
-  6. index.html points at the new names, preloads no module but the main one, and carries fresh
-     integrity hashes.
+     holds.
 
-Without split points in the build (no `split` feature), it keeps Trunk's one module and drops
-only the linker's sections from it.
-
-  python3 scripts/split.py                 # as Trunk's hook: TRUNK_STAGING_DIR, TRUNK_PROFILE
-  python3 scripts/split.py STAGING PROFILE # by hand
+Without split points (`one_module`, the load bench's "before #28" build) the module is bound
+whole, its linker sections dropped, and optimised once.
 """
-import base64, concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
+import concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
 
 APP = "fluxlens"
 LOADER = "__wasm_split"
 
 
-def main(staging, profile):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
-    source = os.path.join(target, "wasm32-unknown-unknown", profile, APP + ".wasm")
-    index_path = os.path.join(staging, "index.html")
-    index = read_text(index_path)
-    stem = trunk_stem(index)
-    if LOADER not in read_text(os.path.join(staging, stem + ".js")):
-        # The relocations the split needs (.cargo/config.toml) went through Trunk's binding into
-        # the one module: twice its size in custom sections no browser reads.
-        dropped = strip_link_sections(os.path.join(staging, stem + "_bg.wasm"))
-        write_text(index_path, refresh_integrity(index, staging))
-        print(f"split: no split points in this build: one module, {dropped} bytes of link sections dropped")
-        return
+def split_app(source, out):
+    """Writes the split app into `out`; returns its stem (fluxlens-<hash>)."""
     with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
-        run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", stem])
+        run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", APP])
         bound = os.path.join(tmp, "bound")
         run(["wasm-bindgen", "--target", "web", "--no-typescript", "--out-dir", bound,
-             "--out-name", stem, os.path.join(tmp, stem + ".wasm")])
-        export_function_table(os.path.join(bound, stem + "_bg.wasm"))
-        chunks = sorted(n for n in os.listdir(tmp) if n.endswith(".wasm") and n != stem + ".wasm")
-        modules = [os.path.join(bound, stem + "_bg.wasm")] + [os.path.join(tmp, n) for n in chunks]
+             "--out-name", APP, os.path.join(tmp, APP + ".wasm")])
+        export_function_table(os.path.join(bound, APP + "_bg.wasm"))
+        chunks = sorted(n for n in os.listdir(tmp) if n.endswith(".wasm") and n != APP + ".wasm")
+        modules = [os.path.join(bound, APP + "_bg.wasm")] + [os.path.join(tmp, n) for n in chunks]
         optimize(modules)
         files = {
-            "js": with_modules_inlined(read_text(os.path.join(bound, stem + ".js")), stem, tmp, bound),
+            "js": with_modules_inlined(read_text(os.path.join(bound, APP + ".js")), APP, tmp, bound),
             "wasm": read_bytes(modules[0]),
             "chunks": {n[:-len(".wasm")]: read_bytes(os.path.join(tmp, n)) for n in chunks},
         }
         new = APP + "-" + build_hash(files)
-        write_outputs(staging, stem, new, files)
-        write_snippets(staging, bound, new)
-    index = index.replace(stem, new)
-    index = only_main_preload(index, new)
-    write_text(index_path, refresh_integrity(index, staging))
+        write_outputs(out, APP, new, files)
+        write_snippets(out, bound, new)
     print(f"split: {new}: main module and {len(files['chunks'])} chunks")
+    return new
 
 
-def trunk_stem(index):
-    found = re.search(APP + r"-[0-9a-f]+(?=_bg\.wasm)", index)
-    if not found:
-        sys.exit("split: index.html names no " + APP + "-<hash>_bg.wasm")
-    return found.group(0)
+def one_module(source, out):
+    """Writes the app as one bound module into `out`, its JS modules apart; returns its stem."""
+    with tempfile.TemporaryDirectory(prefix="fluxlens-one-") as tmp:
+        run(["wasm-bindgen", "--target", "web", "--no-typescript", "--out-dir", tmp,
+             "--out-name", APP, source])
+        wasm = os.path.join(tmp, APP + "_bg.wasm")
+        dropped = strip_link_sections(wasm)
+        optimize([wasm])
+        files = {"js": read_text(os.path.join(tmp, APP + ".js")), "wasm": read_bytes(wasm), "chunks": {}}
+        new = APP + "-" + build_hash(files)
+        write_text(os.path.join(out, new + ".js"), files["js"].replace(APP + "_bg.wasm", new + "_bg.wasm"))
+        write_bytes(os.path.join(out, new + "_bg.wasm"), files["wasm"])
+        if os.path.isdir(os.path.join(tmp, "snippets")):
+            shutil.copytree(os.path.join(tmp, "snippets"), os.path.join(out, "snippets"))
+    print(f"split: {new}: one module, {dropped} bytes of link sections dropped")
+    return new
 
 
 def optimize(modules):
-    # As Trunk does for the one module (index.html's data-wasm-opt="z"); two at a time.
+    # -Oz: the smallest code; two at a time (this machine's two cores).
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for done in pool.map(lambda m: run(["wasm-opt", "-Oz", m, "-o", m], quiet=True), modules):
             pass
@@ -205,7 +197,7 @@ def build_hash(files):
 
 
 def write_outputs(staging, stem, new, files):
-    """Writes the renamed files and removes Trunk's one-module pair."""
+    """Writes the files under this build's names."""
     suffix = new[len(APP):]
     js = files["js"]
     for name, data in files["chunks"].items():
@@ -216,8 +208,6 @@ def write_outputs(staging, stem, new, files):
     js = js.replace('"./snippets/', f'"./snippets/{new}/')
     write_text(os.path.join(staging, new + ".js"), js)
     write_bytes(os.path.join(staging, new + "_bg.wasm"), files["wasm"])
-    for old in (stem + ".js", stem + "_bg.wasm"):
-        os.remove(os.path.join(staging, old))
 
 
 def write_snippets(staging, bound, new):
@@ -275,41 +265,6 @@ def module_function(text, stem, url):
     return "(() => {\n" + text + "\nreturn { " + ", ".join(exports) + " };\n})()"
 
 
-def only_main_preload(index, new):
-    """Drops the modulepreload of every module but the main one (the others are in it now)."""
-    def keep(match):
-        return match.group(0) if match.group(1).endswith("/" + new + ".js") else ""
-    kept = re.sub(r'\s*<link rel="modulepreload" href="([^"]*)"[^>]*>', keep, index)
-    if new + '.js"' not in kept or 'rel="modulepreload"' not in kept:
-        sys.exit("split: index.html has no modulepreload of the main module")
-    return kept
-
-
-def refresh_integrity(index, staging):
-    """Every tag naming a staged file and an integrity hash gets the file's sha384 again."""
-    def fresh(match):
-        tag = match.group(0)
-        href = re.search(r'href="([^"]+)"', tag)
-        if not href:
-            return tag
-        path = staged(staging, href.group(1))
-        if path is None:
-            return tag
-        digest = base64.b64encode(hashlib.sha384(read_bytes(path)).digest()).decode()
-        return re.sub(r'integrity="sha384-[^"]*"', f'integrity="sha384-{digest}"', tag)
-    return re.sub(r"<link [^>]*integrity=\"[^\"]*\"[^>]*>", fresh, index)
-
-
-def staged(staging, href):
-    # The href carries Trunk's public URL (/ or /fluxlens/): find the file by its tail.
-    parts = href.lstrip("/").split("/")
-    for start in range(len(parts)):
-        path = os.path.join(staging, *parts[start:])
-        if os.path.isfile(path):
-            return path
-    return None
-
-
 def must_replace(text, old, new):
     if old not in text:
         sys.exit(f"split: expected {old} in the generated JS")
@@ -342,10 +297,3 @@ def write_text(path, text):
 def write_bytes(path, data):
     with open(path, "wb") as f:
         f.write(data)
-
-
-if __name__ == "__main__":
-    if len(sys.argv) == 3:
-        main(sys.argv[1], sys.argv[2])
-    else:
-        main(os.environ["TRUNK_STAGING_DIR"], os.environ.get("TRUNK_PROFILE", "release"))

@@ -37,8 +37,10 @@ step "native tests (core, sim, check)"
 cargo test -p fluxlens-core -p fluxlens-sim -p fluxlens-check
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
-step "build (the wasm split per page: scripts/split.py, Trunk's post-build hook)"
+step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the page; nothing when up to date)"
 scripts/build.sh
+# A tree already built is not built again (what `make demo` relies on to start at once).
+python3 scripts/build.py | grep -q "up to date" || { echo "build: a second build of the same tree rebuilt"; exit 1; }
 step "deploy image (when a container engine runs)"
 scripts/image-test.sh
 step "end-to-end (Playwright on the simulator)"

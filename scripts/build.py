@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""The release build of the app, each step once: cargo → split (scripts/split.py) → bind →
+optimise → the page. Writes dist/ (the app at /) and dist-fluxlens/ (the same files, its page
+pointing under /fluxlens/), both precompressed. Trunk only serves in development
+(`make dev`: a debug build, no split, no wasm-opt).
+
+The page is index.html with its `data-trunk` links done as Trunk would for a release:
+  rel="inline"     a script or stylesheet, written into the page (no request of its own, #28);
+  rel="css"        a stylesheet file named by its hash (the load bench's "before #28" page);
+  rel="rust"       the app's module script, in its place, and a preload of the main JS and wasm;
+  rel="copy-file"  copied beside the page, the tag dropped.
+
+Up to date, it builds nothing: what went into dist/ (every input file's bytes, the tools'
+versions, the options) is hashed into dist/.build-inputs, and an equal hash skips the build.
+
+  scripts/build.py                       # dist/ and dist-fluxlens/
+  scripts/build.py --one-module --html index.one-module.html --dist target/dist-one-module
+"""
+import argparse, base64, hashlib, os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import precompress  # noqa: E402
+import split  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STAMP = ".build-inputs"
+# What the app's bytes are made of (tracked and untracked files under these paths).
+INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.html", "Cargo.toml",
+          "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
+          "scripts/precompress.py"]
+SUBPATH = "/fluxlens/"
+STARTED_EVENT = "fluxlens:wasm-started"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--html", default="index.html")
+    ap.add_argument("--dist", default="dist")
+    ap.add_argument("--subpath-dist", default="dist-fluxlens", help=f"the app served under {SUBPATH}")
+    ap.add_argument("--one-module", action="store_true", help="no split (the load bench's baseline)")
+    args = ap.parse_args()
+    os.chdir(ROOT)
+    dists = [args.dist] if args.one_module else [args.dist, args.subpath_dist]
+    inputs = inputs_hash(args)
+    if all(read_stamp(d) == inputs for d in dists):
+        print(f"build: {', '.join(dists)} up to date")
+        return
+    features = [] if args.one_module else ["--features", "split"]
+    run(["cargo", "build", "--release", "--target", "wasm32-unknown-unknown", "-p", "fluxlens",
+         "--bin", "fluxlens", *features])
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    source = os.path.join(target, "wasm32-unknown-unknown", "release", "fluxlens.wasm")
+    template = read_text(args.html)
+    with tempfile.TemporaryDirectory(prefix="fluxlens-build-", dir=ROOT) as staging:
+        app = os.path.join(staging, "app")
+        os.mkdir(app)
+        stem = (split.one_module if args.one_module else split.split_app)(source, app)
+        page = Page(template, stem)
+        page.copy_files(app)
+        # Compressed once for both folders; only each page (and a stylesheet file) apart.
+        precompress.main([app])
+        for dist in dists:
+            out = os.path.join(staging, os.path.basename(dist))
+            shutil.copytree(app, out)
+            public = "/" if dist == args.dist else SUBPATH
+            for name in page.render(public, out):
+                precompress.compress(os.path.join(out, name))
+            split.write_text(os.path.join(out, STAMP), inputs)
+            shutil.rmtree(dist, ignore_errors=True)
+            shutil.move(out, dist)
+    print(f"build: {', '.join(dists)} written ({stem})")
+
+
+class Page:
+    """index.html with its `data-trunk` links done (see the module's doc)."""
+
+    def __init__(self, template, stem):
+        self.template = template
+        self.stem = stem
+
+    def copy_files(self, out):
+        """Copies the `copy-file` links' files beside the page."""
+        for attrs in re.findall(r"<link data-trunk ([^>]*)>", self.template):
+            if attr(attrs, "rel") == "copy-file":
+                href = attr(attrs, "href")
+                shutil.copy(href, os.path.join(out, os.path.basename(href)))
+
+    def render(self, public, out):
+        """Writes the page for the app served at `public` into `out`; returns the files written."""
+        written = ["index.html"]
+        html = re.sub(r"[ \t]*<link data-trunk ([^>]*)>", lambda m: self.link(m.group(1), public, out, written), self.template)
+        if public != "/":
+            html = html.replace("<head>", f'<head>\n  <meta name="fluxlens-base" content="{public.rstrip("/")}">', 1)
+        js, wasm = f"{public}{self.stem}.js", f"{public}{self.stem}_bg.wasm"
+        preload = (f'<link rel="modulepreload" href="{js}" crossorigin="anonymous" integrity="{sri(out, self.stem + ".js")}">'
+                   f'<link rel="preload" href="{wasm}" crossorigin="anonymous" integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
+        split.write_text(os.path.join(out, "index.html"), must_replace(html, "</head>", preload + "</head>"))
+        return written
+
+    def link(self, attrs, public, out, written):
+        rel = attr(attrs, "rel")
+        href = attr(attrs, "href")
+        if rel == "rust":
+            return self.module_script(public)
+        if rel == "copy-file":
+            return ""
+        text = read_text(href)
+        if rel == "inline" and href.endswith(".js"):
+            return f"<script>{text}</script>"
+        if rel == "inline" and href.endswith(".css"):
+            return f"<style>{text}</style>"
+        if rel == "css":
+            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+            name = f"{os.path.splitext(os.path.basename(href))[0]}-{digest}.css"
+            split.write_text(os.path.join(out, name), text)
+            written.append(name)
+            return f'<link rel="stylesheet" href="{public}{name}" integrity="{sri(out, name)}"/>'
+        sys.exit(f"build: {href}: a data-trunk link this build does not do (rel={rel})")
+
+    def module_script(self, public):
+        return (f"<script type=\"module\">\n"
+                f"import init, * as bindings from '{public}{self.stem}.js';\n"
+                f"const wasm = await init({{ module_or_path: '{public}{self.stem}_bg.wasm' }});\n"
+                f"window.wasmBindings = bindings;\n"
+                f"dispatchEvent(new CustomEvent(\"{STARTED_EVENT}\", {{detail: {{wasm}}}}));\n"
+                f"</script>")
+
+
+def inputs_hash(args):
+    """What the build's output is made of: the input files' paths and bytes, the page, the tools'
+    versions and the options."""
+    h = hashlib.sha256()
+    for path in input_files([*INPUTS, args.html]):
+        h.update(path.encode() + b"\0")
+        h.update(split.read_bytes(path))
+    for tool in (["wasm-bindgen", "--version"], ["wasm-opt", "--version"], ["rustc", "--version"]):
+        h.update(subprocess.run(tool, capture_output=True, text=True).stdout.encode())
+    h.update(repr(vars(args)).encode())
+    return h.hexdigest()
+
+
+def input_files(paths):
+    """The files under `paths` git tracks or would (a copy without .git: every file)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths],
+                            capture_output=True)
+    if listed.returncode == 0:
+        files = [p.decode() for p in listed.stdout.split(b"\0") if p]
+    else:
+        files = [os.path.join(d, f) for p in paths for d, _, fs in os.walk(p) for f in fs] + [p for p in paths if os.path.isfile(p)]
+    return sorted(p for p in set(files) if os.path.isfile(p))
+
+
+def read_stamp(dist):
+    path = os.path.join(dist, STAMP)
+    return read_text(path) if os.path.isfile(path) and os.path.isfile(os.path.join(dist, "index.html")) else None
+
+
+def sri(out, name):
+    return "sha384-" + base64.b64encode(hashlib.sha384(split.read_bytes(os.path.join(out, name))).digest()).decode()
+
+
+def attr(attrs, name):
+    found = re.search(rf'{name}="([^"]*)"', attrs)
+    return found.group(1) if found else ""
+
+
+def must_replace(text, old, new):
+    if old not in text:
+        sys.exit(f"build: the page has no {old}")
+    return text.replace(old, new, 1)
+
+
+def read_text(path):
+    return split.read_text(path)
+
+
+def run(cmd):
+    if subprocess.run(cmd).returncode != 0:
+        sys.exit(f"build: {' '.join(cmd)} failed")
+
+
+if __name__ == "__main__":
+    main()
