@@ -45,7 +45,7 @@ test('demo: header shows the report, counts match, marks recorded, every route r
   } finally { await cleanup(browser, sim); }
 });
 
-test('initial load needs at most 3 + ceil(N/500) API requests, +1 to confirm missing references', async () => {
+test('initial load needs at most 3 + ceil(N/500) API requests, +1 to confirm missing references, +1 for the instance\'s events', async () => {
   const sim = await startSim(['--synthetic', '4500']);
   try {
     const page = await newPage(browser);

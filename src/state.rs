@@ -1,36 +1,17 @@
 //! App-wide state, provided once at the root.
 
+use fluxlens_core::analysis::Analysis;
 use fluxlens_core::error::ApiError;
-use fluxlens_core::findings::Finding;
-use fluxlens_core::graph::Graph;
-use fluxlens_core::migration::Migration;
 use fluxlens_core::model::Cluster;
-use fluxlens_core::signatures::{SignatureSummary, SourcePosture};
 use fluxlens_core::snapshot::Verdicts;
-use fluxlens_core::summary::ClusterSummary;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The cluster and everything core computed from it, replaced whole on each refresh.
+/// The cluster and everything core computed from it (`Analysis`, read through this type as
+/// if its own fields: `loaded.findings`), replaced whole on each refresh.
 pub struct Loaded {
     pub cluster: Cluster,
-    /// Findings as shown: a rule firing on more than five objects is one finding (§0.3-6).
-    pub findings: Vec<Finding>,
-    /// Every finding, one per object: what analyses, the graph and the side panel read.
-    pub per_object: Vec<Finding>,
-    pub summary: ClusterSummary,
-    /// The graph with default layers (the graph view rebuilds only for other layers).
-    pub graph: Arc<Graph>,
-    /// Signature posture of every source, the root first.
-    pub postures: Vec<SourcePosture>,
-    pub signatures: SignatureSummary,
-    /// Git → OCI, storage, distribution: stages, checks, blockers.
-    pub migrations: Vec<Migration>,
-    /// The compliance scorecard under the default profile (the overview's card; the
-    /// compliance view recomputes it for the profile the user picks).
-    pub controls: Vec<fluxlens_core::compliance::Control>,
-    /// The image variant the whole cluster runs, `None` when mixed.
-    pub variant: Option<fluxlens_core::compliance::Variant>,
+    pub analysis: Analysis,
     /// A snapshot without messages: the findings its sender's page showed (shown instead of
     /// recomputing from blanked messages).
     pub verdicts: Option<Verdicts>,
@@ -44,20 +25,20 @@ impl Loaded {
 
     /// Runs the analyses for a cluster, or reads them from a snapshot's carried verdicts.
     pub fn opened(cluster: Cluster, verdicts: Option<Verdicts>) -> Loaded {
-        let a = fluxlens_core::analysis::Analysis::of(&cluster, verdicts.as_ref());
+        let analysis = Analysis::of(&cluster, verdicts.as_ref());
         Loaded {
             cluster,
-            findings: a.findings,
-            per_object: a.per_object,
-            summary: a.summary,
-            graph: a.graph,
-            postures: a.postures,
-            signatures: a.signatures,
-            migrations: a.migrations,
-            controls: a.controls,
-            variant: a.variant,
+            analysis,
             verdicts,
         }
+    }
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = Analysis;
+
+    fn deref(&self) -> &Analysis {
+        &self.analysis
     }
 }
 

@@ -2,7 +2,7 @@ use super::when_loaded;
 use crate::components::download::download;
 use crate::components::findings::FindingsList;
 use fluxlens_core::compliance::{
-    self, ComponentImage, Profile,
+    self, ComponentImage, Profile, ProfileName,
     export::{DataSource, Evidence},
 };
 use leptos::prelude::*;
@@ -48,131 +48,14 @@ pub fn CompliancePage() -> impl IntoView {
             <h1 id="ent-title">"Flux Enterprise compliance"</h1>
             {when_loaded(move || {
                 view! {
-                    {move || {
-                        page.with(|p| {
-                            p.as_ref()
-                                .map(|p| {
-                                    view! {
-                                        <crate::components::hero::Hero verdict=p.verdict.clone() />
-                                        <p class="fl-lead" data-summary="compliance">
-                                            "Variant "
-                                            <strong data-variant=p.variant>{p.variant}</strong>
-                                            " · "
-                                            <strong data-count="controls-passed">
-                                                {p.tally.passed}
-                                            </strong>
-                                            {format!(" {}", p.tally.after_passed())}
-                                        </p>
-                                    }
-                                })
-                        })
-                    }}
-                    <form
-                        class="fl-filters"
-                        on:submit=|ev| ev.prevent_default()
-                        aria-label="Compliance profile"
-                    >
-                        <label>
-                            "Profile "
-                            <select
-                                name="profile"
-                                prop:value=move || profile.get().0
-                                on:change=move |ev| set.run(("profile", event_target_value(&ev)))
-                            >
-                                <option value="upstream">"upstream (no requirement)"</option>
-                                <option value="enterprise">"require Flux Enterprise"</option>
-                                <option value="fips">"require FIPS"</option>
-                            </select>
-                        </label>
-                        <label>
-                            "Minimum operator version "
-                            <input
-                                type="text"
-                                placeholder="v0.33.0"
-                                prop:value=move || profile.get().1
-                                on:change=move |ev| set.run(("minop", event_target_value(&ev)))
-                            />
-                        </label>
-                    </form>
+                    {move || page.with(|p| p.as_ref().map(summary))}
+                    <ProfileForm profile set />
                     <div class="fl-graph-actions">
                         {export_button(page, "json", "application/json", "Export JSON")}
                         {export_button(page, "md", "text/markdown", "Export Markdown")}
                         {export_button(page, "csv", "text/csv", "Export CSV")}
                     </div>
-                    {move || {
-                        page.with(|p| {
-                            p.as_ref()
-                                .map(|p| {
-                                    view! {
-                                        <table class="fl-table" data-table="scorecard">
-                                            <caption>"Scorecard"</caption>
-                                            <thead>
-                                                <tr>
-                                                    <th scope="col">"Control"</th>
-                                                    <th scope="col">"Title"</th>
-                                                    <th scope="col">"Result"</th>
-                                                </tr>
-                                            </thead>
-                                            <tbody>
-                                                {p
-                                                    .controls
-                                                    .iter()
-                                                    .map(|c| {
-                                                        let r = c.outcome.as_str();
-                                                        view! {
-                                                            <tr data-control=c.rule data-result=r>
-                                                                <td>
-                                                                    <a
-                                                                        href=crate::components::findings::rule_href(c.rule)
-                                                                        target="_blank"
-                                                                        rel="external"
-                                                                    >
-                                                                        <code>{c.rule}</code>
-                                                                    </a>
-                                                                </td>
-                                                                <td>{c.title}</td>
-                                                                <td class=format!("fl-result fl-result--{r}")>{r}</td>
-                                                            </tr>
-                                                        }
-                                                    })
-                                                    .collect_view()}
-                                            </tbody>
-                                        </table>
-                                        // Focusable: on a phone it scrolls sideways, and a keyboard
-                                        // must be able to scroll it too.
-                                        <div
-                                            class="fl-scroll"
-                                            tabindex="0"
-                                            role="region"
-                                            aria-label="Components"
-                                        >
-                                            <table class="fl-table" data-table="components">
-                                                <caption>"Components"</caption>
-                                                <thead>
-                                                    <tr>
-                                                        <th scope="col">"Component"</th>
-                                                        <th scope="col">"Registry"</th>
-                                                        <th scope="col">"Variant"</th>
-                                                        <th scope="col">"Tag"</th>
-                                                        <th scope="col">"Digest"</th>
-                                                        <th scope="col">"Pinned"</th>
-                                                        <th scope="col">"Provenance"</th>
-                                                    </tr>
-                                                </thead>
-                                                <tbody>
-                                                    {p
-                                                        .components
-                                                        .iter()
-                                                        .cloned()
-                                                        .map(component_row)
-                                                        .collect_view()}
-                                                </tbody>
-                                            </table>
-                                        </div>
-                                    }
-                                })
-                        })
-                    }}
+                    {move || page.with(|p| p.as_ref().map(tables))}
                     <h2>"Compliance findings"</h2>
                     <FindingsList findings=Signal::derive(move || {
                         page.with(|p| p.as_ref().map(|p| p.findings.clone()).unwrap_or_default())
@@ -180,6 +63,117 @@ pub fn CompliancePage() -> impl IntoView {
                 }
             })}
         </section>
+    }
+}
+
+/// The verdict and the line under it: the variant and how many controls pass.
+fn summary(p: &ComplianceView) -> impl IntoView + use<> {
+    view! {
+        <crate::components::hero::Hero verdict=p.verdict.clone() />
+        <p class="fl-lead" data-summary="compliance">
+            "Variant "
+            <strong data-variant=p.variant>{p.variant}</strong>
+            " · "
+            <strong data-count="controls-passed">{p.tally.passed}</strong>
+            {format!(" {}", p.tally.after_passed())}
+        </p>
+    }
+}
+
+/// The profile the controls are judged under, and the minimum operator version.
+#[component]
+fn ProfileForm(
+    /// The chosen profile's name and minimum operator version.
+    profile: Memo<(String, String)>,
+    /// Sets one query pair.
+    set: Callback<(&'static str, String)>,
+) -> impl IntoView {
+    view! {
+        <form
+            class="fl-filters"
+            on:submit=|ev| ev.prevent_default()
+            aria-label="Compliance profile"
+        >
+            <label>
+                "Profile "
+                <select
+                    name="profile"
+                    prop:value=move || profile.get().0
+                    on:change=move |ev| set.run(("profile", event_target_value(&ev)))
+                >
+                    {ProfileName::ALL
+                        .map(|p| view! { <option value=p.as_str()>{p.label()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "Minimum operator version "
+                <input
+                    type="text"
+                    placeholder="v0.33.0"
+                    prop:value=move || profile.get().1
+                    on:change=move |ev| set.run(("minop", event_target_value(&ev)))
+                />
+            </label>
+        </form>
+    }
+}
+
+/// The scorecard and the components it was judged from.
+fn tables(p: &ComplianceView) -> impl IntoView + use<> {
+    view! {
+        <table class="fl-table" data-table="scorecard">
+            <caption>"Scorecard"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"Control"</th>
+                    <th scope="col">"Title"</th>
+                    <th scope="col">"Result"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {p
+                    .controls
+                    .iter()
+                    .map(|c| {
+                        let r = c.outcome.as_str();
+                        view! {
+                            <tr data-control=c.rule data-result=r>
+                                <td>
+                                    <a
+                                        href=crate::components::findings::rule_href(c.rule)
+                                        target="_blank"
+                                        rel="external"
+                                    >
+                                        <code>{c.rule}</code>
+                                    </a>
+                                </td>
+                                <td>{c.title}</td>
+                                <td class=format!("fl-result fl-result--{r}")>{r}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+        // Focusable: on a phone it scrolls sideways, and a keyboard must be able to scroll it too.
+        <div class="fl-scroll" tabindex="0" role="region" aria-label="Components">
+            <table class="fl-table" data-table="components">
+                <caption>"Components"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Component"</th>
+                        <th scope="col">"Registry"</th>
+                        <th scope="col">"Variant"</th>
+                        <th scope="col">"Tag"</th>
+                        <th scope="col">"Digest"</th>
+                        <th scope="col">"Pinned"</th>
+                        <th scope="col">"Provenance"</th>
+                    </tr>
+                </thead>
+                <tbody>{p.components.iter().cloned().map(component_row).collect_view()}</tbody>
+            </table>
+        </div>
     }
 }
 

@@ -162,7 +162,10 @@ fn sort_choices(labels: &[String]) -> Vec<(String, String)> {
 }
 
 /// Every label key of the fleet, and every `key=value` pair.
-fn label_choices(rows: &[Row]) -> (Vec<String>, Vec<(String, String)>) {
+/// The rows' label keys, and their `key=value` pairs.
+type LabelChoices = (Vec<String>, Vec<(String, String)>);
+
+fn label_choices(rows: &[Row]) -> LabelChoices {
     let mut pairs: Vec<(String, String)> = rows
         .iter()
         .flat_map(|r| r.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
@@ -182,17 +185,6 @@ fn FleetControls(
     rows: Memo<Vec<Row>>,
 ) -> impl IntoView {
     let choices = Memo::new(move |_| rows.with(|r| label_choices(r)));
-    let versions = Memo::new(move |_| {
-        let mut v: Vec<String> = rows.with(|r| {
-            r.iter()
-                .filter_map(|r| r.facts.as_ref()?.flux_version.clone())
-                .collect()
-        });
-        let parse = fluxlens_core::fleet::version::parse;
-        fluxlens_core::util::sort::by(&mut v, |a, b| parse(b).cmp(&parse(a)));
-        v.dedup();
-        v
-    });
     let edit = move |f: fn(&mut TableQuery, String)| {
         move |ev: leptos::ev::Event| {
             let mut q = query.get_untracked();
@@ -243,85 +235,8 @@ fn FleetControls(
                         .collect_view()}
                 </select>
             </label>
-            <label>
-                "Label "
-                <select
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        if let Some((k, val)) = v.split_once('=') {
-                            let mut q = query.get_untracked();
-                            q.labels.retain(|(key, _)| key != k);
-                            q.labels.push((k.to_string(), val.to_string()));
-                            set_query.run(q);
-                        }
-                    }
-                    prop:value=""
-                    data-filter="label"
-                >
-                    <option value="">"add a label filter"</option>
-                    {move || {
-                        choices
-                            .with(|(_, pairs)| {
-                                pairs
-                                    .iter()
-                                    .map(|(k, v)| {
-                                        let pair = format!("{k}={v}");
-                                        view! { <option value=pair.clone()>{pair.clone()}</option> }
-                                    })
-                                    .collect_view()
-                            })
-                    }}
-                </select>
-            </label>
-            {move || {
-                query
-                    .with(|q| q.labels.clone())
-                    .into_iter()
-                    .map(|(k, v)| {
-                        let key = k.clone();
-                        view! {
-                            <button
-                                class="fl-btn fl-chip"
-                                type="button"
-                                data-active-label=format!("{k}={v}")
-                                on:click=move |_| {
-                                    let mut q = query.get_untracked();
-                                    q.labels.retain(|(kk, _)| *kk != key);
-                                    set_query.run(q);
-                                }
-                            >
-                                {format!("{k}={v} ✕")}
-                            </button>
-                        }
-                    })
-                    .collect_view()
-            }}
-            <label>
-                "Sort by "
-                <select
-                    on:change=move |ev| {
-                        let mut q = query.get_untracked();
-                        q.sort = SortKey::parse(&event_target_value(&ev));
-                        set_query.run(q);
-                    }
-                    data-filter="sort"
-                >
-                    {move || {
-                        let chosen = query.with(|q| q.sort.clone().unwrap_or(SortKey::Name).name());
-                        sort_choices(&choices.with(|(keys, _)| keys.clone()))
-                            .into_iter()
-                            .map(|(value, label)| {
-                                let on = value == chosen;
-                                view! {
-                                    <option value=value selected=on>
-                                        {label}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
+            <LabelFilter query set_query choices />
+            <SortSelect query set_query choices />
             <label>
                 "Group by "
                 <select
@@ -344,33 +259,163 @@ fn FleetControls(
                     {key_options(|q| q.waves.clone())}
                 </select>
             </label>
-            <label>
-                "Target "
-                <select
-                    on:change=edit(|q, v| q.target = some(v))
-                    prop:value=move || query.with(|q| q.target.clone().unwrap_or_default())
-                    data-filter="target"
-                >
-                    <option value="">"newest running"</option>
-                    {move || {
-                        let chosen = query.with(|q| q.target.clone());
-                        versions
-                            .get()
-                            .into_iter()
-                            .map(|v| {
-                                let on = chosen.as_deref() == Some(v.as_str());
-                                view! {
-                                    <option value=v.clone() selected=on>
-                                        {v.clone()}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
+            <TargetSelect query set_query rows />
         </div>
         <FleetExports query rows />
+    }
+}
+
+/// Adds a label filter (`key=value` from the rows' labels) and shows each one set as a chip
+/// that removes it.
+#[component]
+fn LabelFilter(
+    query: Memo<TableQuery>,
+    set_query: Callback<TableQuery>,
+    choices: Memo<LabelChoices>,
+) -> impl IntoView {
+    view! {
+        <label>
+            "Label "
+            <select
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    if let Some((k, val)) = v.split_once('=') {
+                        let mut q = query.get_untracked();
+                        q.labels.retain(|(key, _)| key != k);
+                        q.labels.push((k.to_string(), val.to_string()));
+                        set_query.run(q);
+                    }
+                }
+                prop:value=""
+                data-filter="label"
+            >
+                <option value="">"add a label filter"</option>
+                {move || {
+                    choices
+                        .with(|(_, pairs)| {
+                            pairs
+                                .iter()
+                                .map(|(k, v)| {
+                                    let pair = format!("{k}={v}");
+                                    view! { <option value=pair.clone()>{pair.clone()}</option> }
+                                })
+                                .collect_view()
+                        })
+                }}
+            </select>
+        </label>
+        {move || {
+            query
+                .with(|q| q.labels.clone())
+                .into_iter()
+                .map(|(k, v)| {
+                    let key = k.clone();
+                    view! {
+                        <button
+                            class="fl-btn fl-chip"
+                            type="button"
+                            data-active-label=format!("{k}={v}")
+                            on:click=move |_| {
+                                let mut q = query.get_untracked();
+                                q.labels.retain(|(kk, _)| *kk != key);
+                                set_query.run(q);
+                            }
+                        >
+                            {format!("{k}={v} ✕")}
+                        </button>
+                    }
+                })
+                .collect_view()
+        }}
+    }
+}
+
+/// The sort: by name, state, a column, or a label key.
+#[component]
+fn SortSelect(
+    query: Memo<TableQuery>,
+    set_query: Callback<TableQuery>,
+    choices: Memo<LabelChoices>,
+) -> impl IntoView {
+    view! {
+        <label>
+            "Sort by "
+            <select
+                on:change=move |ev| {
+                    let mut q = query.get_untracked();
+                    q.sort = SortKey::parse(&event_target_value(&ev));
+                    set_query.run(q);
+                }
+                data-filter="sort"
+            >
+                {move || {
+                    let chosen = query.with(|q| q.sort.clone().unwrap_or(SortKey::Name).name());
+                    sort_choices(&choices.with(|(keys, _)| keys.clone()))
+                        .into_iter()
+                        .map(|(value, label)| {
+                            let on = value == chosen;
+                            view! {
+                                <option value=value selected=on>
+                                    {label}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+    }
+}
+
+/// The version a wave must reach: the newest running, or one the rows run.
+#[component]
+fn TargetSelect(
+    query: Memo<TableQuery>,
+    set_query: Callback<TableQuery>,
+    rows: Memo<Vec<Row>>,
+) -> impl IntoView {
+    let versions = Memo::new(move |_| {
+        let mut v: Vec<String> = rows.with(|r| {
+            r.iter()
+                .filter_map(|r| r.facts.as_ref()?.flux_version.clone())
+                .collect()
+        });
+        let parse = fluxlens_core::fleet::version::parse;
+        fluxlens_core::util::sort::by(&mut v, |a, b| parse(b).cmp(&parse(a)));
+        v.dedup();
+        v
+    });
+    let edit = move |ev: leptos::ev::Event| {
+        let mut q = query.get_untracked();
+        q.target = some(event_target_value(&ev));
+        set_query.run(q);
+    };
+    view! {
+        <label>
+            "Target "
+            <select
+                on:change=edit
+                prop:value=move || query.with(|q| q.target.clone().unwrap_or_default())
+                data-filter="target"
+            >
+                <option value="">"newest running"</option>
+                {move || {
+                    let chosen = query.with(|q| q.target.clone());
+                    versions
+                        .get()
+                        .into_iter()
+                        .map(|v| {
+                            let on = chosen.as_deref() == Some(v.as_str());
+                            view! {
+                                <option value=v.clone() selected=on>
+                                    {v.clone()}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </label>
     }
 }
 

@@ -73,39 +73,8 @@ pub fn GraphPage() -> impl IntoView {
         }
         Some(set)
     });
-    let on_select = Callback::new(move |i: u32| {
-        let d = drawing.get_untracked();
-        let node = &d.view.nodes[i as usize];
-        let mut q = query.get_untracked();
-        match &node.kind {
-            // Activating a group expands it; a namespace group un-collapses the namespace.
-            NodeKind::Group {
-                of: GroupOf::Namespace(ns),
-                ..
-            } => {
-                q.filter.collapsed_namespaces.retain(|n| n != ns);
-                q.filter.expanded.push(node.id.to_string());
-            }
-            NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),
-            _ => q.selected = Some(node.id.clone()),
-        }
-        set_query.run(q);
-    });
-    // The viewport goes to the URL once a gesture has settled: a URL write per wheel tick
-    // would wake everything that reads the query (#23).
-    let viewport_writes = StoredValue::new(0u32);
-    let on_viewport = Callback::new(move |vp: (f32, f32, f32)| {
-        viewport_writes.update_value(|n| *n += 1);
-        let mine = viewport_writes.get_value();
-        leptos::task::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(VIEWPORT_SETTLE_MS).await;
-            if viewport_writes.try_get_value() == Some(mine) {
-                let mut q = query.get_untracked();
-                q.viewport = Some(vp);
-                crate::router::replace_query(location, &q.to_query());
-            }
-        });
-    });
+    let on_select = select_handler(query, set_query, drawing);
+    let on_viewport = viewport_writer(query, location);
     let panel = Memo::new(move |_| {
         let id = query.get().selected?;
         let shown = state.data.with(|d| {
@@ -114,71 +83,13 @@ pub fn GraphPage() -> impl IntoView {
         })?;
         Some((id, shown))
     });
-    // Escape closes the side panel; "/" goes to the search, as in the operator's own UI.
-    let on_key = window_event_listener(leptos::ev::keydown, move |ev| {
-        let typing = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        match ev.key().as_str() {
-            "Escape" if query.with_untracked(|q| q.selected.is_some()) => {
-                let mut q = query.get_untracked();
-                q.selected = None;
-                set_query.run(q);
-            }
-            "/" if !typing => {
-                if let Some(input) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.query_selector("[data-graph-search]").ok().flatten())
-                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-                {
-                    ev.prevent_default();
-                    let _ = input.focus();
-                }
-            }
-            _ => {}
-        }
-    });
-    on_cleanup(move || on_key.remove());
+    graph_keys(query, set_query);
     let initial = query.get_untracked().viewport;
     // What the picture is of: when it changes (a focus, a namespace laid out, a filter) the
     // canvas fits it anew; a poll or a pan does not.
     let scope = Memo::new(move |_| crate::components::keyed::content_hash(&filter.get()));
-    // Where that fit looks: the focused object, or the worst object of the namespace laid out
-    // last, so what the user went in for is on screen.
-    let target = Memo::new(move |_| {
-        let f = filter.get();
-        let d = drawing.get();
-        let v = &d.view;
-        // A focus is read from its first box (the chain's start) whenever the focused object
-        // is then on screen too.
-        if let Some(k) = &f.focus {
-            return v.find(k).map(|node| Aim {
-                node,
-                from: d.layout.first_box(),
-            });
-        }
-        let ns = f.expanded.last()?.strip_prefix("Namespace//")?.to_string();
-        let problems = problem_subjects(state);
-        let node = v.worst_in(&ns, &problems)?;
-        Some(Aim {
-            node,
-            from: d.layout.first_of(v, &ns),
-        })
-    });
-    let verdict = Memo::new(move |_| {
-        state.data.with(|x| {
-            x.as_ref().map(|x| {
-                fluxlens_core::verdict::graph(
-                    x.summary.total,
-                    x.summary.missing_refs,
-                    x.summary.not_visible_refs,
-                    x.graph.cycles.len(),
-                    &x.findings,
-                )
-            })
-        })
-    });
+    let target = fit_target(state, filter, drawing);
+    let verdict = graph_verdict(state);
     let close = Callback::new(move |_| {
         let mut q = query.get_untracked();
         q.selected = None;
@@ -243,6 +154,128 @@ pub fn GraphPage() -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+/// Activating a node selects it; activating a group expands it (a namespace group also
+/// un-collapses its namespace).
+fn select_handler(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    drawing: Memo<Drawing>,
+) -> Callback<u32> {
+    Callback::new(move |i: u32| {
+        let d = drawing.get_untracked();
+        let node = &d.view.nodes[i as usize];
+        let mut q = query.get_untracked();
+        match &node.kind {
+            NodeKind::Group {
+                of: GroupOf::Namespace(ns),
+                ..
+            } => {
+                q.filter.collapsed_namespaces.retain(|n| n != ns);
+                q.filter.expanded.push(node.id.to_string());
+            }
+            NodeKind::Group { .. } => q.filter.expanded.push(node.id.to_string()),
+            _ => q.selected = Some(node.id.clone()),
+        }
+        set_query.run(q);
+    })
+}
+
+/// Writes the viewport to the URL once a gesture has settled: a URL write per wheel tick would
+/// wake everything that reads the query (#23).
+fn viewport_writer(
+    query: Memo<GraphQuery>,
+    location: crate::router::Location,
+) -> Callback<(f32, f32, f32)> {
+    let writes = StoredValue::new(0u32);
+    Callback::new(move |vp: (f32, f32, f32)| {
+        writes.update_value(|n| *n += 1);
+        let mine = writes.get_value();
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(VIEWPORT_SETTLE_MS).await;
+            if writes.try_get_value() == Some(mine) {
+                let mut q = query.get_untracked();
+                q.viewport = Some(vp);
+                crate::router::replace_query(location, &q.to_query());
+            }
+        });
+    })
+}
+
+/// Escape closes the side panel; "/" goes to the search, as in the operator's own UI.
+fn graph_keys(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) {
+    let on_key = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+        match ev.key().as_str() {
+            "Escape" if query.with_untracked(|q| q.selected.is_some()) => {
+                let mut q = query.get_untracked();
+                q.selected = None;
+                set_query.run(q);
+            }
+            "/" if !typing => {
+                if let Some(input) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("[data-graph-search]").ok().flatten())
+                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+                {
+                    ev.prevent_default();
+                    let _ = input.focus();
+                }
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || on_key.remove());
+}
+
+/// Where a fit of the picture looks: the focused object, or the worst object of the namespace
+/// laid out last, so what the user went in for is on screen.
+fn fit_target(
+    state: AppState,
+    filter: Memo<fluxlens_core::graph::GraphFilter>,
+    drawing: Memo<Drawing>,
+) -> Memo<Option<Aim>> {
+    Memo::new(move |_| {
+        let f = filter.get();
+        let d = drawing.get();
+        let v = &d.view;
+        // A focus is read from its first box (the chain's start) whenever the focused object
+        // is then on screen too.
+        if let Some(k) = &f.focus {
+            return v.find(k).map(|node| Aim {
+                node,
+                from: d.layout.first_box(),
+            });
+        }
+        let ns = fluxlens_core::graph::group_namespace(f.expanded.last()?)?.to_string();
+        let problems = problem_subjects(state);
+        let node = v.worst_in(&ns, &problems)?;
+        Some(Aim {
+            node,
+            from: d.layout.first_of(v, &ns),
+        })
+    })
+}
+
+/// The page's one-line verdict (core's `verdict::graph`).
+fn graph_verdict(state: AppState) -> Memo<Option<fluxlens_core::verdict::Verdict>> {
+    Memo::new(move |_| {
+        state.data.with(|x| {
+            x.as_ref().map(|x| {
+                fluxlens_core::verdict::graph(
+                    x.summary.total,
+                    x.summary.missing_refs,
+                    x.summary.not_visible_refs,
+                    x.graph.cycles.len(),
+                    &x.findings,
+                )
+            })
+        })
+    })
 }
 
 /// "12 boxes · 0 missing · 0 cycles" (the verdict beside it says which references and cycles).
@@ -436,123 +469,55 @@ fn GraphFilters(
     use crate::components::list_filters::{Choice, options, use_choices};
     use crate::components::menu::Menu;
     let choices = use_choices();
-    let update = move |f: Box<dyn Fn(&mut GraphQuery)>| {
-        let mut q = query.get_untracked();
-        f(&mut q);
-        set_query.run(q);
-    };
-    let first = |v: Vec<String>| v.into_iter().next().unwrap_or_default();
     let active = Signal::derive(move || match query.with(active_filters) {
         0 => String::new(),
         n => n.to_string(),
     });
+    let laid_out = move || {
+        query.with(|q| {
+            q.filter
+                .expanded
+                .iter()
+                .any(|e| fluxlens_core::graph::group_namespace(e).is_some())
+        })
+    };
+    let back = move |_| {
+        update(query, set_query, |q| {
+            q.filter
+                .expanded
+                .retain(|e| fluxlens_core::graph::group_namespace(e).is_none())
+        })
+    };
+    let toggle = move |label, get, set| toggle(query, set_query, label, get, set);
     view! {
         <GraphSearch query=query set_query=set_query matched=matched />
-        {move || {
-            (query.get().filter.expanded.iter().any(|e| e.starts_with("Namespace//")))
-                .then(|| {
-                    view! {
-                        <button
-                            class="fl-btn"
-                            type="button"
-                            on:click=move |_| update(
-                                Box::new(|q| {
-                                    q.filter.expanded.retain(|e| !e.starts_with("Namespace//"))
-                                }),
-                            )
-                        >
-                            "Back to the overview"
-                        </button>
-                    }
-                })
-        }}
+        <Show when=laid_out>
+            <button class="fl-btn" type="button" on:click=back>
+                "Back to the overview"
+            </button>
+        </Show>
         <Menu label="Filters" id="filters" badge=active start=true>
             <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Graph filters">
-                <label>
-                    "Namespace "
-                    <select
-                        prop:value=move || first(query.get().filter.namespaces)
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            update(
-                                Box::new(move |q| {
-                                    q.filter.namespaces = if v.is_empty() {
-                                        vec![]
-                                    } else {
-                                        vec![v.clone()]
-                                    };
-                                }),
-                            )
-                        }
-                    >
-                        <option value="">"all"</option>
-                        {options(choices, Choice::Namespace)}
-                    </select>
-                </label>
-                <label>
-                    "Kind "
-                    <select
-                        prop:value=move || first(query.get().filter.kinds)
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            update(
-                                Box::new(move |q| {
-                                    q.filter.kinds = if v.is_empty() {
-                                        vec![]
-                                    } else {
-                                        vec![v.clone()]
-                                    };
-                                }),
-                            )
-                        }
-                    >
-                        <option value="">"all"</option>
-                        {options(choices, Choice::Kind)}
-                    </select>
-                </label>
-                <label>
-                    "Status "
-                    <select
-                        prop:value=move || {
-                            query
-                                .get()
-                                .filter
-                                .statuses
-                                .first()
-                                .map(|s| s.as_str().to_string())
-                                .unwrap_or_default()
-                        }
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            update(
-                                Box::new(move |q| {
-                                    q.filter.statuses = if v.is_empty() {
-                                        vec![]
-                                    } else {
-                                        vec![Status::parse(&v)]
-                                    };
-                                }),
-                            )
-                        }
-                    >
-                        <option value="">"all"</option>
-                        {Status::ALL
-                            .iter()
-                            .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || query.get().filter.problems_only
-                        on:change=move |ev| {
-                            let c = event_target_checked(&ev);
-                            update(Box::new(move |q| q.filter.problems_only = c))
-                        }
-                    />
-                    " Problems only"
-                </label>
+                {one_of(
+                    query,
+                    set_query,
+                    "Namespace ",
+                    options(choices, Choice::Namespace),
+                    |q| &mut q.filter.namespaces,
+                )}
+                {one_of(
+                    query,
+                    set_query,
+                    "Kind ",
+                    options(choices, Choice::Kind),
+                    |q| &mut q.filter.kinds,
+                )}
+                <StatusFilter query=query set_query=set_query />
+                {toggle(
+                    "Problems only",
+                    |q| q.filter.problems_only,
+                    |q, c| q.filter.problems_only = c,
+                )}
                 <label>
                     "Collapse "
                     <select
@@ -561,11 +526,13 @@ fn GraphFilters(
                             let v = event_target_value(&ev);
                             if !v.is_empty() {
                                 update(
-                                    Box::new(move |q| {
+                                    query,
+                                    set_query,
+                                    move |q| {
                                         if !q.filter.collapsed_namespaces.contains(&v) {
-                                            q.filter.collapsed_namespaces.push(v.clone())
+                                            q.filter.collapsed_namespaces.push(v)
                                         }
-                                    }),
+                                    },
                                 )
                             }
                         }
@@ -574,54 +541,120 @@ fn GraphFilters(
                         {options(choices, Choice::Namespace)}
                     </select>
                 </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || query.get().notifications
-                        on:change=move |ev| {
-                            let c = event_target_checked(&ev);
-                            update(Box::new(move |q| q.notifications = c))
-                        }
-                    />
-                    " Notifications"
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || query.get().managed_by
-                        on:change=move |ev| {
-                            let c = event_target_checked(&ev);
-                            update(Box::new(move |q| q.managed_by = c))
-                        }
-                    />
-                    " Ownership"
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || query.get().filter.flat
-                        on:change=move |ev| {
-                            let c = event_target_checked(&ev);
-                            update(Box::new(move |q| q.filter.flat = c))
-                        }
-                    />
-                    " Every object"
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || query.get().filter.group_threshold != 0
-                        on:change=move |ev| {
-                            let c = event_target_checked(&ev);
-                            update(
-                                Box::new(move |q| q.filter.group_threshold = if c { 8 } else { 0 }),
-                            )
-                        }
-                    />
-                    " Group siblings"
-                </label>
+                {toggle("Notifications", |q| q.notifications, |q, c| q.notifications = c)}
+                {toggle("Ownership", |q| q.managed_by, |q, c| q.managed_by = c)}
+                {toggle("Every object", |q| q.filter.flat, |q, c| q.filter.flat = c)}
+                {toggle(
+                    "Group siblings",
+                    |q| q.filter.group_threshold != 0,
+                    |q, c| q.filter.group_threshold = if c { 8 } else { 0 },
+                )}
             </form>
         </Menu>
+    }
+}
+
+/// One change to the query, as one history entry.
+fn update(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    f: impl FnOnce(&mut GraphQuery),
+) {
+    let mut q = query.get_untracked();
+    f(&mut q);
+    set_query.run(q);
+}
+
+/// A checkbox bound to one switch of the query.
+fn toggle(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    label: &'static str,
+    get: fn(&GraphQuery) -> bool,
+    set: fn(&mut GraphQuery, bool),
+) -> impl IntoView {
+    view! {
+        <label>
+            <input
+                type="checkbox"
+                prop:checked=move || query.with(get)
+                on:change=move |ev| {
+                    let c = event_target_checked(&ev);
+                    update(query, set_query, move |q| set(q, c))
+                }
+            />
+            " "
+            {label}
+        </label>
+    }
+}
+
+/// A select of one value or "all" for a list the query filters by (namespaces, kinds).
+fn one_of(
+    query: Memo<GraphQuery>,
+    set_query: Callback<GraphQuery>,
+    label: &'static str,
+    choices: impl IntoView + 'static,
+    list: fn(&mut GraphQuery) -> &mut Vec<String>,
+) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <select
+                prop:value=move || {
+                    let mut q = query.get();
+                    list(&mut q).first().cloned().unwrap_or_default()
+                }
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    update(
+                        query,
+                        set_query,
+                        move |q| *list(q) = if v.is_empty() { vec![] } else { vec![v] },
+                    )
+                }
+            >
+                <option value="">"all"</option>
+                {choices}
+            </select>
+        </label>
+    }
+}
+
+/// The status select: one status or "all".
+#[component]
+fn StatusFilter(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) -> impl IntoView {
+    view! {
+        <label>
+            "Status "
+            <select
+                prop:value=move || {
+                    query
+                        .with(|q| q.filter.statuses.first().map(|s| s.as_str().to_string()))
+                        .unwrap_or_default()
+                }
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    update(
+                        query,
+                        set_query,
+                        move |q| {
+                            q.filter.statuses = if v.is_empty() {
+                                vec![]
+                            } else {
+                                vec![Status::parse(&v)]
+                            };
+                        },
+                    )
+                }
+            >
+                <option value="">"all"</option>
+                {Status::ALL
+                    .iter()
+                    .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
+                    .collect_view()}
+            </select>
+        </label>
     }
 }
 

@@ -2,7 +2,7 @@
 //! `spec.operator.version`): the loader plans its reads for the server it talks to.
 
 use crate::api::FluxReport;
-use crate::util::version::triple;
+use crate::util::version::Version;
 
 /// Since v0.53 a list without `kind` holds every kind in the server's search index (and, while
 /// the index is still empty at start, every operator and Flux kind but FluxReport):
@@ -12,7 +12,7 @@ pub const DEFAULT_LIST_EVERY_KIND_SINCE: (u32, u32, u32) = (0, 53, 0);
 
 /// `(major, minor, patch)` of the operator, when the report says it in a form that parses.
 pub fn operator_version(report: &FluxReport) -> Option<(u32, u32, u32)> {
-    triple(report.spec.operator.as_ref()?.version.as_deref()?)
+    Version::triple_of(report.spec.operator.as_ref()?.version.as_deref()?)
 }
 
 /// Whether the default list holds every kind the server knows. A version that does not parse
@@ -31,7 +31,7 @@ pub fn default_list_has_every_kind(report: &FluxReport) -> bool {
 /// [`default_list_has_every_kind`] for an operator version as written.
 pub fn lists_every_kind_at(version: Option<&str>) -> bool {
     version
-        .and_then(triple)
+        .and_then(Version::triple_of)
         .is_none_or(|v| v >= DEFAULT_LIST_EVERY_KIND_SINCE)
 }
 

@@ -211,7 +211,7 @@ pub fn migrations(migrations: &[Migration]) -> Verdict {
 /// The compliance view's verdict for the chosen profile: its tone follows the worst finding of
 /// a failing control; with none failing, unknown controls make it neutral (never a tick over
 /// what could not be checked).
-pub fn compliance(controls: &[Control], profile: &str) -> Verdict {
+pub fn compliance(controls: &[Control], profile: crate::enterprise::ProfileName) -> Verdict {
     use crate::outcome::Outcome;
     let failing: Vec<&Control> = controls
         .iter()
@@ -419,16 +419,26 @@ mod tests {
                 control(Outcome::Pass, None),
                 control(Outcome::Fail, Some(Severity::High)),
             ],
-            "fips",
+            crate::enterprise::ProfileName::Fips,
         );
         assert_eq!(failing.tone, Tone::Bad);
         assert_eq!(failing.detail, "Failing: ENT-02 (worst high)");
-        let low = compliance(&[control(Outcome::Fail, Some(Severity::Low))], "fips");
+        let low = compliance(
+            &[control(Outcome::Fail, Some(Severity::Low))],
+            crate::enterprise::ProfileName::Fips,
+        );
         assert_eq!(low.tone, Tone::Warn, "a failing control is never fine");
-        let unknown = compliance(&[control(Outcome::Unknown, None)], "fips");
+        let unknown = compliance(
+            &[control(Outcome::Unknown, None)],
+            crate::enterprise::ProfileName::Fips,
+        );
         assert_eq!(unknown.tone, Tone::Neutral);
         assert_eq!(
-            compliance(&[control(Outcome::Pass, None)], "fips").tone,
+            compliance(
+                &[control(Outcome::Pass, None)],
+                crate::enterprise::ProfileName::Fips
+            )
+            .tone,
             Tone::Ok
         );
         for sev in [Severity::Critical, Severity::High, Severity::Medium] {

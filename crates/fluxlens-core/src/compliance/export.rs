@@ -99,7 +99,7 @@ impl Evidence<'_> {
         let mut v = json!({
             "generator": "fluxlens",
             "cluster": id,
-            "profile": {"name": self.profile.name(), "require_enterprise": self.profile.require_enterprise, "require_fips": self.profile.require_fips, "min_operator_version": self.profile.min_operator_version},
+            "profile": {"name": self.profile.name().as_str(), "require_enterprise": self.profile.require_enterprise, "require_fips": self.profile.require_fips, "min_operator_version": self.profile.min_operator_version},
             "controls": self.controls.iter().map(|c| json!({"rule": c.rule, "title": c.title, "result": c.outcome.as_str()})).collect::<Vec<_>>(),
             "components": self.components.iter().map(|x| json!({"name": x.name, "image": x.image, "registry": x.registry, "variant": x.variant.as_str(), "tag": x.tag, "digest": x.digest, "pinned": x.digest.is_some(), "provenance": x.provenance()})).collect::<Vec<_>>(),
             "findings": self.findings,

@@ -4,7 +4,7 @@
 pub mod export;
 
 pub use crate::enterprise::{
-    AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, VariantBasis, catalog,
+    AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, ProfileName, Variant, VariantBasis, catalog,
     classify_registry, cluster_variant, components, instance_variant, split_image,
 };
 use crate::finding::Finding;
@@ -195,7 +195,8 @@ mod tests {
         let t = Tally::of(&controls);
         assert_eq!((t.passed, t.failed, t.unknown, t.decided()), (10, 2, 2, 12));
         assert_eq!(t.text(), "10 of 14 controls pass, 2 fail, 2 unknown");
-        let verdict = crate::verdict::compliance(&controls, "upstream");
+        let verdict =
+            crate::verdict::compliance(&controls, crate::enterprise::ProfileName::Upstream);
         assert_eq!(
             verdict.text,
             "10 of 14 controls pass, 2 fail, 2 unknown under the upstream profile"

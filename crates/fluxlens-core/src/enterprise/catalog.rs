@@ -63,18 +63,12 @@ pub fn digests() -> &'static DigestCatalog {
     })
 }
 
-/// `(major, minor)` of `"2.9"`.
-pub fn parse_minor(s: &str) -> Option<(u32, u32)> {
-    let mut it = s.trim().trim_start_matches('v').split('.');
-    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
-}
-
 /// Catalog info for a minor.
 pub fn minor_info(major: u32, minor: u32) -> Option<&'static MinorInfo> {
     versions()
         .minors
         .iter()
-        .find(|m| parse_minor(&m.minor) == Some((major, minor)))
+        .find(|m| crate::util::version::Version::minor_of(&m.minor) == Some((major, minor)))
 }
 
 #[cfg(test)]

@@ -255,29 +255,73 @@ impl Profile {
                 .find(|(key, _)| key == k)
                 .map(|(_, v)| v.clone())
         };
-        let mut p = match get("profile").as_deref() {
-            Some("upstream") => Profile::default(),
-            Some("enterprise") => Profile {
-                require_enterprise: true,
-                ..Default::default()
-            },
-            Some("fips") => Profile {
-                require_enterprise: true,
-                require_fips: true,
-                ..Default::default()
-            },
-            _ => Profile::default_for(c),
-        };
+        let named = get("profile").as_deref().and_then(ProfileName::parse);
+        let mut p = named.map_or_else(|| Profile::default_for(c), ProfileName::profile);
         p.min_operator_version = get("minop").filter(|v| !v.is_empty() && v.len() < 32);
         p
     }
 
-    /// The `profile=` name.
-    pub fn name(&self) -> &'static str {
+    /// Which of the named profiles this is (its requirements; the minimum operator version
+    /// aside).
+    pub fn name(&self) -> ProfileName {
         match (self.require_enterprise, self.require_fips) {
-            (_, true) => "fips",
-            (true, false) => "enterprise",
-            _ => "upstream",
+            (_, true) => ProfileName::Fips,
+            (true, false) => ProfileName::Enterprise,
+            _ => ProfileName::Upstream,
         }
+    }
+}
+
+/// The compliance profiles a user picks (`profile=` in the URL), in the picker's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileName {
+    Upstream,
+    Enterprise,
+    Fips,
+}
+
+impl ProfileName {
+    pub const ALL: [ProfileName; 3] = [
+        ProfileName::Upstream,
+        ProfileName::Enterprise,
+        ProfileName::Fips,
+    ];
+
+    /// The `profile=` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProfileName::Upstream => "upstream",
+            ProfileName::Enterprise => "enterprise",
+            ProfileName::Fips => "fips",
+        }
+    }
+
+    /// Reads a `profile=` value.
+    pub fn parse(s: &str) -> Option<ProfileName> {
+        ProfileName::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// What the compliance view's picker says.
+    pub fn label(self) -> &'static str {
+        match self {
+            ProfileName::Upstream => "upstream (no requirement)",
+            ProfileName::Enterprise => "require Flux Enterprise",
+            ProfileName::Fips => "require FIPS",
+        }
+    }
+
+    /// Its requirements.
+    pub fn profile(self) -> Profile {
+        Profile {
+            require_enterprise: self != ProfileName::Upstream,
+            require_fips: self == ProfileName::Fips,
+            min_operator_version: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ProfileName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }

@@ -4,6 +4,7 @@ use crate::api::object::{KustomizePatch, PatchTarget};
 use crate::identity::{TargetMatch, target_matches};
 use crate::kind::Kind;
 use crate::model::{Cluster, FluxObject, ObjectKey};
+use crate::util::version::Version;
 
 /// The identity of the source the operator generates for `spec.sync`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,15 +76,6 @@ impl Miss {
     }
 }
 
-/// Parses `major.minor` from `v2.8.3@sha256:…`, `2.8.x`, `v2.8.3`.
-pub fn minor_version(s: &str) -> Option<(u32, u32)> {
-    let t = s.trim().trim_start_matches('v');
-    let mut it = t.split(['.', '@']);
-    let major = it.next()?.parse().ok()?;
-    let minor = it.next()?.parse().ok()?;
-    Some((major, minor))
-}
-
 /// The generated source of a FluxInstance with `spec.sync`.
 pub fn generated_source(inst: &FluxObject, cluster: &Cluster) -> Option<Generated> {
     let sync = inst.raw.spec.sync.as_ref()?;
@@ -106,7 +98,7 @@ pub fn generated_as(inst: &FluxObject, cluster: &Cluster, kind: &str) -> Option<
         .status
         .last_applied_revision
         .as_deref()
-        .and_then(minor_version)
+        .and_then(Version::minor_of)
         .or_else(|| {
             cluster
                 .report
@@ -114,7 +106,7 @@ pub fn generated_as(inst: &FluxObject, cluster: &Cluster, kind: &str) -> Option<
                 .distribution
                 .version
                 .as_deref()
-                .and_then(minor_version)
+                .and_then(Version::minor_of)
         });
     let version = if kind == "GitRepository" || flux.is_none_or(|v| v >= (2, 6)) {
         "v1"
@@ -457,12 +449,5 @@ mod tests {
             PatchVerdict::Misses(_)
         ));
         assert!(!is_verify_patch("spec:\n  interval: 1m\nverify: x\n"));
-    }
-
-    #[test]
-    fn versions() {
-        assert_eq!(minor_version("v2.8.3@sha256:ab"), Some((2, 8)));
-        assert_eq!(minor_version("2.5.x"), Some((2, 5)));
-        assert_eq!(minor_version("latest"), None);
     }
 }

@@ -1,16 +1,9 @@
 //! Flux versions as the report gives them (`v2.7.3`), compared by number.
 
-/// `(major, minor, patch)` of `v2.7.3` / `2.7.3`; a pre-release suffix is ignored.
+/// `(major, minor, patch)` of `v2.7.3` / `2.7.3` / `2.7` (as 2.7.0): the one parser,
+/// `util::version::Version`.
 pub fn parse(s: &str) -> Option<(u32, u32, u32)> {
-    let core = s.trim().trim_start_matches('v');
-    let core = core.split(['-', '+']).next()?;
-    let mut it = core.split('.');
-    let v = (
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-        it.next().unwrap_or("0").parse().ok()?,
-    );
-    it.next().is_none().then_some(v)
+    crate::util::version::Version::triple_of(s)
 }
 
 /// The latest patch of `version`'s minor the bundled catalog knows, as `v2.7.5`.

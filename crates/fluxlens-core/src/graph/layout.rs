@@ -71,34 +71,72 @@ fn columns(pos: &[(f32, f32)]) -> Vec<Column> {
         .collect()
 }
 
-/// Lays a view graph out.
+/// Lays a view graph out: layers (cycles broken, longest path), crossing reduction,
+/// coordinates, and a long chain folded into bands.
 pub fn layout(v: &ViewGraph) -> Layout {
     let n = v.nodes.len();
     if n == 0 {
         return Layout::default();
     }
+    let (succ, column_succ) = successors(v);
+    let (layer, mut layers) = layering(n, &succ);
+    let all_preds: Vec<Vec<u32>> = {
+        let mut p = vec![Vec::new(); n];
+        for e in &v.edges {
+            p[e.to as usize].push(e.from);
+        }
+        p
+    };
+    reduce_crossings(&mut layers, &all_preds, &succ, n);
+    if v.overview {
+        order_shared_columns(v, &mut layers, &column_succ);
+    }
+    let (mut pos, layer_x, width, height) = coordinates(&layers, &layer, &all_preds);
+    let (mut width, mut height) = (width, height);
+    // Only a chain folds: a drawing with layers of three or more boxes has edges between
+    // non-adjacent layers that, across a fold, would loop back over the bands.
+    if layers.iter().all(|l| l.len() <= BAND_LAYER_MAX) {
+        (width, height) = fold_into_bands(&mut pos, &layer, &layer_x, width, height);
+    }
+    Layout {
+        columns: columns(&pos),
+        pos,
+        layer,
+        width,
+        height,
+    }
+}
+
+/// Each node's successors that make columns, and (in the namespace overview) those that share
+/// a column: dependsOn between namespaces does not make columns there — a chain of them (each
+/// namespace waiting for the previous) would be a row many screens wide; they share a column
+/// and the edge runs down it.
+fn successors(v: &ViewGraph) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let n = v.nodes.len();
     let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut column_succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let grouped = |i: u32| matches!(v.nodes[i as usize].kind, NodeKind::Group { .. });
     for e in &v.edges {
-        // In the namespace overview, dependsOn between namespaces does not make columns: a
-        // chain of them (each namespace waiting for the previous) would be a row many screens
-        // wide. They share a column and the edge runs down it.
-        let grouped = |i: u32| matches!(v.nodes[i as usize].kind, NodeKind::Group { .. });
         if v.overview && e.kind == EdgeKind::DependsOn && grouped(e.from) && grouped(e.to) {
             column_succ[e.from as usize].push(e.to);
             continue;
         }
         succ[e.from as usize].push(e.to);
     }
-    // 1. Cycle breaking: edges into a node on the DFS stack are ignored for layering.
-    let dag = acyclic_edges(n, &succ);
+    (succ, column_succ)
+}
+
+/// Each node's layer and the layers' nodes: cycles broken (edges into a node on the DFS stack
+/// are ignored), then longest-path layering in topological order (Kahn, index order for
+/// determinism); a source with consumers sits just left of its nearest consumer.
+fn layering(n: usize, succ: &[Vec<u32>]) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let dag = acyclic_edges(n, succ);
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut dsucc: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in &dag {
         preds[b as usize].push(a);
         dsucc[a as usize].push(b);
     }
-    // 2. Longest-path layering in topological order (Kahn, index order for determinism).
     let mut indeg: Vec<usize> = preds.iter().map(Vec::len).collect();
     let mut queue: std::collections::VecDeque<u32> =
         (0..n as u32).filter(|&i| indeg[i as usize] == 0).collect();
@@ -114,7 +152,6 @@ pub fn layout(v: &ViewGraph) -> Layout {
             }
         }
     }
-    // Sources with consumers sit just left of their nearest consumer, not at the far left.
     for &u in topo.iter().rev() {
         if preds[u as usize].is_empty()
             && let Some(min) = dsucc[u as usize].iter().map(|&w| layer[w as usize]).min()
@@ -127,66 +164,74 @@ pub fn layout(v: &ViewGraph) -> Layout {
     for i in 0..n as u32 {
         layers[layer[i as usize] as usize].push(i);
     }
-    // 3. Crossing reduction: barycenter sweeps, down then up.
+    (layer, layers)
+}
+
+/// Crossing reduction: barycenter sweeps, down then up.
+fn reduce_crossings(layers: &mut [Vec<u32>], preds: &[Vec<u32>], succ: &[Vec<u32>], n: usize) {
     let mut order = vec![0f32; n];
-    let renumber = |layers: &Vec<Vec<u32>>, order: &mut Vec<f32>| {
+    let renumber = |layers: &[Vec<u32>], order: &mut Vec<f32>| {
         for l in layers {
             for (k, &v) in l.iter().enumerate() {
                 order[v as usize] = k as f32;
             }
         }
     };
-    renumber(&layers, &mut order);
-    let all_preds: Vec<Vec<u32>> = {
-        let mut p = vec![Vec::new(); n];
-        for e in &v.edges {
-            p[e.to as usize].push(e.from);
-        }
-        p
-    };
+    renumber(layers, &mut order);
+    let layers_n = layers.len();
     for _ in 0..SWEEPS {
         for l in 1..layers_n {
-            sort_by_barycenter(&mut layers[l], &all_preds, &order);
-            renumber(&layers, &mut order);
+            sort_by_barycenter(&mut layers[l], preds, &order);
+            renumber(layers, &mut order);
         }
         for l in (0..layers_n.saturating_sub(1)).rev() {
-            sort_by_barycenter(&mut layers[l], &succ, &order);
-            renumber(&layers, &mut order);
+            sort_by_barycenter(&mut layers[l], succ, &order);
+            renumber(layers, &mut order);
         }
     }
-    // Down a shared column, a namespace comes after those it waits for (dependsOn depth), so
-    // the chain reads top to bottom; at equal depth a namespace with problems comes first
-    // (#27: problems on top), then the barycenter order (the sort is stable).
-    if v.overview {
-        let mut depth = vec![0u32; n];
-        let chain = acyclic_edges(n, &column_succ);
-        for _ in 0..n {
-            let mut changed = false;
-            for &(a, b) in &chain {
-                if depth[b as usize] < depth[a as usize] + 1 {
-                    depth[b as usize] = depth[a as usize] + 1;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
+}
+
+/// Down a shared column, a namespace comes after those it waits for (dependsOn depth), so the
+/// chain reads top to bottom; at equal depth a namespace with problems comes first (#27:
+/// problems on top), then the barycenter order (the sort is stable).
+fn order_shared_columns(v: &ViewGraph, layers: &mut [Vec<u32>], column_succ: &[Vec<u32>]) {
+    let n = v.nodes.len();
+    let mut depth = vec![0u32; n];
+    let chain = acyclic_edges(n, column_succ);
+    for _ in 0..n {
+        let mut changed = false;
+        for &(a, b) in &chain {
+            if depth[b as usize] < depth[a as usize] + 1 {
+                depth[b as usize] = depth[a as usize] + 1;
+                changed = true;
             }
         }
-        let calm = |i: u32| v.nodes[i as usize].problems == 0 && !v.nodes[i as usize].in_cycle;
-        for l in layers.iter_mut() {
-            crate::util::sort::by(l, |a, b| {
-                (depth[*a as usize], calm(*a)).cmp(&(depth[*b as usize], calm(*b)))
-            });
+        if !changed {
+            break;
         }
     }
-    // 4. Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of
-    //    more than WRAP_ABOVE nodes (a root source with 150 consumers) becomes a near-square
-    //    block of sub-columns, in order, column by column: as one column it would be thousands
-    //    of px tall and "fit" would shrink every label to nothing.
-    let mut pos = vec![(0f32, 0f32); n];
+    let calm = |i: u32| v.nodes[i as usize].problems == 0 && !v.nodes[i as usize].in_cycle;
+    for l in layers.iter_mut() {
+        crate::util::sort::by(l, |a, b| {
+            (depth[*a as usize], calm(*a)).cmp(&(depth[*b as usize], calm(*b)))
+        });
+    }
+}
+
+/// Coordinates: pull towards upstream neighbours, keep order, no overlap. A layer of more than
+/// WRAP_ABOVE nodes (a root source with 150 consumers) becomes a near-square block of
+/// sub-columns, in order, column by column: as one column it would be thousands of px tall and
+/// "fit" would shrink every label to nothing. Returns the positions, each layer's x, and the
+/// drawing's width and height.
+fn coordinates(
+    layers: &[Vec<u32>],
+    layer: &[u32],
+    preds: &[Vec<u32>],
+) -> (Vec<(f32, f32)>, Vec<f32>, f32, f32) {
+    let mut pos = vec![(0f32, 0f32); layer.len()];
     let mut height: f32 = 0.0;
     let mut x = 0.0;
-    let mut layer_x = Vec::with_capacity(layers_n);
+    let mut layer_x = Vec::with_capacity(layers.len());
     for (l, nodes) in layers.iter().enumerate() {
         layer_x.push(x);
         if nodes.len() > WRAP_ABOVE {
@@ -202,8 +247,7 @@ pub fn layout(v: &ViewGraph) -> Layout {
         }
         let mut last = f32::NEG_INFINITY;
         for &v in nodes {
-            let p = &all_preds[v as usize];
-            let placed: Vec<f32> = p
+            let placed: Vec<f32> = preds[v as usize]
                 .iter()
                 .filter(|&&u| layer[u as usize] < l as u32)
                 .map(|&u| pos[u as usize].1)
@@ -220,19 +264,7 @@ pub fn layout(v: &ViewGraph) -> Layout {
         height = height.max(last + NODE_H);
         x += NODE_W + GAP_X;
     }
-    let mut width = x - GAP_X;
-    // Only a chain folds: a drawing with layers of three or more boxes has edges between
-    // non-adjacent layers that, across a fold, would loop back over the bands.
-    if layers.iter().all(|l| l.len() <= BAND_LAYER_MAX) {
-        (width, height) = fold_into_bands(&mut pos, &layer, &layer_x, width, height);
-    }
-    Layout {
-        columns: columns(&pos),
-        pos,
-        layer,
-        width,
-        height,
-    }
+    (pos, layer_x, x - GAP_X, height)
 }
 
 /// Layers beyond which a long, low drawing folds into bands.

@@ -19,4 +19,6 @@ pub use layout::{Column, Layout, NODE_H, NODE_W, Rect, layout};
 pub use quality::{Quality, quality};
 pub use svg::to_svg;
 pub use tenants::{tenant_group, tenant_groups};
-pub use view::{GraphFilter, ViewGraph, ViewNode, namespace_group, view, view_grouped};
+pub use view::{
+    GraphFilter, ViewGraph, ViewNode, group_namespace, namespace_group, view, view_grouped,
+};

@@ -96,6 +96,15 @@ pub fn namespace_group(ns: &str) -> ObjectKey {
     ObjectKey::new(Kind::Other("Namespace".into()), "", ns)
 }
 
+/// How a namespace group's id begins, as a view's `expanded` list holds it (the id of
+/// [`namespace_group`]).
+const GROUP_ID_PREFIX: &str = "Namespace//";
+
+/// The namespace a namespace group's id stands for; `None` for any other id.
+pub fn group_namespace(id: &str) -> Option<&str> {
+    id.strip_prefix(GROUP_ID_PREFIX)
+}
+
 fn severity(s: Status) -> u8 {
     match s {
         Status::Failed => 5,
@@ -473,6 +482,14 @@ impl ViewGraph {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_group_id_names_its_namespace() {
+        let id = namespace_group("team-a").to_string();
+        assert_eq!(group_namespace(&id), Some("team-a"));
+        assert_eq!(group_namespace("Kustomization/team-a/app"), None);
+    }
+
     use super::*;
     use crate::api::FluxReport;
     use crate::graph::GraphOptions;

@@ -3,10 +3,10 @@
 
 use super::api_table;
 use super::{Check, Migration, Stage, StageState, assign_states};
-use crate::facts::instance::minor_version;
 use crate::finding::Finding;
 use crate::kind::Kind;
 use crate::model::{Cluster, CrdAccess, ObjectKey};
+use crate::util::version::Version;
 
 /// CRDs whose `status.storedVersions` is not exactly `[storage version]`.
 pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>> {
@@ -38,7 +38,7 @@ pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
         .distribution
         .version
         .as_deref()
-        .and_then(minor_version);
+        .and_then(Version::minor_of);
     let access = match &c.crds {
         CrdAccess::Known(_) => Some(true),
         _ => None,

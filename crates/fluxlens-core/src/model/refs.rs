@@ -1,7 +1,7 @@
 //! Reference extraction: what each object points at, with the per-kind namespace defaults.
 
 use super::key::ObjectKey;
-use crate::api::object::{ApiObject, ChartField, CrossRef, EventSource};
+use crate::api::object::{ApiObject, ChartField, CrossRef, EventSource, Spec};
 use crate::kind::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -88,19 +88,35 @@ fn named_target(s: &EventSource, own_ns: &str) -> Option<ObjectKey> {
 
 /// Every reference of `obj`, whose key is `key`.
 pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
-    let ns = key.namespace.as_str();
-    let spec = &obj.spec;
-    let mut out = Vec::new();
-    let mut push = |kind: RefKind, target: Option<ObjectKey>, field: &str| {
+    let mut refs = Refs::default();
+    own_refs(key, &obj.spec, &mut refs);
+    depends_on(key, &obj.spec, &mut refs);
+    refs.0
+}
+
+/// References as they are found.
+#[derive(Default)]
+struct Refs(Vec<Reference>);
+
+impl Refs {
+    /// Adds a reference when its target resolved.
+    fn push(&mut self, kind: RefKind, target: Option<ObjectKey>, field: &str) {
         if let Some(target) = target {
-            out.push(Reference {
+            self.0.push(Reference {
                 kind,
                 target,
                 field: field.to_string(),
                 api_version: None,
             });
         }
-    };
+    }
+}
+
+/// The references a kind makes besides `dependsOn`: its source, chart, generated artifacts,
+/// sync target.
+fn own_refs(key: &ObjectKey, spec: &Spec, refs: &mut Refs) {
+    let ns = key.namespace.as_str();
+    let mut push = |kind, target, field: &str| refs.push(kind, target, field);
     match key.kind {
         Kind::Kustomization | Kind::ImageUpdateAutomation => {
             if let Some(r) = &spec.source_ref {
@@ -172,6 +188,19 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
                 );
             }
         }
+        Kind::Alert | Kind::Receiver => notification_refs(key, spec, &mut push),
+        _ => {}
+    }
+}
+
+/// An Alert's provider and event sources; a Receiver's resources.
+fn notification_refs(
+    key: &ObjectKey,
+    spec: &Spec,
+    push: &mut impl FnMut(RefKind, Option<ObjectKey>, &str),
+) {
+    let ns = key.namespace.as_str();
+    match key.kind {
         Kind::Alert => {
             if let Some(p) = spec.provider_ref.as_ref().filter(|p| !p.name.is_empty()) {
                 push(
@@ -199,13 +228,17 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
         }
         _ => {}
     }
-    // dependsOn: Kustomization and HelmRelease depend on their own kind; ResourceSet names any kind.
+}
+
+/// `dependsOn`: Kustomization and HelmRelease depend on their own kind; a ResourceSet names any
+/// kind, at exactly the namespace written.
+fn depends_on(key: &ObjectKey, spec: &Spec, refs: &mut Refs) {
+    let ns = key.namespace.as_str();
     let dep_kind = match key.kind {
         Kind::Kustomization | Kind::HelmRelease => Some(key.kind.clone()),
         Kind::ResourceSet => None,
-        _ => return out,
+        _ => return,
     };
-    let mut external = Vec::new();
     for (i, d) in spec.depends_on.iter().enumerate() {
         let kind_default = dep_kind.clone();
         if key.kind == Kind::ResourceSet {
@@ -214,7 +247,7 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
             if let Some(kind) = d.kind.as_deref().filter(|k| !k.is_empty())
                 && !d.name.is_empty()
             {
-                external.push(Reference {
+                refs.0.push(Reference {
                     kind: RefKind::DependsOn,
                     target: ObjectKey::new(
                         Kind::parse(kind),
@@ -239,10 +272,8 @@ pub fn extract(key: &ObjectKey, obj: &ApiObject) -> Vec<Reference> {
                 true,
             )
         };
-        push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
+        refs.push(RefKind::DependsOn, r, &format!("spec.dependsOn[{i}]"));
     }
-    out.extend(external);
-    out
 }
 
 #[cfg(test)]

@@ -6,16 +6,13 @@
 //! carries the findings the sender's page showed — with every dropped message cut out of them —
 //! and the receiver shows those instead of recomputing (#30: never less true than the page).
 
-use crate::compliance::{self, Profile};
+use crate::compliance::{self, Profile, ProfileName};
 use crate::findings::{self, Finding};
 use crate::model::Cluster;
 use serde::{Deserialize, Serialize};
 
 /// Written where a finding quoted a message that was dropped.
 pub const DROPPED: &str = "[message not in this snapshot]";
-
-/// Profiles the compliance view offers; the ENT findings are carried for each.
-const PROFILES: [&str; 3] = ["upstream", "enterprise", "fips"];
 
 /// The sender's findings: every per-object finding, and the ENT findings per profile.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -28,11 +25,11 @@ impl Verdicts {
     /// Computes what the sender's page shows, then cuts every message in `dropped` out of it.
     pub fn capture(c: &Cluster, dropped: &[String]) -> Verdicts {
         let cut = |f: Finding| without(f, dropped);
-        let ent = PROFILES
-            .iter()
+        // The ENT findings are carried for each profile the compliance view offers.
+        let ent = ProfileName::ALL
+            .into_iter()
             .map(|p| {
-                let profile = Profile::from_query(&format!("profile={p}"), c);
-                let f = compliance::findings(c, &profile).into_iter().map(cut);
+                let f = compliance::findings(c, &p.profile()).into_iter().map(cut);
                 (p.to_string(), f.collect())
             })
             .collect();
@@ -48,7 +45,7 @@ impl Verdicts {
         let mut out = self
             .ent
             .iter()
-            .find(|(p, _)| p == profile.name())
+            .find(|(p, _)| p == profile.name().as_str())
             .map(|(_, f)| f.clone())
             .unwrap_or_default();
         if profile.min_operator_version.is_some() {
@@ -90,12 +87,9 @@ impl Computed {
     fn of(c: &Cluster) -> Computed {
         Computed {
             per_object: findings::evaluate_all(c),
-            ent: PROFILES
-                .iter()
-                .map(|p| {
-                    let profile = Profile::from_query(&format!("profile={p}"), c);
-                    (p.to_string(), compliance::findings(c, &profile))
-                })
+            ent: ProfileName::ALL
+                .into_iter()
+                .map(|p| (p.to_string(), compliance::findings(c, &p.profile())))
                 .collect(),
         }
     }

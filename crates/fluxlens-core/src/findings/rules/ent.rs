@@ -6,12 +6,11 @@ use crate::enterprise::{
     self as enterprise, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
 };
 use crate::facts::cluster::{Installer, installer};
-use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, fixed};
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
-use crate::util::version::triple;
+use crate::util::version::Version;
 
 fn subject(c: &Cluster) -> ObjectKey {
     c.instance()
@@ -39,8 +38,6 @@ fn push(
     ));
 }
 
-/// With flux-aio: "1 of N controllers visible" (the report's `flux` component is only the
-/// first container of the one Deployment running them all).
 /// Whether the cluster's image variant can be told (ENT-01 passes then): some component is
 /// seen and none is hidden behind flux-aio's one Deployment.
 pub(crate) fn variant_classified(c: &Cluster) -> bool {
@@ -48,6 +45,8 @@ pub(crate) fn variant_classified(c: &Cluster) -> bool {
     !comps.is_empty() && aio_visibility(c, &comps).is_none()
 }
 
+/// With flux-aio: "1 of N controllers visible" (the report's `flux` component is only the
+/// first container of the one Deployment running them all).
 fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
     let aio = comps.iter().any(|x| x.name == "flux")
         && crate::facts::cluster::installer(c) == Installer::FluxAio;
@@ -93,15 +92,17 @@ fn contradictions(c: &Cluster, comps: &[ComponentImage]) -> Vec<String> {
 
 /// Installed and latest Flux versions, when both are known.
 #[derive(Clone, Copy)]
-struct Version {
+struct Releases {
     ma: u32,
     mi: u32,
-    pa: u32,
+    /// `None` when the report writes no patch (`v2.8`).
+    pa: Option<u32>,
     lma: u32,
     lmi: u32,
 }
 
-/// What the controls read, computed once per evaluation.
+/// What the controls read: computed once per [`evaluate`] (the compliance view, every control
+/// at once); a control run as a registered rule computes its own.
 struct Facts<'a> {
     c: &'a Cluster,
     p: &'a Profile,
@@ -109,7 +110,7 @@ struct Facts<'a> {
     cluster_variant: Option<Variant>,
     /// With flux-aio: what the report can show ("1 of N controllers visible").
     aio_hidden: Option<String>,
-    version: Option<Version>,
+    version: Option<Releases>,
 }
 
 impl<'a> Facts<'a> {
@@ -125,13 +126,13 @@ impl<'a> Facts<'a> {
             .distribution
             .version
             .as_deref()
-            .and_then(triple);
-        let latest = catalog::parse_minor(&catalog::versions().latest_minor);
+            .and_then(Version::parse);
+        let latest = Version::minor_of(&catalog::versions().latest_minor);
         let version = match (installed, latest) {
-            (Some((ma, mi, pa)), Some((lma, lmi))) => Some(Version {
-                ma,
-                mi,
-                pa,
+            (Some(v), Some((lma, lmi))) => Some(Releases {
+                ma: v.major,
+                mi: v.minor,
+                pa: v.patch,
                 lma,
                 lmi,
             }),
@@ -555,7 +556,7 @@ fn ent06(facts: &Facts, out: &mut Vec<Finding>) {
 /// ENT-07 supported minor: within the two minors before the latest.
 fn ent07(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
-    let Some(Version {
+    let Some(Releases {
         ma, mi, lma, lmi, ..
     }) = facts.version
     else {
@@ -584,11 +585,12 @@ fn ent07(facts: &Facts, out: &mut Vec<Finding>) {
 /// ENT-08 latest patch, and a version pinned exactly.
 fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
-    let Some(Version { ma, mi, pa, .. }) = facts.version else {
+    let Some(Releases { ma, mi, pa, .. }) = facts.version else {
         return;
     };
-    if let Some(info) = catalog::minor_info(ma, mi) {
-        let lp = triple(&info.latest_patch);
+    // Behind the latest patch only when the report says which patch runs.
+    if let (Some(info), Some(pa)) = (catalog::minor_info(ma, mi), pa) {
+        let lp = Version::triple_of(&info.latest_patch);
         if lp.is_some_and(|(_, _, p)| p > pa) {
             push(
                 out,
@@ -609,8 +611,9 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
         }
     }
     if let Some(v) = c.instance_distribution().and_then(|d| d.version.clone())
-        && let Some((pin_ma, pin_mi, _)) = triple(&v)
+        && let Some(pin) = Version::parse(&v).filter(|pin| pin.patch.is_some())
     {
+        let (pin_ma, pin_mi) = pin.minor();
         push(
             out,
             c,
@@ -627,7 +630,7 @@ fn ent08(facts: &Facts, out: &mut Vec<Finding>) {
 fn ent09(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
     let cluster_variant = facts.cluster_variant;
-    let Some(Version { ma, mi, .. }) = facts.version else {
+    let Some(Releases { ma, mi, .. }) = facts.version else {
         return;
     };
     let server = c
@@ -636,15 +639,12 @@ fn ent09(facts: &Facts, out: &mut Vec<Finding>) {
         .cluster
         .as_ref()
         .and_then(|k| k.server_version.clone())
-        .and_then(|s| minor_version(&s));
+        .and_then(|s| Version::minor_of(&s));
     if let (Some(k), Some(range)) = (
         server,
         catalog::minor_info(ma, mi).and_then(|m| m.kubernetes.clone()),
     ) {
-        let (lo, hi) = (
-            catalog::parse_minor(&range.0),
-            catalog::parse_minor(&range.1),
-        );
+        let (lo, hi) = (Version::minor_of(&range.0), Version::minor_of(&range.1));
         let enterprise = cluster_variant.is_some_and(Variant::is_enterprise);
         let lo = if enterprise {
             lo
@@ -842,13 +842,15 @@ fn ent14(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
     let p = facts.p;
     if let (Some(min), Some(have)) = (
-        p.min_operator_version.as_deref().and_then(triple),
+        p.min_operator_version
+            .as_deref()
+            .and_then(Version::triple_of),
         c.report
             .spec
             .operator
             .as_ref()
             .and_then(|o| o.version.clone()),
-    ) && triple(&have).is_some_and(|h| h < min)
+    ) && Version::triple_of(&have).is_some_and(|h| h < min)
     {
         {
             push(
@@ -926,6 +928,19 @@ mod tests {
             assert!(x.remediation.contains("2.7.x"), "{}", x.remediation);
             assert!(!x.remediation.contains("2.9"), "{}", x.remediation);
         }
+    }
+
+    #[test]
+    fn a_version_without_its_patch_is_the_same_release_to_the_controls() {
+        // #48: `v2.5` was 2.5.0 to the fleet and nothing to ENT-07/08/09, which stayed silent.
+        let report = r#"{"spec":{"distribution":{"version":"v2.5"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.5.1"}]}}"#;
+        let cl = c(report, &[]);
+        assert_eq!(findings_of(&cl, "ENT-07").len(), 1, "out of support");
+        // No patch written: nothing is said of the patch it runs.
+        assert!(findings_of(&cl, "ENT-08").is_empty());
+        // An exact pin is a pin only when it writes its patch.
+        let range = r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.5"}}}"#;
+        assert!(findings_of(&c(report, &[range]), "ENT-08").is_empty());
     }
 
     #[test]

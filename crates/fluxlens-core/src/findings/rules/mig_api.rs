@@ -2,12 +2,12 @@
 
 use super::rule;
 use crate::facts::cluster::{Installer, installer};
-use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
 use crate::migration::api_table;
 use crate::model::{Cluster, CrdAccess, ObjectKey};
+use crate::util::version::Version;
 
 rule!(
     /// MIG-API-01: CRDs with objects stored at more than the storage version [needs CRD access].
@@ -44,7 +44,7 @@ fn installed_minor(c: &Cluster) -> Option<u32> {
         .distribution
         .version
         .as_deref()
-        .and_then(minor_version)
+        .and_then(Version::minor_of)
         .map(|(_, m)| m)
 }
 
@@ -54,7 +54,7 @@ fn target_minor(c: &Cluster) -> Option<u32> {
     if unbounded(&v) {
         return api_table::MINORS.last().copied();
     }
-    minor_version(&v).map(|(_, m)| m)
+    Version::minor_of(&v).map(|(_, m)| m)
 }
 
 /// Whether a semver range allows minor upgrades without an upper bound (`*`, `2.x`, `>=2.6`,

@@ -2,11 +2,11 @@
 
 use super::rule;
 use crate::facts::cluster::{self, Installer, installer};
-use crate::facts::instance::minor_version;
 use crate::findings::Finding;
 use crate::findings::policy::{Class, Role, fixed, graded_as};
 use crate::kind::Kind;
 use crate::model::{Cluster, ObjectKey};
+use crate::util::version::Version;
 
 rule!(
     /// MIG-DIST-01: who installed Flux (info).
@@ -322,7 +322,7 @@ fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(applied) = i.raw.status.last_applied_revision.clone() else {
         return;
     };
-    if let (Some(want), Some(have)) = (minor_version(&spec), minor_version(&applied))
+    if let (Some(want), Some(have)) = (Version::minor_of(&spec), Version::minor_of(&applied))
         && want < have
     {
         out.push(fixed(
