@@ -2,7 +2,7 @@ use super::when_loaded;
 use crate::components::download::download;
 use crate::components::findings::FindingsList;
 use fluxlens_core::compliance::{
-    self, ComponentImage, Profile, ProfileName,
+    self, ComplianceQuery, ComponentImage, Profile, ProfileName,
     export::{DataSource, Evidence},
 };
 use leptos::prelude::*;
@@ -11,20 +11,10 @@ use leptos::prelude::*;
 #[component]
 pub fn CompliancePage() -> impl IntoView {
     let location = crate::router::use_location();
-    let set = Callback::new(move |(key, value): (&'static str, String)| {
-        let mut pairs: Vec<(String, String)> =
-            fluxlens_core::urlstate::parse_query(&location.search.get_untracked())
-                .into_iter()
-                .filter(|(k, _)| k != key)
-                .collect();
-        if !value.is_empty() {
-            pairs.push((key.to_string(), value));
-        }
-        let q: Vec<String> = pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={}", fluxlens_core::urlstate::encode(v)))
-            .collect();
-        crate::router::push_query(location, &q.join("&"));
+    let set = Callback::new(move |change: QueryChange| {
+        let mut q = ComplianceQuery::from_query(&location.search.get_untracked());
+        change(&mut q);
+        crate::router::push_query(location, &q.to_query());
     });
     let state = crate::state::AppState::expect();
     // Everything the page shows for the data and the chosen profile, as one value: a poll that
@@ -80,13 +70,16 @@ fn summary(p: &ComplianceView) -> impl IntoView + use<> {
     }
 }
 
+/// One change to the page's URL query.
+type QueryChange = Box<dyn FnOnce(&mut ComplianceQuery)>;
+
 /// The profile the controls are judged under, and the minimum operator version.
 #[component]
 fn ProfileForm(
     /// The chosen profile's name and minimum operator version.
     profile: Memo<(String, String)>,
-    /// Sets one query pair.
-    set: Callback<(&'static str, String)>,
+    /// Changes the query.
+    set: Callback<QueryChange>,
 ) -> impl IntoView {
     view! {
         <form
@@ -99,7 +92,10 @@ fn ProfileForm(
                 <select
                     name="profile"
                     prop:value=move || profile.get().0
-                    on:change=move |ev| set.run(("profile", event_target_value(&ev)))
+                    on:change=move |ev| {
+                        let v = ProfileName::parse(&event_target_value(&ev));
+                        set.run(Box::new(move |q| q.profile = v))
+                    }
                 >
                     {ProfileName::ALL
                         .map(|p| view! { <option value=p.as_str()>{p.label()}</option> })
@@ -112,7 +108,10 @@ fn ProfileForm(
                     type="text"
                     placeholder="v0.33.0"
                     prop:value=move || profile.get().1
-                    on:change=move |ev| set.run(("minop", event_target_value(&ev)))
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set.run(Box::new(move |q| q.set_min_operator(v)))
+                    }
                 />
             </label>
         </form>

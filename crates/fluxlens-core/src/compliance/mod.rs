@@ -4,8 +4,9 @@
 pub mod export;
 
 pub use crate::enterprise::{
-    AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, ProfileName, Variant, VariantBasis, catalog,
-    classify_registry, cluster_variant, components, instance_variant, split_image,
+    AWS_MARKETPLACE_REGISTRY, ComplianceQuery, ComponentImage, Profile, ProfileName, Variant,
+    VariantBasis, catalog, classify_registry, cluster_variant, components, instance_variant,
+    split_image,
 };
 use crate::finding::Finding;
 use crate::model::Cluster;
@@ -121,6 +122,25 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compliance_query_reads_and_writes_its_two_values() {
+        let q = ComplianceQuery::from_query("?profile=fips&minop=v0.40.0&poll=5");
+        assert_eq!(q.profile, Some(ProfileName::Fips));
+        assert_eq!(q.min_operator.as_deref(), Some("v0.40.0"));
+        assert_eq!(q.to_query(), "profile=fips&minop=v0.40.0");
+        assert_eq!(ComplianceQuery::from_query(&q.to_query()), q);
+        // Unknown or oversized values are absent, never an error.
+        let odd = ComplianceQuery::from_query(&format!("profile=gold&minop={}", "9".repeat(40)));
+        assert_eq!(odd, ComplianceQuery::default());
+        assert_eq!(odd.to_query(), "");
+        let c = Cluster::new(Default::default(), [], Default::default());
+        assert!(q.profile(&c).require_fips);
+        assert_eq!(
+            q.profile(&c).min_operator_version.as_deref(),
+            Some("v0.40.0")
+        );
+    }
 
     #[test]
     fn ent01_passes_when_the_variant_is_told_and_is_unknown_only_when_it_is_not() {

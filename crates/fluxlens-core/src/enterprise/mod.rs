@@ -246,19 +246,10 @@ impl Profile {
         }
     }
 
-    /// Reads `profile=upstream|enterprise|fips` and `minop=` from query pairs; absent → default.
+    /// Reads `profile=upstream|enterprise|fips` and `minop=` from a URL query; absent → what
+    /// the FluxInstance implies ([`ComplianceQuery`]).
     pub fn from_query(q: &str, c: &Cluster) -> Profile {
-        let pairs = crate::urlstate::parse_query(q);
-        let get = |k: &str| {
-            pairs
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
-        let named = get("profile").as_deref().and_then(ProfileName::parse);
-        let mut p = named.map_or_else(|| Profile::default_for(c), ProfileName::profile);
-        p.min_operator_version = get("minop").filter(|v| !v.is_empty() && v.len() < 32);
-        p
+        ComplianceQuery::from_query(q).profile(c)
     }
 
     /// Which of the named profiles this is (its requirements; the minimum operator version
@@ -317,6 +308,60 @@ impl ProfileName {
             require_fips: self == ProfileName::Fips,
             min_operator_version: None,
         }
+    }
+}
+
+/// The compliance view's URL state: `profile=` (absent: what the FluxInstance implies) and
+/// `minop=`, the minimum operator version.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ComplianceQuery {
+    pub profile: Option<ProfileName>,
+    pub min_operator: Option<String>,
+}
+
+impl ComplianceQuery {
+    /// Reads a URL query (`?` optional); a value that does not parse is absent.
+    pub fn from_query(q: &str) -> ComplianceQuery {
+        let mut out = ComplianceQuery::default();
+        for (k, v) in crate::urlstate::parse_query(q) {
+            match k.as_str() {
+                "profile" => out.profile = ProfileName::parse(&v),
+                "minop" => out.set_min_operator(v),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Sets the minimum operator version; empty or longer than a version clears it.
+    pub fn set_min_operator(&mut self, v: String) {
+        self.min_operator = Some(v).filter(|v| !v.is_empty() && v.len() < 32);
+    }
+
+    /// The URL query, without `?`.
+    pub fn to_query(&self) -> String {
+        let pairs = [
+            (
+                "profile",
+                self.profile.map(ProfileName::as_str).unwrap_or(""),
+            ),
+            ("minop", self.min_operator.as_deref().unwrap_or("")),
+        ];
+        pairs
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k}={}", crate::urlstate::encode(v)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    /// The profile the controls are judged under on cluster `c`.
+    pub fn profile(&self, c: &Cluster) -> Profile {
+        let mut p = self
+            .profile
+            .map_or_else(|| Profile::default_for(c), ProfileName::profile);
+        p.min_operator_version = self.min_operator.clone();
+        p
     }
 }
 

@@ -896,7 +896,7 @@ pub(crate) fn outdated_event(message: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::api::FluxReport;
     use crate::findings::Severity;
@@ -909,6 +909,39 @@ mod tests {
             objs.iter().map(|s| serde_json::from_str(s).unwrap()),
             CrdAccess::Unknown,
         )
+    }
+
+    /// A cluster each of these controls fires on as a registered rule (the profile the
+    /// FluxInstance implies), for the rule-set test that runs every rule (`coverage.rs`); each
+    /// is one of the cases below.
+    pub(in crate::findings::rules) fn fail_examples() -> Vec<(&'static str, Cluster)> {
+        // The FluxInstance asks for enterprise FIPS images; the cluster runs upstream ones.
+        let upstream_images = c(
+            r#"{"spec":{"distribution":{"version":"v2.9.4"},"components":[{"name":"source-controller","image":"ghcr.io/fluxcd/source-controller:v1.9.4@sha256:aa"}]}}"#,
+            &[INST],
+        );
+        let old_kubernetes = c(
+            r#"{"spec":{"distribution":{"version":"v2.9.4"},"cluster":{"serverVersion":"v1.28.0"},"components":[{"name":"source-controller","image":"ghcr.io/controlplaneio-fluxcd/distroless/source-controller:v1.9.4@sha256:aa"}]}}"#,
+            &[],
+        );
+        let no_secret = c(
+            FIPS,
+            &[&INST.replace("\"imagePullSecret\":\"flux-enterprise-auth\",", "")],
+        );
+        let distroless_gpg = c(
+            FIPS,
+            &[
+                INST,
+                r#"{"kind":"Kustomization","metadata":{"name":"secrets","namespace":"a"},"status":{"conditions":[{"type":"Ready","status":"False","message":"decryption failed: exec: \"gpg\": executable file not found in $PATH"}]}}"#,
+            ],
+        );
+        vec![
+            ("ENT-02", upstream_images.clone()),
+            ("ENT-03", upstream_images),
+            ("ENT-09", old_kubernetes),
+            ("ENT-11", no_secret),
+            ("ENT-13", distroless_gpg),
+        ]
     }
 
     fn findings_of(cl: &Cluster, rule: &str) -> Vec<Finding> {

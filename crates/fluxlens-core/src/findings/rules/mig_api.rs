@@ -352,11 +352,36 @@ fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::testkit::*;
     use crate::api::FluxReport;
     use crate::findings::Severity;
     use crate::model::{Cluster, CrdAccess};
+
+    /// A cluster each of these rules fires on, for the rule-set test that runs every rule
+    /// (`coverage.rs`); each is one of the cases below.
+    pub(in crate::findings::rules) fn fail_examples() -> Vec<(&'static str, Cluster)> {
+        let ks = r#"{"kind":"Kustomization","metadata":{"name":"apps","namespace":"flux-system"},"status":{"conditions":[{"type":"Ready","status":"False","message":"no matches for kind \"HelmRelease\" in version \"helm.toolkit.fluxcd.io/v2beta1\""}]}}"#;
+        let report: FluxReport = serde_json::from_str(r#"{"spec":{"distribution":{"version":"v2.7.1","managedBy":"flux bootstrap"},"reconcilers":[{"apiVersion":"image.toolkit.fluxcd.io/v1beta2","kind":"ImagePolicy","stats":{}}]}}"#).unwrap();
+        let stale = || {
+            Cluster::new(
+                report.clone(),
+                [serde_json::from_str(ks).unwrap()],
+                CrdAccess::Unknown,
+            )
+        };
+        let range = || {
+            cluster(&[
+                r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.x"},"migrateResources":false}}"#,
+            ])
+        };
+        vec![
+            ("MIG-API-03", stale()),
+            ("MIG-API-06", stale()),
+            ("MIG-API-04", range()),
+            ("MIG-API-05", range()),
+        ]
+    }
 
     #[test]
     fn mig_api_01_needs_crds_and_raises_for_target_removal() {

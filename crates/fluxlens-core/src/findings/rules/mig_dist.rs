@@ -408,7 +408,7 @@ fn controllers_twice(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::testkit::*;
     use super::registry_prefix;
     use crate::api::FluxReport;
@@ -417,6 +417,28 @@ mod tests {
 
     fn report(json: &str) -> FluxReport {
         serde_json::from_str(json).unwrap()
+    }
+
+    /// A cluster each of these rules fires on, for the rule-set test that runs every rule
+    /// (`coverage.rs`); each is one of the cases below.
+    pub(in crate::findings::rules) fn fail_examples() -> Vec<(&'static str, Cluster)> {
+        let drift = || {
+            let r = report(
+                r#"{"spec":{"components":[{"name":"source-controller","ready":false,"image":"ghcr.io/fluxcd/source-controller:v1.7.3"},{"name":"helm-controller","ready":true,"image":"ghcr.io/controlplaneio-fluxcd/distroless/helm-controller:v1.4.3@sha256:aa"}]}}"#,
+            );
+            let inst = serde_json::from_str(r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"status":{"components":[{"name":"helm-controller","repository":"ghcr.io/controlplaneio-fluxcd/distroless/helm-controller","tag":"v1.4.3","digest":"sha256:bb"}],"lastAppliedRevision":"v2.8.3@sha256:cc","lastAttemptedRevision":"v2.8.3@sha256:cc"}}"#).unwrap();
+            Cluster::new(r, [inst], CrdAccess::Unknown)
+        };
+        let downgrade = Cluster::new(
+            report(r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"managedBy":"flux bootstrap"}}}"#),
+            [serde_json::from_str(r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"distribution":{"version":"2.7.x"}},"status":{"lastAppliedRevision":"v2.8.3@sha256:ab","lastAttemptedRevision":"v2.7.0@sha256:cd","conditions":[{"type":"Ready","status":"False","reason":"ReconciliationFailed","message":"reconciliation failed: OCIRepository/flux-system/flux-system"},{"type":"Stalled","status":"True"}]}}"#).unwrap()],
+            CrdAccess::Unknown,
+        );
+        vec![
+            ("MIG-DIST-05", drift()),
+            ("MIG-DIST-06", drift()),
+            ("MIG-DIST-08", downgrade),
+        ]
     }
 
     #[test]

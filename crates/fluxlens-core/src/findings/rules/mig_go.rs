@@ -567,9 +567,37 @@ fn chart_in_git_root(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::testkit::*;
     use crate::findings::Severity;
+    use crate::model::Cluster;
+
+    /// A cluster each of these rules fires on, for the rule-set test that runs every rule
+    /// (`coverage.rs`); each is one of the cases below.
+    pub(in crate::findings::rules) fn fail_examples() -> Vec<(&'static str, Cluster)> {
+        let of = |objs: &[String]| cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>());
+        let hr = r#"{"kind":"HelmRelease","metadata":{"name":"app","namespace":"apps"},"spec":{"chart":{"spec":{"chart":"./charts/app","sourceRef":{"kind":"GitRepository","name":"flux-system","namespace":"flux-system"}}}}}"#;
+        let rc = r#"{"kind":"Receiver","metadata":{"name":"cluster-release","namespace":"flux-system"},"spec":{"type":"generic-oidc","resources":[{"kind":"GitRepository","name":"gone"}]}}"#;
+        vec![
+            (
+                "MIG-GO-03",
+                of(&[inst("OCIRepository"), GIT.into(), ks("a", "GitRepository")]),
+            ),
+            (
+                "MIG-GO-04",
+                of(&[inst("GitRepository"), GIT.into(), root_ks("OCIRepository")]),
+            ),
+            (
+                "MIG-GO-06",
+                of(&[inst("GitRepository"), GIT.into(), OCI_READY.into()]),
+            ),
+            ("MIG-GO-09", cluster(&[rc])),
+            (
+                "MIG-GO-13",
+                cluster(&[&inst("GitRepository"), GIT, OCI_READY, hr]),
+            ),
+        ]
+    }
 
     fn inst(kind: &str) -> String {
         format!(
