@@ -3,7 +3,10 @@
 // Fast 4G and Slow 4G emulation, cold cache, served by the deploy kit exactly as deployed
 // (deploy/render.py + nginx) in front of the simulator. Medians of RUNS runs, per lever.
 // Writes the "load" section of BENCHMARKS.md. Run through `make bench`.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { startSim, launch, freePort, startNginx } from '../e2e/helpers.mjs';
 
@@ -74,16 +77,16 @@ async function measure(browser, base, profile, prefetch, lastVisit, warm = false
   let wasmEncoding = '';
   const prepare = async (_, page) => {
     page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
-    await page.addInitScript(([prefetch, lastVisit]) => {
-      if (!prefetch) window.__fluxlensNoPrefetch = true;
-      if (typeof prefetch === 'string') window.__fluxlensPrefetchUpTo = prefetch;
-      if (!lastVisit) window.__fluxlensNoLastVisit = true;
+    await page.addInitScript((lastVisit) => {
+      // Without the last visit's copy: none is there when the page starts (the app keeps one
+      // after each visit; this row measures the page as if it did not).
+      if (!lastVisit) for (const k of Object.keys(localStorage)) if (k.startsWith('fluxlens:last:')) localStorage.removeItem(k);
       const seen = () => {
         const el = document.querySelector('[data-identity=Flux]');
         if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
       };
       new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
-    }, [prefetch, !!lastVisit]);
+    }, !!lastVisit);
   };
   // Complete: the overview shows every card and finding (on a second visit, from the last
   // visit's data, marked not live); live: the first live read has landed (`data-ready`).
@@ -134,6 +137,33 @@ async function measureOperator(browser, base, profile, warm) {
   return { complete, bytes: bytes() };
 }
 
+/** The built app with its page's prefetch script as a lever row has it: off (the script left
+ * out), up to 'lists' or 'reads' (its `upTo` line edited), or whole (the page as built). The
+ * product reads no switch for this (#48): a row serves a copy of the page, precompressed like
+ * the original, beside the same files. */
+function withPrefetch(dist, prefetch) {
+  if (prefetch === true) return dist;
+  const page = readFileSync(`${dist}/index.html`, 'utf8');
+  const start = page.indexOf("<script>// The first load's API reads");
+  if (start < 0) throw new Error('the page has no prefetch script');
+  let edited;
+  if (prefetch === false) {
+    edited = page.slice(0, start) + page.slice(page.indexOf('</script>', start) + '</script>'.length);
+  } else {
+    edited = page.replace("var upTo = '';", `var upTo = '${prefetch}';`);
+    if (edited === page) throw new Error("the prefetch script has no `var upTo = '';` line");
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-lever-'));
+  for (const name of readdirSync(dist)) {
+    if (!name.startsWith('index.html')) symlinkSync(join(dist, name), join(dir, name));
+  }
+  const bytes = Buffer.from(edited);
+  writeFileSync(join(dir, 'index.html'), bytes);
+  writeFileSync(join(dir, 'index.html.gz'), zlib.gzipSync(bytes, { level: 9 }));
+  writeFileSync(join(dir, 'index.html.br'), zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  return dir;
+}
+
 const browser = await launch();
 const sim = await startSim(['--scenario', 'demo']);
 const rows = [];
@@ -141,8 +171,9 @@ let operator = null;
 try {
   for (const lever of LEVERS) {
     const port = await freePort();
-    const dist = lever.oneModule ? ONE_MODULE_DIST : `${ROOT}dist`;
-    if (!existsSync(`${dist}/index.html`)) throw new Error(`${dist} is not built: run the bench through make bench`);
+    const built = lever.oneModule ? ONE_MODULE_DIST : `${ROOT}dist`;
+    if (!existsSync(`${built}/index.html`)) throw new Error(`${built} is not built: run the bench through make bench`);
+    const dist = withPrefetch(built, lever.prefetch);
     let site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', dist, '--api', sim.base, '--listen', `127.0.0.1:${port}`, ...lever.render]).toString();
     if (!lever.immutable) {
       if (!IMMUTABLE_BLOCK.test(site)) throw new Error('the kit has no hashed-asset location to remove');

@@ -19,10 +19,20 @@ async function visit(sim, context, { noPrefetch = false, seed = null } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.addInitScript(([noPrefetch, seed, store]) => {
-    if (noPrefetch) window.__fluxlensNoPrefetch = true;
+  // The app alone: the page without its prefetch script (the product reads no switch, #48).
+  if (noPrefetch) {
+    await page.route((url) => url.pathname === '/', async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      const start = body.indexOf("<script>// The first load's API reads");
+      assert.ok(start >= 0, 'the page has its prefetch script');
+      const alone = body.slice(0, start) + body.slice(body.indexOf('</script>', start) + '</script>'.length);
+      await route.fulfill({ response, body: alone });
+    });
+  }
+  await page.addInitScript(([seed, store]) => {
     if (seed) localStorage.setItem(store, seed);
-  }, [noPrefetch, seed, STORE]);
+  }, [seed, STORE]);
   await page.goto(sim.base + '/?poll=600');
   await page.waitForFunction(rendered, null, { timeout: 30000 });
   const server = (await sim.log()).slice(before).filter((e) => e.path.startsWith('/api/'));

@@ -14,6 +14,11 @@ if grep -rnE "gloo_net|gloo::net|fetch_with_|XmlHttpRequest|crate::api::" src --
   | grep -vE "crate::api::(loader::(start|POLL_SECONDS)|fleet::(start|POLL_SECONDS)|object_events::serve)\b"; then
   echo "HTTP outside src/api/ (above)"; exit 1
 fi
+# Measurement switches stay out of the product (#48): the benches and tests edit a copy of the
+# page instead of setting window flags the app would read.
+if grep -rnE "__fluxlens(No[A-Z]|PrefetchUpTo)" src index.html; then
+  echo "a measurement switch in product code (above)"; exit 1
+fi
 if grep -nE "^(leptos|web-sys|gloo|wasm-bindgen|js-sys)" crates/fluxlens-core/Cargo.toml; then
   echo "fluxlens-core must stay pure Rust (above)"; exit 1
 fi

@@ -44,7 +44,7 @@ pub fn shows_at_once() -> bool {
 /// (`answered`: whether the server has answered this visit); a copy that may not (signed out)
 /// or cannot (damaged) is removed, one that waits for an answer is kept.
 pub fn restore(state: AppState, answered: bool) {
-    if measured_without() || state.data.with_untracked(Option::is_some) {
+    if state.data.with_untracked(Option::is_some) {
         return;
     }
     let Some(store) = storage() else {
@@ -93,17 +93,7 @@ pub fn keep_soon(state: AppState) {
     .forget();
 }
 
-/// The load benchmark measures the page without this lever (`__fluxlensNoLastVisit`).
-fn measured_without() -> bool {
-    web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &"__fluxlensNoLastVisit".into()).ok())
-        .is_some_and(|v| v.is_truthy())
-}
-
 fn keep(cluster: &Cluster) {
-    if measured_without() {
-        return;
-    }
     let Some(store) = storage() else {
         return;
     };

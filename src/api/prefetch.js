@@ -16,13 +16,13 @@
   var meta = document.querySelector('meta[name=fluxlens-api-base]');
   var fleet = /^\/clusters\/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\/|$)/.exec(location.pathname);
   var base = meta ? (meta.getAttribute('content') || '').replace(/\/$/, '') : (fleet ? '/clusters/' + fleet[1] : '');
-  // No API contact for a snapshot link; `__fluxlensNoPrefetch` lets the load benchmark
-  // measure the page without this lever.
-  if (location.hash.indexOf('#snap=') === 0 || window.__fluxlensNoPrefetch) return;
-  // The benchmark also measures the levers one by one: `__fluxlensPrefetchUpTo` = 'lists' (the
-  // report and the lists only, as #15 and the first step of #28 shipped) or 'reads' (every read,
-  // nothing remembered); unset, everything.
-  var upTo = window.__fluxlensPrefetchUpTo;
+  // No API contact for a snapshot link.
+  if (location.hash.indexOf('#snap=') === 0) return;
+  // Every lever on. The load benchmark measures them one by one on a copy of the page with this
+  // line edited (bench/load.mjs): 'lists' (the report and the lists only, as #15 and the first
+  // step of #28 shipped) or 'reads' (every read, nothing remembered). Nothing the page is given
+  // changes it (#48: it was a window flag).
+  var upTo = '';
   var objectsToo = upTo !== 'lists';
   var memory = !upTo;
 
