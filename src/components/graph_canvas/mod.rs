@@ -93,6 +93,12 @@ pub fn GraphCanvas(
             .collect::<Vec<_>>()
     });
     let gestures = gesture::Gestures::new();
+    // A click that ends a pan is not a selection (a key that selects always is).
+    let on_click = Callback::new(move |i: u32| {
+        if !gestures.was_drag() {
+            on_select.run(i);
+        }
+    });
     let emit = Callback::new(move |()| on_viewport.run(viewport.at.get_untracked()));
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if viewport.on_key(drawing, &ev.key()) {
@@ -170,6 +176,7 @@ pub fn GraphCanvas(
                                 selected=selected
                                 highlight=highlight
                                 on_select=on_select
+                                on_click=on_click
                                 viewport=viewport
                                 on_viewport=on_viewport
                             />

@@ -79,6 +79,8 @@ pub fn GraphNode(
     selected: Signal<Option<u32>>,
     highlight: Signal<Option<HashSet<u32>>>,
     on_select: Callback<u32>,
+    /// Selects it from a click (not one that ends a pan).
+    on_click: Callback<u32>,
     viewport: Viewport,
     on_viewport: Callback<(f32, f32, f32)>,
 ) -> impl IntoView {
@@ -151,7 +153,7 @@ pub fn GraphNode(
             tabindex="0"
             role="button"
             aria-label=label
-            on:click=move |_| on_select.run(i)
+            on:click=move |_| on_click.run(i)
             on:focus=on_focus
             on:keydown=on_key
         >
