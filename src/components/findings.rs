@@ -103,7 +103,7 @@ const HELD: &str = "also held: ";
 /// A deadlock's chain of waits, focused in the graph (its subject, upstream and downstream).
 fn chain_link(f: &Finding) -> Option<impl IntoView + use<>> {
     (f.rule == DEADLOCK && f.severity >= fluxlens_core::findings::Severity::High).then(|| {
-        let key = fluxlens_core::urlstate::encode(&f.subject.to_string());
+        let key = fluxlens_core::util::query::encode(&f.subject.to_string());
         let href = crate::base::href(&format!("/graph?focus={key}&sel={key}"));
         view! {
             <p class="fl-finding__chain">

@@ -34,7 +34,7 @@ pub fn shown(data: &Loaded, id: &ObjectKey) -> u64 {
 fn operator_page(id: &ObjectKey) -> Option<String> {
     let beside = !crate::base::app_base().is_empty();
     (beside && id.kind.crd_name().is_some()).then(|| {
-        let part = fluxlens_core::urlstate::encode;
+        let part = fluxlens_core::util::query::encode;
         format!(
             "/resource/{}/{}/{}",
             part(id.kind.as_str()),
@@ -297,7 +297,7 @@ fn panel_links(id: &ObjectKey) -> impl IntoView + use<> {
     view! {
         <p class="fl-links">
             <a href=crate::base::href(
-                &format!("/signatures?sel={}", fluxlens_core::urlstate::encode(&id.to_string())),
+                &format!("/signatures?sel={}", fluxlens_core::util::query::encode(&id.to_string())),
             )>"Signatures"</a>
             " · "
             <a href=crate::base::href("/migrations")>"Migrations"</a>

@@ -4,7 +4,7 @@ use crate::components::hero::Hero;
 use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use fluxlens_core::migration::{Migration, Stage, StageState};
-use fluxlens_core::urlstate::encode;
+use fluxlens_core::util::query::encode;
 use leptos::prelude::*;
 
 /// `/migrations`: one stepper per migration, blockers first, the commands to run next. Each

@@ -25,7 +25,6 @@ pub mod model;
 pub mod order;
 pub mod outcome;
 pub mod poll;
-pub mod redact;
 pub mod revision;
 pub mod server;
 pub mod signatures;

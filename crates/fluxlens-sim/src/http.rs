@@ -671,7 +671,7 @@ fn cookie_present(h: &HeaderMap, name: &str) -> bool {
 /// Decodes `a=b&c=d` with core's bounded parser (the first value of a repeated key wins).
 pub fn parse_query(q: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for (k, v) in fluxlens_core::urlstate::parse_query(q) {
+    for (k, v) in fluxlens_core::util::query::parse_query(q) {
         out.entry(k).or_insert(v);
     }
     out

@@ -105,7 +105,7 @@ impl Evidence<'_> {
             "findings": self.findings,
         });
         // Evidence leaves the cluster: no credential in any value (issue #19).
-        crate::redact::redact_json(&mut v);
+        crate::util::redact::redact_json(&mut v);
         serde_json::to_string_pretty(&v).unwrap_or_default()
     }
 
@@ -149,7 +149,7 @@ impl Evidence<'_> {
                 esc(&f.evidence.join("; "))
             ));
         }
-        crate::redact::clean(&md)
+        crate::util::redact::clean(&md)
     }
 
     /// CSV evidence: one row per control and per component, identity repeated in each row.
@@ -177,7 +177,7 @@ impl Evidence<'_> {
                 q(&format!("{} {}", x.image, x.provenance()))
             ));
         }
-        crate::redact::clean(&out)
+        crate::util::redact::clean(&out)
     }
 }
 

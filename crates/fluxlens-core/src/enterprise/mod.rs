@@ -323,7 +323,7 @@ impl ComplianceQuery {
     /// Reads a URL query (`?` optional); a value that does not parse is absent.
     pub fn from_query(q: &str) -> ComplianceQuery {
         let mut out = ComplianceQuery::default();
-        for (k, v) in crate::urlstate::parse_query(q) {
+        for (k, v) in crate::util::query::parse_query(q) {
             match k.as_str() {
                 "profile" => out.profile = ProfileName::parse(&v),
                 "minop" => out.set_min_operator(v),
@@ -350,7 +350,7 @@ impl ComplianceQuery {
         pairs
             .iter()
             .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| format!("{k}={}", crate::urlstate::encode(v)))
+            .map(|(k, v)| format!("{k}={}", crate::util::query::encode(v)))
             .collect::<Vec<_>>()
             .join("&")
     }

@@ -130,7 +130,7 @@ pub fn to_csv(rows: &[&Row]) -> String {
         out.push_str(&line.join(","));
         out.push('\n');
     }
-    crate::redact::clean(&out)
+    crate::util::redact::clean(&out)
 }
 
 /// JSON: `{generator, generated_at, target, clusters: [{column: value}]}`.
@@ -152,7 +152,7 @@ pub fn to_json(rows: &[&Row], cx: &Context) -> String {
         "target_version": cx.target,
         "clusters": clusters,
     });
-    crate::redact::redact_json(&mut v);
+    crate::util::redact::redact_json(&mut v);
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
@@ -176,5 +176,5 @@ pub fn to_markdown(rows: &[&Row], cx: &Context) -> String {
         let cells: Vec<String> = values(r).iter().map(|v| esc(&v.text())).collect();
         md.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
-    crate::redact::clean(&md)
+    crate::util::redact::clean(&md)
 }

@@ -26,7 +26,7 @@ pub struct FleetSnapshot {
 pub fn encode(snap: &FleetSnapshot) -> Result<(String, usize), SnapshotError> {
     let mut v = serde_json::to_value(snap)
         .map_err(|e| SnapshotError::Redaction(format!("the rows could not be walked ({e})")))?;
-    let n = crate::redact::redact_json(&mut v);
+    let n = crate::util::redact::redact_json(&mut v);
     let Some(fields) = v.as_object_mut() else {
         return Err(SnapshotError::Redaction(
             "the rows are not an object".into(),

@@ -2,7 +2,7 @@
 //! a target version. Pure: the view reads and writes `location.search` through it.
 
 use super::{Row, RowState};
-use crate::urlstate::{MAX_VALUE_LEN, encode, parse_query};
+use crate::util::query::{MAX_VALUE_LEN, encode, parse_query};
 use std::cmp::Ordering;
 
 /// What a column sorts by.

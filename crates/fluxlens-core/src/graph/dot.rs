@@ -40,7 +40,7 @@ pub fn to_dot(v: &ViewGraph) -> String {
         ));
     }
     out.push_str("}\n");
-    crate::redact::clean(&out)
+    crate::util::redact::clean(&out)
 }
 
 #[cfg(test)]

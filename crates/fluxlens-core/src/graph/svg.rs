@@ -65,7 +65,7 @@ pub fn to_svg(v: &ViewGraph, l: &Layout) -> String {
     }
     out.push_str("</svg>\n");
     // Exports leave the cluster: names and revisions are cleaned like snapshot strings.
-    crate::redact::clean(&out)
+    crate::util::redact::clean(&out)
 }
 
 #[cfg(test)]

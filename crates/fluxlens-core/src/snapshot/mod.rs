@@ -104,7 +104,7 @@ pub struct Opened {
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 /// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
-    let mut snap = redacted(reduced(cluster, opts), crate::redact::redact_json)?;
+    let mut snap = redacted(reduced(cluster, opts), crate::util::redact::redact_json)?;
     // Against what the receiver computes from exactly what it receives (redacted).
     if let Some(v) = snap.verdicts.take() {
         let receiver = snap.clone().into_cluster();

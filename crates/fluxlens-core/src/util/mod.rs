@@ -2,6 +2,8 @@
 
 pub mod base64url;
 pub mod hash;
+pub mod query;
+pub mod redact;
 pub mod sort;
 pub mod time;
 pub mod version;
