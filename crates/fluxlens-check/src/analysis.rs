@@ -4,9 +4,9 @@
 
 use crate::cluster::{Assume, model};
 use crate::declared;
-pub use crate::profile::ProfileName;
 use crate::tree::Tree;
 use fluxlens_core::compliance;
+pub use fluxlens_core::compliance::ProfileName;
 use fluxlens_core::finding::Finding;
 use fluxlens_core::findings::rules::mig_order;
 use fluxlens_core::graph::{Graph, GraphOptions};

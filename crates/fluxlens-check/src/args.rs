@@ -1,6 +1,6 @@
 //! The command line.
 
-use crate::profile::ProfileName;
+use fluxlens_core::compliance::ProfileName;
 use fluxlens_core::finding::Severity;
 use std::path::PathBuf;
 

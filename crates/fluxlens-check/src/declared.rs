@@ -4,7 +4,7 @@
 //! change decides, and ENT-02/ENT-03 judge that under the profile. Digests are the operator's
 //! choice at apply time and stay unknown here.
 
-use crate::profile::ProfileName;
+use fluxlens_core::compliance::ProfileName;
 use fluxlens_core::compliance::{Variant, classify_registry};
 use fluxlens_core::finding::Finding;
 use fluxlens_core::findings::policy::{Class, fixed};

@@ -12,7 +12,6 @@ pub mod declared;
 pub mod diff;
 pub mod order;
 pub mod output;
-pub mod profile;
 pub mod read;
 pub mod tree;
 

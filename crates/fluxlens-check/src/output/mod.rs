@@ -6,7 +6,7 @@ pub mod json;
 pub mod markdown;
 
 use crate::diff::{Change, Weighed};
-use crate::profile::ProfileName;
+use fluxlens_core::compliance::ProfileName;
 use fluxlens_core::finding::Severity;
 
 /// A change and how it is judged.
