@@ -192,23 +192,10 @@ fn FleetControls(
             set_query.run(q);
         }
     };
-    // Each option says whether it is the one chosen: the list arrives after the select, so
-    // its value alone would not find it.
     let key_options = move |current: fn(&TableQuery) -> Option<String>| {
         move || {
             let chosen = query.with(current);
-            choices.with(|(keys, _)| {
-                keys.iter()
-                    .map(|k| {
-                        let on = chosen.as_deref() == Some(k.as_str());
-                        view! {
-                            <option value=k.clone() selected=on>
-                                {k.clone()}
-                            </option>
-                        }
-                    })
-                    .collect_view()
-            })
+            choices.with(|(keys, _)| chosen_options(keys, chosen.as_deref()))
         }
     };
     view! {
@@ -401,22 +388,27 @@ fn TargetSelect(
                 <option value="">"newest running"</option>
                 {move || {
                     let chosen = query.with(|q| q.target.clone());
-                    versions
-                        .get()
-                        .into_iter()
-                        .map(|v| {
-                            let on = chosen.as_deref() == Some(v.as_str());
-                            view! {
-                                <option value=v.clone() selected=on>
-                                    {v.clone()}
-                                </option>
-                            }
-                        })
-                        .collect_view()
+                    versions.with(|v| chosen_options(v, chosen.as_deref()))
                 }}
             </select>
         </label>
     }
+}
+
+/// One option per value, each saying whether it is the one chosen: the list arrives after its
+/// select, so the select's value alone would not find it.
+fn chosen_options(values: &[String], chosen: Option<&str>) -> impl IntoView + use<> {
+    values
+        .iter()
+        .map(|v| {
+            let on = chosen == Some(v.as_str());
+            view! {
+                <option value=v.clone() selected=on>
+                    {v.clone()}
+                </option>
+            }
+        })
+        .collect_view()
 }
 
 /// CSV, JSON and Markdown of the rows shown, and the fleet link.
