@@ -15,7 +15,7 @@ with user-info or a query is refused with the reason. `url` never leaves the con
 """
 import json, re, sys
 
-# The reads the app makes, each with its one method (fluxlens_core::api::ALLOWED_ENDPOINTS;
+# The reads the app makes, each with its one method (fluxlens_core::wire::ALLOWED_ENDPOINTS;
 # the simulator's deploy_kit test pins the two lists together).
 READS = [("GET", "/api/v1/report"), ("GET", "/api/v1/resources"), ("GET", "/api/v1/resource"),
          ("GET", "/api/v1/events"), ("GET", "/api/v1/search"), ("POST", "/api/v1/inventory/objects")]

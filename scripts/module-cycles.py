@@ -6,7 +6,12 @@ when code in a (or below it) names b (or something below it) through `crate::`, 
 `self::` paths. Each strongly connected group of two or more siblings is a cycle. Test modules
 (`mod tests`, `#[cfg(test)]` files) are not counted: a test may reach anywhere.
 
-Usage: module-cycles.py CRATE_SRC_DIR...   (exit 1 and the cycles listed when any is found)
+With `--layers SRC=a,b+c,d` the top-level modules of SRC are also held to an order: a module
+may use only those listed before it (modules joined by `+` share a level and use neither of the
+others). Core is laid out that way (#48: util, wire, model, load+analyses, share, fleet).
+
+Usage: module-cycles.py [--layers SRC=a,b+c,...] CRATE_SRC_DIR...
+       (exit 1 and the cycles or the layer breaches listed when any is found)
 """
 import re
 import sys
@@ -65,7 +70,8 @@ def targets(base: list, text: str):
         yield resolve(base, m.group(1), m.group(2).split("::")[1:])
 
 
-def cycles(src: Path) -> list:
+def edges_of(src: Path) -> dict:
+    """parent module -> {(a, b)}: sibling a names sibling b (tests left out)."""
     modules = {}
     for f in src.rglob("*.rs"):
         text = f.read_text()
@@ -90,6 +96,22 @@ def cycles(src: Path) -> list:
                 k += 1
             if k < len(mod) and k < len(t):
                 edges[tuple(mod[:k])].add((mod[k], t[k]))
+    return edges
+
+
+def layer_breaches(src: Path, layers: str) -> list:
+    level = {m: i for i, group in enumerate(layers.split(",")) for m in group.split("+")}
+    out = []
+    for a, b in sorted(edges_of(src).get((), ())):
+        if a not in level or b not in level:
+            out.append(f"{a} -> {b}: not in the layer list")
+        elif level[a] <= level[b]:
+            out.append(f"{a} -> {b}: {a} may not use {b} (layers {layers})")
+    return out
+
+
+def cycles(src: Path) -> list:
+    edges = edges_of(src)
     found = []
     for parent, es in edges.items():
         graph = defaultdict(set)
@@ -134,7 +156,16 @@ def tarjan(graph):
 
 def main():
     bad = False
-    for d in sys.argv[1:]:
+    args, layers = sys.argv[1:], {}
+    while args and args[0] == "--layers":
+        src, _, order = args[1].partition("=")
+        layers[src.rstrip("/")] = order
+        args = args[2:]
+    for src, order in layers.items():
+        for breach in layer_breaches(Path(src), order):
+            bad = True
+            print(f"{src}: {breach}")
+    for d in args:
         for parent, scc, es in cycles(Path(d)):
             bad = True
             print(f"{d}: cycle under {parent}: {' <-> '.join(scc)}  ({', '.join(f'{a}->{b}' for a, b in es)})")

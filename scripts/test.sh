@@ -24,10 +24,14 @@ if grep -nE "^(leptos|web-sys|gloo|wasm-bindgen|js-sys)" crates/fluxlens-core/Ca
 fi
 # Sibling modules never depend on each other in a cycle (#24): core's analyses read shared
 # facts from facts/, finding/, enterprise/; the app's shell goes app → pages → components → router.
-python3 scripts/module-cycles.py crates/fluxlens-core/src crates/fluxlens-sim/src crates/fluxlens-check/src src
+# Core is layered in the order data flows (README "Architecture"): each layer uses only those before it.
+python3 scripts/module-cycles.py --layers crates/fluxlens-core/src=util,wire,model,load+analyses,share,fleet \
+  crates/fluxlens-core/src crates/fluxlens-sim/src crates/fluxlens-check/src src
 cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a::Y;\n' >"$cyc/b.rs"
 if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi
-rm -rf "$cyc"
+lay=$(mktemp -d); printf 'use crate::b::X;\n' >"$lay/a.rs"; printf '\n' >"$lay/b.rs"
+if python3 scripts/module-cycles.py --layers "$lay=a,b" >/dev/null; then echo "the layer check missed a breach"; exit 1; fi
+rm -rf "$cyc" "$lay"
 step "format (rustfmt, then leptosfmt for view! macros: make fmt writes both)"
 cargo fmt --all --check
 leptosfmt --check src tests

@@ -56,7 +56,7 @@ pub fn navigate(loc: Location, url: &str, replace: bool) {
         return;
     };
     let here = window().location();
-    let url = &fluxlens_core::urlstate::carry_over(
+    let url = &fluxlens_core::share::urlstate::carry_over(
         url,
         &here.search().unwrap_or_default(),
         &here.hash().unwrap_or_default(),

@@ -1,9 +1,9 @@
 //! App-wide state, provided once at the root.
 
-use fluxlens_core::analysis::Analysis;
-use fluxlens_core::error::ApiError;
+use fluxlens_core::analyses::analysis::Analysis;
+use fluxlens_core::analyses::carried::Verdicts;
 use fluxlens_core::model::Cluster;
-use fluxlens_core::snapshot::Verdicts;
+use fluxlens_core::wire::error::ApiError;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ impl std::ops::Deref for Loaded {
 pub struct AppState {
     pub data: RwSignal<Option<Arc<Loaded>>>,
     /// The report as soon as it arrives, before the objects (progressive first paint).
-    pub report: RwSignal<Option<Arc<fluxlens_core::api::FluxReport>>>,
+    pub report: RwSignal<Option<Arc<fluxlens_core::wire::FluxReport>>>,
     /// What the first load is fetching ("objects 2000 of 5100").
     pub progress: RwSignal<Option<String>>,
     /// The last error, shown until a request succeeds again.
@@ -71,7 +71,7 @@ pub struct AppState {
 }
 
 /// One object's recent events, or why they could not be read.
-pub type ObjectEvents = Result<Vec<fluxlens_core::api::events::Event>, ApiError>;
+pub type ObjectEvents = Result<Vec<fluxlens_core::wire::events::Event>, ApiError>;
 
 /// What the snapshot banner says.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@ use fluxlens::components::digest::Digest;
 use fluxlens::components::findings::FindingsList;
 use fluxlens::components::hero::Hero;
 use fluxlens::components::status::StatusPill;
-use fluxlens_core::findings::{Finding, Severity};
+use fluxlens_core::analyses::findings::{Finding, Severity};
 use fluxlens_core::{Kind, ObjectKey, Status};
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
@@ -60,8 +60,8 @@ fn findings_carry_rule_and_severity_and_render_markup_as_text() {
 
 #[wasm_bindgen_test]
 fn hero_says_its_tone_in_a_glyph_and_keeps_hostile_text_as_text() {
-    let verdict = fluxlens_core::verdict::Verdict {
-        tone: fluxlens_core::verdict::Tone::Bad,
+    let verdict = fluxlens_core::analyses::verdict::Verdict {
+        tone: fluxlens_core::analyses::verdict::Tone::Bad,
         text: "<b>2 critical</b>".into(),
         detail: "detail".into(),
     };
@@ -127,7 +127,7 @@ fn keyboard_focus_pans_an_off_screen_node_into_view_and_leaves_a_visible_one() {
     assert_eq!(reveal((1.0, 0.0, 0.0), (10.0, 10.0), 800.0, 600.0), None);
     let (z, x, y) = reveal((1.0, 0.0, 0.0), (2000.0, 10.0), 800.0, 600.0).unwrap();
     let left = 2000.0 * z + x;
-    assert!(left >= 0.0 && left + fluxlens_core::graph::NODE_W * z <= 800.0);
+    assert!(left >= 0.0 && left + fluxlens_core::analyses::graph::NODE_W * z <= 800.0);
     assert!(10.0 * z + y >= 0.0);
 }
 

@@ -1,6 +1,6 @@
 //! URL state parsing: any query string parses, and what it writes parses back the same.
 #![no_main]
-use fluxlens_core::urlstate::{GraphQuery, ListQuery};
+use fluxlens_core::share::urlstate::{GraphQuery, ListQuery};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

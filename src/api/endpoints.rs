@@ -1,8 +1,8 @@
 //! One async method per endpoint, on the API of one cluster.
 
 use super::{ApiError, Body, PrefetchedPost, get_json, get_text, post_text};
-use fluxlens_core::api::EventList;
-use fluxlens_core::poll::Request;
+use fluxlens_core::load::poll::Request;
+use fluxlens_core::wire::EventList;
 use std::rc::Rc;
 
 /// One cluster's API: the page's own, or a fleet cluster's under `/clusters/<name>`.

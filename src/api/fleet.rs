@@ -8,7 +8,7 @@
 
 use super::{Api, ApiError, loader};
 use crate::state::FleetState;
-use fluxlens_core::analysis::Analysis;
+use fluxlens_core::analyses::analysis::Analysis;
 use fluxlens_core::fleet::{ClusterEntry, ClusterList, Facts, Row};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};

@@ -1,11 +1,11 @@
 //! The last visit's data (#28): kept in this browser's localStorage per API base after a live
 //! read, shown when the page starts again while its first read runs — said to be the last
 //! visit's and stale since it was read, never live — and dropped when the server turns the user
-//! away (`fluxlens_core::snapshot::kept` decides who may see a kept copy again).
+//! away (`fluxlens_core::share::snapshot::kept` decides who may see a kept copy again).
 
 use crate::state::{AppState, Loaded};
 use fluxlens_core::model::Cluster;
-use fluxlens_core::snapshot::kept;
+use fluxlens_core::share::snapshot::kept;
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::sync::Arc;
@@ -31,8 +31,8 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-fn cookie() -> Option<fluxlens_core::auth::AuthProvider> {
-    fluxlens_core::auth::parse_cookie(&super::cookies())
+fn cookie() -> Option<fluxlens_core::wire::auth::AuthProvider> {
+    fluxlens_core::wire::auth::parse_cookie(&super::cookies())
 }
 
 /// Whether the last visit's data may show before the server has answered this visit.

@@ -1,4 +1,4 @@
-//! Runs core's poller (`fluxlens_core::poll::Poller`, where every decision is made and tested
+//! Runs core's poller (`fluxlens_core::load::poll::Poller`, where every decision is made and tested
 //! natively) against the cluster's API: sends each wave of requests it asks for, a few at a
 //! time, and hands it the answers; then tells the page what the poll found. Polls every
 //! interval while the tab is visible; on error, or when the server degrades, the last good
@@ -6,8 +6,8 @@
 
 use super::{Api, ApiError, Body};
 use crate::state::{AppState, Loaded};
+use fluxlens_core::load::poll::{PageRead, Poller, Step, Wave};
 use fluxlens_core::model::Cluster;
-use fluxlens_core::poll::{PageRead, Poller, Step, Wave};
 use futures_util::StreamExt;
 use leptos::prelude::*;
 

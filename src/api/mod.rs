@@ -1,5 +1,5 @@
 //! The only module that talks HTTP. Relative `/api/v1/...` URLs under a base path, every
-//! answer classified by `fluxlens_core::error`, sent and read off the main thread by a worker
+//! answer classified by `fluxlens_core::wire::error`, sent and read off the main thread by a worker
 //! (`reader.rs`) where one runs, with a deadline, and a read-only allowlist checked before
 //! anything is sent.
 
@@ -11,7 +11,7 @@ pub mod object_events;
 mod reader;
 
 pub use endpoints::Api;
-pub use fluxlens_core::error::ApiError;
+pub use fluxlens_core::wire::error::ApiError;
 
 use gloo_net::http::Request;
 use wasm_bindgen::JsCast;
@@ -32,7 +32,7 @@ impl Body {
     }
 }
 
-impl fluxlens_core::poll::Text for Body {
+impl fluxlens_core::load::poll::Text for Body {
     fn text(&self) -> String {
         Body::text(self)
     }
@@ -75,14 +75,15 @@ fn page_origin() -> String {
 /// needs it (not JSON, an error status); cookies and origin only for a 401, where they name
 /// the sign-in page.
 fn classified(status: u16, content_type: &str, body: Body) -> Result<Body, ApiError> {
-    let json = (200..300).contains(&status) && fluxlens_core::error::is_json_media(content_type);
+    let json =
+        (200..300).contains(&status) && fluxlens_core::wire::error::is_json_media(content_type);
     let text = if json { String::new() } else { body.text() };
     let (cookies, origin) = if status == 401 {
         (cookies(), page_origin())
     } else {
         Default::default()
     };
-    fluxlens_core::error::classify(status, content_type, &text, &cookies, &origin)?;
+    fluxlens_core::wire::error::classify(status, content_type, &text, &cookies, &origin)?;
     Ok(body)
 }
 
@@ -131,7 +132,7 @@ async fn send(
     body: Option<&str>,
     keep: bool,
 ) -> Result<Body, ApiError> {
-    if !fluxlens_core::api::is_allowed(method, path) {
+    if !fluxlens_core::wire::is_allowed(method, path) {
         return Err(ApiError::Refused(format!("{method} {path}")));
     }
     // The same request (a rolling batch comes round again) is recognised by URL and body.
@@ -303,14 +304,14 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
     path: &str,
     query: &[(&str, &str)],
 ) -> Result<T, ApiError> {
-    fluxlens_core::error::decode(&get_text(base, path, query).await?.text())
+    fluxlens_core::wire::error::decode(&get_text(base, path, query).await?.text())
 }
 
 /// `GET path?query` under `base` as text, undecoded: a poll compares it with the last answer
 /// before paying for decoding (#23). The page's own first request adopts the prefetch.
 pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<Body, ApiError> {
     let url = url_of(base, path, query);
-    if base == base_path() && fluxlens_core::api::is_allowed("GET", path) {
+    if base == base_path() && fluxlens_core::wire::is_allowed("GET", path) {
         // A prefetched read with a query is keyed by its path and query; the script sends the
         // lists by kind once the report has named them (`kinds`), the events once the lists
         // have named the instance (`reads`): each stage is awaited before the key is given up.

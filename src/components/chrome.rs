@@ -131,7 +131,7 @@ pub fn Notices() -> impl IntoView {
     let error = move || {
         state.error.get().map(|e| {
             let login = match &e {
-                fluxlens_core::error::ApiError::Unauthorized { login_url: Some(u) } => {
+                fluxlens_core::wire::error::ApiError::Unauthorized { login_url: Some(u) } => {
                     let path = web_sys::window()
                         .and_then(|w| w.location().pathname().ok())
                         .unwrap_or_default();

@@ -8,7 +8,7 @@ pub fn Digest(
     /// The full value.
     value: String,
 ) -> impl IntoView {
-    let shown = fluxlens_core::revision::short(&value);
+    let shown = fluxlens_core::util::revision::short(&value);
     let full = value.clone();
     let (copied, set_copied) = signal(false);
     let copy = move |_| {

@@ -1,6 +1,6 @@
 //! The findings list: severity, rule id, message, evidence, remediation.
 
-use fluxlens_core::findings::Finding;
+use fluxlens_core::analyses::findings::Finding;
 use leptos::prelude::*;
 
 /// Findings as an accessible list; each item carries `data-rule` and `data-severity`. Keyed by
@@ -64,7 +64,7 @@ pub fn rule_href(rule: &str) -> String {
     format!(
         "{}#{}",
         crate::base::asset("rules.html"),
-        fluxlens_core::findings::reference::anchor(rule)
+        fluxlens_core::analyses::findings::reference::anchor(rule)
     )
 }
 
@@ -102,17 +102,19 @@ const HELD: &str = "also held: ";
 
 /// A deadlock's chain of waits, focused in the graph (its subject, upstream and downstream).
 fn chain_link(f: &Finding) -> Option<impl IntoView + use<>> {
-    (f.rule == DEADLOCK && f.severity >= fluxlens_core::findings::Severity::High).then(|| {
-        let key = fluxlens_core::util::query::encode(&f.subject.to_string());
-        let href = crate::base::href(&format!("/graph?focus={key}&sel={key}"));
-        view! {
-            <p class="fl-finding__chain">
-                <a href=href data-chain-focus=f.subject.to_string()>
-                    "Focus the chain of waits in the graph"
-                </a>
-            </p>
-        }
-    })
+    (f.rule == DEADLOCK && f.severity >= fluxlens_core::analyses::findings::Severity::High).then(
+        || {
+            let key = fluxlens_core::util::query::encode(&f.subject.to_string());
+            let href = crate::base::href(&format!("/graph?focus={key}&sel={key}"));
+            view! {
+                <p class="fl-finding__chain">
+                    <a href=href data-chain-focus=f.subject.to_string()>
+                        "Focus the chain of waits in the graph"
+                    </a>
+                </p>
+            }
+        },
+    )
 }
 
 /// The objects of an aggregated finding: collapsed, and filterable once opened.
@@ -134,7 +136,7 @@ fn MemberList(
     };
     view! {
         <details class="fl-members" data-members=count>
-            <summary>{fluxlens_core::verdict::plural(count, "object")}</summary>
+            <summary>{fluxlens_core::analyses::verdict::plural(count, "object")}</summary>
             <label>
                 "Filter "
                 <input

@@ -392,7 +392,7 @@ fn stage_cell(shown: Shown, pick: fn(&Facts) -> &StageCell) -> impl IntoView {
                 let stage = c.stage.clone().unwrap_or_else(|| "—".into());
                 let blockers = match c.blockers {
                     0 => String::new(),
-                    n => fluxlens_core::verdict::plural(n, "blocker"),
+                    n => fluxlens_core::analyses::verdict::plural(n, "blocker"),
                 };
                 view! {
                     <span>{stage}</span>

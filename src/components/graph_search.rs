@@ -1,7 +1,7 @@
 //! The graph's search box: filters as you type, says how many objects match, and makes one
 //! history entry per search, not one per keystroke.
 
-use fluxlens_core::urlstate::GraphQuery;
+use fluxlens_core::share::urlstate::GraphQuery;
 use leptos::prelude::*;
 
 /// How long typing must pause before the graph is filtered again (a large graph is laid out

@@ -1,6 +1,6 @@
-//! The verdict line each view opens with, computed in core (`fluxlens_core::verdict`).
+//! The verdict line each view opens with, computed in core (`fluxlens_core::analyses::verdict`).
 
-use fluxlens_core::verdict::{Tone, Verdict};
+use fluxlens_core::analyses::verdict::{Tone, Verdict};
 use leptos::prelude::*;
 
 /// One sentence that answers "is this fine?", then its detail.

@@ -1,8 +1,8 @@
 //! Severity / kind / namespace filters of the list views, read from and written to the URL.
 
 use crate::state::Loaded;
-use fluxlens_core::findings::Severity;
-use fluxlens_core::urlstate::ListQuery;
+use fluxlens_core::analyses::findings::Severity;
+use fluxlens_core::share::urlstate::ListQuery;
 use leptos::prelude::*;
 
 /// The list query of the current URL and a setter that replaces it.

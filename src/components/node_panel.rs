@@ -5,7 +5,8 @@ use crate::components::findings::FindingsList;
 use crate::components::status::StatusPill;
 use crate::state::Loaded;
 use fluxlens_core::ObjectKey;
-use fluxlens_core::findings::for_subject;
+use fluxlens_core::analyses::findings::for_subject;
+use fluxlens_core::util::revision::short_in;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ pub fn shown(data: &Loaded, id: &ObjectKey) -> u64 {
         data.cluster.get(id),
         for_subject(&data.per_object, id).collect::<Vec<_>>(),
         data.postures.iter().find(|p| &p.key == id),
-        fluxlens_core::migration::checks_about(&data.migrations, id),
+        fluxlens_core::analyses::migration::checks_about(&data.migrations, id),
         referrers,
     ))
 }
@@ -56,15 +57,16 @@ pub fn NodePanel(
 ) -> impl IntoView {
     let findings: Vec<_> = for_subject(&data.per_object, &id).cloned().collect();
     let posture = data.postures.iter().find(|p| p.key == id).cloned();
-    let checks: Vec<CheckAbout> = fluxlens_core::migration::checks_about(&data.migrations, &id)
-        .into_iter()
-        .map(|(m, stage, c)| CheckAbout {
-            migration: m.to_string(),
-            stage: stage.to_string(),
-            label: c.label.clone(),
-            outcome: c.outcome.as_str(),
-        })
-        .collect();
+    let checks: Vec<CheckAbout> =
+        fluxlens_core::analyses::migration::checks_about(&data.migrations, &id)
+            .into_iter()
+            .map(|(m, stage, c)| CheckAbout {
+                migration: m.to_string(),
+                stage: stage.to_string(),
+                label: c.label.clone(),
+                outcome: c.outcome.as_str(),
+            })
+            .collect();
     let referrers: Vec<String> = data
         .cluster
         .objects()
@@ -121,7 +123,7 @@ fn object_facts(data: &Loaded, id: &ObjectKey) -> AnyView {
         <p>
             <StatusPill status=o.status />
             " "
-            <span title=o.message.clone()>{fluxlens_core::revision::short_in(&o.message)}</span>
+            <span title=o.message.clone()>{short_in(&o.message)}</span>
         </p>
         <dl class="fl-facts">
             <dt>"Revision"</dt>
@@ -150,7 +152,7 @@ fn object_facts(data: &Loaded, id: &ObjectKey) -> AnyView {
                     .into_iter()
                     .map(|c| {
                         let message = c.message.unwrap_or_default();
-                        let shown = fluxlens_core::revision::short_in(&message);
+                        let shown = short_in(&message);
                         view! {
                             <tr>
                                 <td>{c.type_}</td>
@@ -168,7 +170,7 @@ fn object_facts(data: &Loaded, id: &ObjectKey) -> AnyView {
 }
 
 /// A source's signature posture: how it is verified, what was verified, what depends on it.
-fn signature_facts(p: fluxlens_core::signatures::SourcePosture) -> impl IntoView {
+fn signature_facts(p: fluxlens_core::analyses::signatures::SourcePosture) -> impl IntoView {
     let verification = match (&p.provider, &p.verdict) {
         (None, _) => p.verification.label(),
         (Some(pr), Some(v)) => {

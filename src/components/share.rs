@@ -1,7 +1,7 @@
 //! Live links, snapshot links and snapshot files.
 
 use crate::state::{AppState, Loaded, SnapshotInfo};
-use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;

@@ -1,7 +1,7 @@
 use super::when_loaded;
 use crate::components::download::download;
 use crate::components::findings::FindingsList;
-use fluxlens_core::compliance::{
+use fluxlens_core::analyses::compliance::{
     self, ComplianceQuery, ComponentImage, Profile, ProfileName,
     export::{DataSource, Evidence},
 };
@@ -194,12 +194,12 @@ fn data_source(state: crate::state::AppState) -> DataSource {
 struct ComplianceView {
     profile: String,
     min_operator: String,
-    verdict: fluxlens_core::verdict::Verdict,
+    verdict: fluxlens_core::analyses::verdict::Verdict,
     variant: &'static str,
     tally: compliance::Tally,
     controls: Vec<compliance::Control>,
     components: Vec<ComponentImage>,
-    findings: Vec<fluxlens_core::findings::Finding>,
+    findings: Vec<fluxlens_core::analyses::findings::Finding>,
     /// JSON, Markdown, CSV.
     evidence: [String; 3],
     stamp: String,
@@ -209,8 +209,11 @@ impl ComplianceView {
     fn of(d: &crate::state::Loaded, search: &str, source: DataSource) -> ComplianceView {
         let profile = Profile::from_query(search, &d.cluster);
         let comps = compliance::components(&d.cluster);
-        let findings =
-            fluxlens_core::snapshot::compliance_findings(&d.cluster, &profile, d.verdicts.as_ref());
+        let findings = fluxlens_core::analyses::carried::compliance_findings(
+            &d.cluster,
+            &profile,
+            d.verdicts.as_ref(),
+        );
         let controls = compliance::scorecard(&d.cluster, &findings);
         let e = Evidence {
             source,
@@ -224,7 +227,7 @@ impl ComplianceView {
         ComplianceView {
             profile: profile.name().to_string(),
             min_operator: profile.min_operator_version.clone().unwrap_or_default(),
-            verdict: fluxlens_core::verdict::compliance(&controls, profile.name()),
+            verdict: fluxlens_core::analyses::verdict::compliance(&controls, profile.name()),
             variant: compliance::cluster_variant(&comps)
                 .map(|v| v.as_str())
                 .unwrap_or("mixed"),

@@ -2,8 +2,10 @@ use crate::components::findings::FindingsList;
 use crate::components::graph_canvas::{Aim, Drawing, GraphCanvas, Scene};
 use crate::components::node_panel::NodePanel;
 use crate::state::{AppState, Shared};
-use fluxlens_core::graph::{Graph, GraphOptions, GroupOf, NodeKind, layout, to_dot, to_svg, view};
-use fluxlens_core::urlstate::GraphQuery;
+use fluxlens_core::analyses::graph::{
+    Graph, GraphOptions, GroupOf, NodeKind, layout, to_dot, to_svg, view,
+};
+use fluxlens_core::share::urlstate::GraphQuery;
 use fluxlens_core::{ObjectKey, Status};
 use leptos::prelude::*;
 use std::collections::HashSet;
@@ -16,7 +18,7 @@ const VIEWPORT_SETTLE_MS: u32 = 400;
 fn problem_subjects(state: AppState) -> HashSet<ObjectKey> {
     state.data.with_untracked(|d| {
         d.as_ref()
-            .map(|d| fluxlens_core::finding::problem_subjects(&d.per_object))
+            .map(|d| fluxlens_core::analyses::finding::problem_subjects(&d.per_object))
             .unwrap_or_default()
     })
 }
@@ -236,7 +238,7 @@ fn graph_keys(query: Memo<GraphQuery>, set_query: Callback<GraphQuery>) {
 /// laid out last, so what the user went in for is on screen.
 fn fit_target(
     state: AppState,
-    filter: Memo<fluxlens_core::graph::GraphFilter>,
+    filter: Memo<fluxlens_core::analyses::graph::GraphFilter>,
     drawing: Memo<Drawing>,
 ) -> Memo<Option<Aim>> {
     Memo::new(move |_| {
@@ -251,7 +253,7 @@ fn fit_target(
                 from: d.layout.first_box(),
             });
         }
-        let ns = fluxlens_core::graph::group_namespace(f.expanded.last()?)?.to_string();
+        let ns = fluxlens_core::analyses::graph::group_namespace(f.expanded.last()?)?.to_string();
         let problems = problem_subjects(state);
         let node = v.worst_in(&ns, &problems)?;
         Some(Aim {
@@ -262,11 +264,11 @@ fn fit_target(
 }
 
 /// The page's one-line verdict (core's `verdict::graph`).
-fn graph_verdict(state: AppState) -> Memo<Option<fluxlens_core::verdict::Verdict>> {
+fn graph_verdict(state: AppState) -> Memo<Option<fluxlens_core::analyses::verdict::Verdict>> {
     Memo::new(move |_| {
         state.data.with(|x| {
             x.as_ref().map(|x| {
-                fluxlens_core::verdict::graph(
+                fluxlens_core::analyses::verdict::graph(
                     x.summary.total,
                     x.summary.missing_refs,
                     x.summary.not_visible_refs,
@@ -302,7 +304,7 @@ fn GraphCounts(graph: Memo<Option<Shared<Graph>>>, drawing: Memo<Drawing>) -> im
 /// What a box's colour and outline mean: one swatch per status, and the dimmed context.
 #[component]
 fn GraphLegend() -> impl IntoView {
-    use fluxlens_core::status::Status;
+    use fluxlens_core::wire::status::Status;
     view! {
         <ul class="fl-legend" aria-label="Legend">
             {Status::ALL
@@ -478,14 +480,14 @@ fn GraphFilters(
             q.filter
                 .expanded
                 .iter()
-                .any(|e| fluxlens_core::graph::group_namespace(e).is_some())
+                .any(|e| fluxlens_core::analyses::graph::group_namespace(e).is_some())
         })
     };
     let back = move |_| {
         update(query, set_query, |q| {
             q.filter
                 .expanded
-                .retain(|e| fluxlens_core::graph::group_namespace(e).is_none())
+                .retain(|e| fluxlens_core::analyses::graph::group_namespace(e).is_none())
         })
     };
     let toggle = move |label, get, set| toggle(query, set_query, label, get, set);
@@ -670,7 +672,7 @@ fn active_filters(q: &GraphQuery) -> usize {
         q.notifications,
         q.managed_by,
         f.flat,
-        f.group_threshold != fluxlens_core::graph::GraphFilter::default().group_threshold,
+        f.group_threshold != fluxlens_core::analyses::graph::GraphFilter::default().group_threshold,
     ]
     .into_iter()
     .filter(|on| *on)

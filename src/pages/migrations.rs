@@ -3,7 +3,8 @@ use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
 use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
-use fluxlens_core::migration::{Migration, Stage, StageState};
+use fluxlens_core::analyses::migration::{Migration, Stage, StageState};
+use fluxlens_core::analyses::verdict::migrations as migrations_verdict;
 use fluxlens_core::util::query::encode;
 use leptos::prelude::*;
 
@@ -16,7 +17,7 @@ pub fn MigrationsPage() -> impl IntoView {
         <section class="fl-page" aria-labelledby="mig-title">
             <h1 id="mig-title">"Migrations"</h1>
             {when_loaded(move || {
-                let verdict = derive(|d| fluxlens_core::verdict::migrations(&d.migrations));
+                let verdict = derive(|d| migrations_verdict(&d.migrations));
                 let migrations = derive(|d| content_keys(d.migrations.clone()));
                 let findings = super::findings_where(|r| r.starts_with("MIG-"), Some(query));
                 view! {

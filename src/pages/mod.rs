@@ -58,8 +58,8 @@ pub(crate) fn derive<T: PartialEq + Clone + Send + Sync + 'static>(
 /// them without a query), for a findings list.
 pub(crate) fn findings_where(
     rule: fn(&str) -> bool,
-    query: Option<Memo<fluxlens_core::urlstate::ListQuery>>,
-) -> Signal<Vec<fluxlens_core::findings::Finding>> {
+    query: Option<Memo<fluxlens_core::share::urlstate::ListQuery>>,
+) -> Signal<Vec<fluxlens_core::analyses::findings::Finding>> {
     let state = AppState::expect();
     Signal::derive(move || {
         let q = query.map(|q| q.get());

@@ -3,15 +3,15 @@ use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
 use crate::components::keyed::content_keys;
 use fluxlens_core::Status;
-use fluxlens_core::migration::Migration;
-use fluxlens_core::summary::ClusterSummary;
+use fluxlens_core::analyses::migration::Migration;
+use fluxlens_core::analyses::summary::ClusterSummary;
 use leptos::prelude::*;
 
 /// What the compliance card says.
 #[derive(Clone, PartialEq)]
 struct ComplianceCard {
     variant: &'static str,
-    tally: fluxlens_core::compliance::Tally,
+    tally: fluxlens_core::analyses::compliance::Tally,
     worst: String,
 }
 
@@ -23,7 +23,7 @@ pub fn OverviewPage() -> impl IntoView {
         <section class="fl-page" aria-labelledby="ov-title">
             <h1 id="ov-title">"Overview"</h1>
             {when_loaded(|| {
-                let verdict = derive(|d| fluxlens_core::verdict::overview(&d.findings));
+                let verdict = derive(|d| fluxlens_core::analyses::verdict::overview(&d.findings));
                 let summary = derive(|d| d.summary.clone());
                 let findings = derive(|d| d.findings.clone());
                 view! {
@@ -118,12 +118,12 @@ fn signature_card() -> impl IntoView {
 fn compliance_card() -> impl IntoView {
     let card = derive(|d| ComplianceCard {
         variant: d.variant.map(|v| v.as_str()).unwrap_or("mixed"),
-        tally: fluxlens_core::compliance::Tally::of(&d.controls),
+        tally: fluxlens_core::analyses::compliance::Tally::of(&d.controls),
         worst: d
             .findings
             .iter()
             .filter(|f| f.rule.starts_with("ENT-"))
-            .filter(|f| f.severity > fluxlens_core::findings::Severity::Info)
+            .filter(|f| f.severity > fluxlens_core::analyses::findings::Severity::Info)
             .map(|f| format!("{} {} {}", f.severity.as_str(), f.rule, f.message))
             .next()
             .unwrap_or_else(|| "none".into()),
@@ -223,7 +223,7 @@ fn migration_card(m: Migration) -> impl IntoView {
                 .then(|| {
                     view! {
                         <p class="fl-blocked">
-                            {fluxlens_core::verdict::plural(m.blockers.len(), "blocker")}
+                            {fluxlens_core::analyses::verdict::plural(m.blockers.len(), "blocker")}
                         </p>
                     }
                 })}

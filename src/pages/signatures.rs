@@ -5,7 +5,7 @@ use crate::components::hero::Hero;
 use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use crate::components::status::StatusPill;
-use fluxlens_core::signatures::{SourcePosture, Verifiability, order};
+use fluxlens_core::analyses::signatures::{SourcePosture, Verifiability, order};
 use leptos::prelude::*;
 
 /// The lead line's facts.
@@ -27,7 +27,7 @@ pub fn SignaturesPage() -> impl IntoView {
             {when_loaded(move || {
                 let verdict = derive(|d| {
                     let root = d.postures.iter().find(|p| p.is_root).map(|p| &p.verification);
-                    fluxlens_core::verdict::signatures(&d.signatures, root, &d.findings)
+                    fluxlens_core::analyses::verdict::signatures(&d.signatures, root, &d.findings)
                 });
                 let lead = derive(|d| Lead {
                     verified: d.signatures.verified,
@@ -177,7 +177,7 @@ fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
                     {(!p.identities.is_empty()).then(|| identity_list(&p.identities))}
                     {message.map(|m| view! {
                         <p class="fl-row-more__message" title=m.clone()>
-                            "SourceVerified: " {fluxlens_core::revision::short_in(&m)}
+                            "SourceVerified: " {fluxlens_core::util::revision::short_in(&m)}
                         </p>
                     })}
                 </td>
@@ -202,7 +202,7 @@ fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
 }
 
 /// Each keyless identity rule, issuer and subject as whole code blocks.
-fn identity_list(ids: &[fluxlens_core::api::object::OidcIdentity]) -> impl IntoView + use<> {
+fn identity_list(ids: &[fluxlens_core::wire::object::OidcIdentity]) -> impl IntoView + use<> {
     view! {
         <ul class="fl-identities" aria-label="Identity rules">
             {ids

@@ -5,14 +5,14 @@
 use crate::cluster::{Assume, model};
 use crate::declared;
 use crate::tree::Tree;
-use fluxlens_core::compliance;
-pub use fluxlens_core::compliance::ProfileName;
-use fluxlens_core::finding::Finding;
-use fluxlens_core::findings::rules::mig_order;
-use fluxlens_core::graph::{Graph, GraphOptions};
-use fluxlens_core::kind::Role;
-use fluxlens_core::migration;
+use fluxlens_core::analyses::compliance;
+pub use fluxlens_core::analyses::compliance::ProfileName;
+use fluxlens_core::analyses::finding::Finding;
+use fluxlens_core::analyses::findings::rules::mig_order;
+use fluxlens_core::analyses::graph::{Graph, GraphOptions};
+use fluxlens_core::analyses::migration;
 use fluxlens_core::model::{Cluster, ObjectKey};
+use fluxlens_core::wire::kind::Role;
 use std::collections::BTreeMap;
 
 /// A reference that names nothing in the render.
@@ -40,7 +40,7 @@ impl VerifyConfig {
             n => format!(
                 "{} ({how}, {})",
                 self.provider,
-                fluxlens_core::verdict::plural(n, "identity rule")
+                fluxlens_core::analyses::verdict::plural(n, "identity rule")
             ),
         }
     }
@@ -84,7 +84,7 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
     findings.retain(|f| f.rule != "MIG-GO-16");
     findings.extend(mig_order::anonymous_root("MIG-GO-16", &cluster, true));
     findings.extend(declared::compliance(&cluster, profile));
-    fluxlens_core::findings::sort_worst_first(&mut findings);
+    fluxlens_core::analyses::findings::sort_worst_first(&mut findings);
     let graph = Graph::build(&cluster, GraphOptions::default());
     let stages = stages(&reconciled, &findings);
     Analysis {
@@ -107,7 +107,7 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
 
 /// Every rule, with the ENT controls evaluated under `profile`.
 fn findings(c: &Cluster, profile: ProfileName) -> Vec<Finding> {
-    let mut out: Vec<Finding> = fluxlens_core::findings::evaluate_all(c)
+    let mut out: Vec<Finding> = fluxlens_core::analyses::findings::evaluate_all(c)
         .into_iter()
         .filter(|f| !f.rule.starts_with("ENT-"))
         .collect();

@@ -1,7 +1,7 @@
 //! The command line.
 
-use fluxlens_core::compliance::ProfileName;
-use fluxlens_core::finding::Severity;
+use fluxlens_core::analyses::compliance::ProfileName;
+use fluxlens_core::analyses::finding::Severity;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\

@@ -4,8 +4,8 @@
 //! the FluxInstance is read from its values, stamped as the HelmRelease's.
 
 use crate::tree::Tree;
-use fluxlens_core::kind::Kind;
 use fluxlens_core::model::ObjectKey;
+use fluxlens_core::wire::kind::Kind;
 use serde_json::{Value, json};
 
 /// Whether a HelmRelease installs the `flux-instance` chart (by name from a chart template, or

@@ -5,13 +5,13 @@
 //! the render holds is complete, anything else is "not in this render", never missing.
 
 use crate::tree::Tree;
-use fluxlens_core::api::FluxReport;
-use fluxlens_core::api::object::ApiObject;
-use fluxlens_core::api::report::{Component, SyncStatus};
-use fluxlens_core::facts::instance::{self, PatchVerdict};
-use fluxlens_core::json::FromJson;
-use fluxlens_core::kind::Kind;
+use fluxlens_core::analyses::facts::instance::{self, PatchVerdict};
 use fluxlens_core::model::{Answer, Cluster, CrdAccess, ObjectKey};
+use fluxlens_core::wire::FluxReport;
+use fluxlens_core::wire::json::FromJson;
+use fluxlens_core::wire::kind::Kind;
+use fluxlens_core::wire::object::ApiObject;
+use fluxlens_core::wire::report::{Component, SyncStatus};
 use serde_json::{Value, json};
 
 /// What the model may take for granted.
@@ -218,8 +218,10 @@ fn reconciled(v: &mut Value) {
         }
         "Receiver" => {
             if let Some(k) = key_of(v) {
-                let path =
-                    fluxlens_core::facts::cluster::generic_oidc_webhook_path(&k.name, &k.namespace);
+                let path = fluxlens_core::analyses::facts::cluster::generic_oidc_webhook_path(
+                    &k.name,
+                    &k.namespace,
+                );
                 status["webhookPath"] = json!(path);
             }
         }
@@ -259,7 +261,7 @@ fn running(tree: &Tree, inst: Option<&Value>) -> Vec<Component> {
         })
         .unwrap_or_default();
     let names = if listed.is_empty() {
-        fluxlens_core::facts::cluster::DEFAULT_CONTROLLERS
+        fluxlens_core::analyses::facts::cluster::DEFAULT_CONTROLLERS
             .iter()
             .map(|s| s.to_string())
             .collect()

@@ -4,10 +4,10 @@
 //! change decides, and ENT-02/ENT-03 judge that under the profile. Digests are the operator's
 //! choice at apply time and stay unknown here.
 
-use fluxlens_core::compliance::ProfileName;
-use fluxlens_core::compliance::{Variant, classify_registry};
-use fluxlens_core::finding::Finding;
-use fluxlens_core::findings::policy::{Class, fixed};
+use fluxlens_core::analyses::compliance::ProfileName;
+use fluxlens_core::analyses::compliance::{Variant, classify_registry};
+use fluxlens_core::analyses::finding::Finding;
+use fluxlens_core::analyses::findings::policy::{Class, fixed};
 use fluxlens_core::model::Cluster;
 
 /// The operator's default registry when `spec.distribution.registry` is unset.

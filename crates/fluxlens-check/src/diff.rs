@@ -2,7 +2,7 @@
 //! it adds, the sources whose verify it removes or weakens, and where each migration moves.
 
 use crate::analysis::{Analysis, Missing, StageAt, VerifyConfig};
-use fluxlens_core::finding::{Finding, Severity, aggregate};
+use fluxlens_core::analyses::finding::{Finding, Severity, aggregate};
 use fluxlens_core::model::ObjectKey;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -166,7 +166,7 @@ pub fn diff(base: Option<&Analysis>, head: &Analysis) -> Change {
         .filter(|f| !after.contains(&ident(f)))
         .cloned()
         .collect();
-    fluxlens_core::findings::sort_worst_first(&mut added);
+    fluxlens_core::analyses::findings::sort_worst_first(&mut added);
     // §0.3-6, as the dashboard shows them: a rule on more than five objects is one finding.
     let added = aggregate(&added);
     let resolved = aggregate(&resolved);

@@ -4,12 +4,12 @@
 //! cannot check (the artifact exists, is signed, can be pulled) is said as preconditions.
 
 use crate::analysis::Analysis;
-use fluxlens_core::finding::Finding;
-use fluxlens_core::findings::policy::{Class, Role, graded_as};
-use fluxlens_core::findings::rules::mig_order;
-use fluxlens_core::kind::Kind;
+use fluxlens_core::analyses::finding::Finding;
+use fluxlens_core::analyses::findings::policy::{Class, Role, graded_as};
+use fluxlens_core::analyses::findings::rules::mig_order;
+use fluxlens_core::analyses::order::{self, Input, Mode, Order};
 use fluxlens_core::model::ObjectKey;
-use fluxlens_core::order::{self, Input, Mode, Order};
+use fluxlens_core::wire::kind::Kind;
 use std::collections::BTreeSet;
 
 /// The rule the order model speaks through.
@@ -58,7 +58,7 @@ pub fn judge(base: &Analysis, head: &Analysis) -> Judged {
     debug_assert!(
         findings
             .iter()
-            .all(fluxlens_core::findings::reference::documents)
+            .all(fluxlens_core::analyses::findings::reference::documents)
     );
     Judged {
         preconditions: preconditions(base, head),

@@ -3,9 +3,9 @@
 //! notes on everything passed over.
 
 use crate::read::{InputError, Manifest, Origin};
-use fluxlens_core::kind::{FLUX_KINDS, Kind};
+use fluxlens_core::analyses::verdict::plural;
 use fluxlens_core::model::ObjectKey;
-use fluxlens_core::verdict::plural;
+use fluxlens_core::wire::kind::{FLUX_KINDS, Kind};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -583,7 +583,7 @@ fn mutated_renders_never_panic() {
             {
                 let _ = fluxlens_check::analysis::analyse(
                     &tree,
-                    fluxlens_core::compliance::ProfileName::Fips,
+                    fluxlens_core::analyses::compliance::ProfileName::Fips,
                 );
             }
         }

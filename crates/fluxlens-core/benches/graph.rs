@@ -2,12 +2,12 @@
 //! model building and rule evaluation. Prints a Markdown table of medians (11 runs).
 //! Run: `cargo bench -p fluxlens-core --bench graph`.
 
-use fluxlens_core::api::{ApiObject, FluxReport};
-use fluxlens_core::graph::{
+use fluxlens_core::analyses::graph::{
     Graph, GraphFilter, GraphOptions, layout, namespace_group, quality, tenant_groups, view,
     view_grouped,
 };
 use fluxlens_core::model::{Cluster, CrdAccess, ObjectKey};
+use fluxlens_core::wire::{ApiObject, FluxReport};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -31,7 +31,7 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     for n in [200, 1000, 5000] {
-        let json = serde_json::to_string(&fluxlens_core::synthetic::objects(n)).unwrap();
+        let json = serde_json::to_string(&fluxlens_core::model::synthetic::objects(n)).unwrap();
         let decode = median_ms(|| {
             let objs: Vec<ApiObject> = serde_json::from_str(&json).unwrap();
             std::hint::black_box(Cluster::new(
@@ -43,7 +43,7 @@ fn main() {
         let objs: Vec<ApiObject> = serde_json::from_str(&json).unwrap();
         let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
         let rules = median_ms(|| {
-            std::hint::black_box(fluxlens_core::findings::evaluate_all(&c));
+            std::hint::black_box(fluxlens_core::analyses::findings::evaluate_all(&c));
         });
         let build = median_ms(|| {
             std::hint::black_box(Graph::build(&c, GraphOptions::default()));
@@ -79,7 +79,7 @@ fn main() {
 /// a change in which every object is changed (each waits for its applier), the worst case.
 /// Target: under 50 ms at 5,000 objects.
 fn order_model() {
-    use fluxlens_core::order::{self, Input, Mode};
+    use fluxlens_core::analyses::order::{self, Input, Mode};
     println!();
     println!("#### Reconcile-order model (target: under 50 ms at 5,000 objects)");
     println!();
@@ -87,7 +87,7 @@ fn order_model() {
     println!("|---|---|---|---|---|");
     for n in [200, 1000, 5000] {
         let objs: Vec<ApiObject> = serde_json::from_value(serde_json::Value::Array(
-            fluxlens_core::synthetic::objects(n),
+            fluxlens_core::model::synthetic::objects(n),
         ))
         .unwrap();
         let c = Cluster::new(FluxReport::default(), objs, CrdAccess::Unknown);
@@ -133,9 +133,9 @@ fn layout_quality() {
         serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
     };
     let synthetic = |n: usize| -> Vec<ApiObject> {
-        serde_json::from_value(serde_json::Value::Array(fluxlens_core::synthetic::objects(
-            n,
-        )))
+        serde_json::from_value(serde_json::Value::Array(
+            fluxlens_core::model::synthetic::objects(n),
+        ))
         .unwrap()
     };
     for (label, objs) in [
@@ -183,7 +183,7 @@ fn layout_quality() {
 /// the whole link fragment (`fl1.` + base64url), with and without messages. The scenarios'
 /// digests repeat; a real cluster's are unique, so a row gives every sha256 its own value.
 fn snapshot_sizes() {
-    use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+    use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
     println!(
         "#### Snapshot link size (bytes of the link's fragment; the promise: under 8,192 at 200 objects)"
     );

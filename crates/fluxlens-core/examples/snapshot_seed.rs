@@ -1,11 +1,11 @@
 //! Prints a valid snapshot link body for a small synthetic cluster (a fuzzing seed).
 
-use fluxlens_core::api::{ApiObject, FluxReport};
 use fluxlens_core::model::{Cluster, CrdAccess};
-use fluxlens_core::snapshot::{SnapshotOptions, SnapshotView, capture, encode};
+use fluxlens_core::share::snapshot::{SnapshotOptions, SnapshotView, capture, encode};
+use fluxlens_core::wire::{ApiObject, FluxReport};
 
 fn main() {
-    let objs: Vec<ApiObject> = fluxlens_core::synthetic::objects(20)
+    let objs: Vec<ApiObject> = fluxlens_core::model::synthetic::objects(20)
         .into_iter()
         .filter_map(|v| serde_json::from_value(v).ok())
         .collect();

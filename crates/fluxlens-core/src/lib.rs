@@ -1,41 +1,26 @@
 //! fluxlens-core: everything fluxlens computes, with no browser or framework dependency.
 //!
-//! Data flows in one direction: [`api`] (tolerant serde models of the Flux Operator status
-//! API) → [`model`] (the normalized cluster: objects, references, statuses) → analyses
-//! ([`findings`]) → the views in the app crate, which only render what is computed here.
+//! Laid out in the order data flows, one direction only:
+//! - [`wire`]: what the Flux Operator status API sends (tolerant serde models, JSON helpers,
+//!   the client's one error type, what each server version serves);
+//! - [`model`]: the normalized cluster (objects, kinds, statuses, references, owners);
+//! - [`load`]: how the model is read — request planning and the poller, without I/O;
+//! - [`analyses`]: everything computed from a model (graph, findings, signatures, migration,
+//!   reconcile order, compliance, verdicts), run once per model;
+//! - [`share`]: what leaves the browser or comes back through a link (snapshots, URL state);
+//! - [`fleet`]: many clusters' analyses side by side;
+//! - [`util`]: small pure helpers every layer may use (time, versions, hashing, redaction).
+//!
+//! The views in the app crate only render what is computed here.
 
-pub mod analysis;
-pub mod answers;
-pub mod api;
-pub mod auth;
-pub mod compliance;
-pub mod enterprise;
-pub mod error;
-pub mod facts;
-pub mod finding;
-pub mod findings;
+pub mod analyses;
 pub mod fleet;
-pub mod graph;
-pub mod identity;
-pub mod json;
-pub mod kind;
 pub mod load;
-pub mod migration;
 pub mod model;
-pub mod order;
-pub mod outcome;
-pub mod poll;
-pub mod revision;
-pub mod server;
-pub mod signatures;
-pub mod snapshot;
-pub mod status;
-pub mod summary;
-pub mod synthetic;
-pub mod urlstate;
+pub mod share;
 pub mod util;
-pub mod verdict;
+pub mod wire;
 
-pub use kind::Kind;
 pub use model::{Cluster, FluxObject, ObjectKey};
-pub use status::Status;
+pub use wire::kind::Kind;
+pub use wire::status::Status;

@@ -1,7 +1,7 @@
 //! Every API shape and quirk of the reference decodes, from fixtures written from it.
 
-use fluxlens_core::api::{self, EventList, FluxReport, InventoryObjectsResponse, ResourceList};
 use fluxlens_core::model::{Cluster, CrdAccess, RefKind};
+use fluxlens_core::wire::{self, EventList, FluxReport, InventoryObjectsResponse, ResourceList};
 use fluxlens_core::{Kind, ObjectKey, Status};
 
 fn fixture(name: &str) -> String {
@@ -50,7 +50,7 @@ fn resources_null_and_odd_rows() {
 #[test]
 fn resource_empty_object_is_not_found() {
     assert!(
-        api::decode_resource(&fixture("resource_not_found.json"))
+        wire::decode_resource(&fixture("resource_not_found.json"))
             .unwrap()
             .is_none()
     );
@@ -58,7 +58,7 @@ fn resource_empty_object_is_not_found() {
 
 #[test]
 fn kustomization_with_injected_fields() {
-    let o = api::decode_resource(&fixture("resource_kustomization.json"))
+    let o = wire::decode_resource(&fixture("resource_kustomization.json"))
         .unwrap()
         .unwrap();
     assert_eq!(o.status.inventory_entries().len(), 2);
@@ -96,7 +96,7 @@ fn kustomization_with_injected_fields() {
 
 #[test]
 fn native_inventory_form_and_instance_sync() {
-    let o = api::decode_resource(&fixture("resource_native_inventory.json"))
+    let o = wire::decode_resource(&fixture("resource_native_inventory.json"))
         .unwrap()
         .unwrap();
     let inv = o.status.inventory_entries();
@@ -118,10 +118,10 @@ fn native_inventory_form_and_instance_sync() {
 
 #[test]
 fn helmchart_string_chart_and_bad_numbers_cost_one_field() {
-    let o = api::decode_resource(&fixture("resource_helmchart.json"))
+    let o = wire::decode_resource(&fixture("resource_helmchart.json"))
         .unwrap()
         .unwrap();
-    assert!(matches!(o.spec.chart, Some(api::object::ChartField::Name(ref n)) if n == "podinfo"));
+    assert!(matches!(o.spec.chart, Some(wire::object::ChartField::Name(ref n)) if n == "podinfo"));
     assert_eq!(o.spec.verify.as_ref().unwrap().match_oidc_identity.len(), 1);
     assert_eq!(o.status.observed_generation, None);
     assert_eq!(

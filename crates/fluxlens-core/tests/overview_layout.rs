@@ -1,9 +1,9 @@
 //! The default graph view (the namespace overview) draws no edge over a box it does not connect,
 //! on every scenario the simulator serves (#24): measured on the curves drawn.
 
-use fluxlens_core::api::{ApiObject, FluxReport};
-use fluxlens_core::graph::{Graph, GraphFilter, GraphOptions, layout, quality, view};
+use fluxlens_core::analyses::graph::{Graph, GraphFilter, GraphOptions, layout, quality, view};
 use fluxlens_core::model::{Cluster, CrdAccess};
+use fluxlens_core::wire::{ApiObject, FluxReport};
 use std::collections::HashSet;
 use std::path::Path;
 

@@ -180,7 +180,7 @@ fn the_fleet_kit_forwards_each_clusters_reads_only_and_publishes_no_upstream() {
                 forwarded.push((method.to_string(), format!("/api/{path}")));
             }
         }
-        let mut allowed: Vec<(String, String)> = fluxlens_core::api::ALLOWED_ENDPOINTS
+        let mut allowed: Vec<(String, String)> = fluxlens_core::wire::ALLOWED_ENDPOINTS
             .iter()
             .map(|(m, p)| (m.to_string(), p.to_string()))
             .collect();

@@ -6,7 +6,7 @@ use crate::fleet::Fleet;
 use crate::http::AppState;
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
-use fluxlens_core::analysis::Analysis;
+use fluxlens_core::analyses::analysis::Analysis;
 use fluxlens_core::fleet::{Facts, Verified};
 use std::path::{Path, PathBuf};
 use tower::ServiceExt;

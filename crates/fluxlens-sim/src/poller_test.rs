@@ -1,4 +1,4 @@
-//! Core's poller (`fluxlens_core::poll::Poller`) driven over time by the simulator's answers:
+//! Core's poller (`fluxlens_core::load::poll::Poller`) driven over time by the simulator's answers:
 //! each test is what a person watching the dashboard sees poll after poll, through a fault and
 //! back. The server behaviours are the Flux Operator's (v0.58.1, `internal/web/`), cited where
 //! a test relies on one.
@@ -8,9 +8,9 @@ use crate::http::{AppState, handle};
 use crate::store::Store;
 use axum::body::Body;
 use axum::http::header;
-use fluxlens_core::error::{ApiError, classify};
+use fluxlens_core::load::poll::{Answer, Poller, Request, Step};
 use fluxlens_core::model::Cluster;
-use fluxlens_core::poll::{Answer, Poller, Request, Step};
+use fluxlens_core::wire::error::{ApiError, classify};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -201,7 +201,7 @@ async fn a_kind_whose_list_fails_keeps_its_objects_stale_then_recovers() {
     let releases = |c: &Cluster| {
         c.objects()
             .iter()
-            .filter(|o| o.key.kind == fluxlens_core::kind::Kind::HelmRelease)
+            .filter(|o| o.key.kind == fluxlens_core::wire::kind::Kind::HelmRelease)
             .count()
     };
     assert!(releases(&first) > 0);
@@ -259,7 +259,7 @@ async fn a_reconcile_reads_the_changed_object_again_and_shows_it() {
     let target = first
         .objects()
         .iter()
-        .find(|o| o.key.kind == fluxlens_core::kind::Kind::Kustomization)
+        .find(|o| o.key.kind == fluxlens_core::wire::kind::Kind::Kustomization)
         .unwrap()
         .key
         .clone();

@@ -26,7 +26,7 @@
 
 use crate::poller_test::poll;
 use crate::store::Store;
-use fluxlens_core::poll::{Poller, Request};
+use fluxlens_core::load::poll::{Poller, Request};
 
 /// Polls in an hour at the default 30 s.
 const HOUR: usize = 120;

@@ -5,16 +5,17 @@
 
 use crate::faults::Mode;
 use crate::store::Store;
-use fluxlens_core::api::InventoryObjectsResponse;
-use fluxlens_core::compliance::{self, Profile};
-use fluxlens_core::findings::{self, Severity};
-use fluxlens_core::graph::{EdgeKind, Graph, GraphOptions};
+use fluxlens_core::analyses::carried::{self, Verdicts};
+use fluxlens_core::analyses::compliance::{self, Profile};
+use fluxlens_core::analyses::findings::{self, Severity};
+use fluxlens_core::analyses::graph::{EdgeKind, Graph, GraphOptions};
+use fluxlens_core::analyses::signatures;
 use fluxlens_core::load;
 use fluxlens_core::model::{Cluster, ObjectKey};
-use fluxlens_core::signatures;
-use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
-use fluxlens_core::snapshot::{Opened, Verdicts};
-use fluxlens_core::status::Status;
+use fluxlens_core::share::snapshot::Opened;
+use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
+use fluxlens_core::wire::InventoryObjectsResponse;
+use fluxlens_core::wire::status::Status;
 use std::path::Path;
 
 pub(crate) const SCENARIOS: [&str; 16] = [
@@ -98,7 +99,7 @@ struct Shown {
 }
 
 fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
-    let per_object = snapshot::per_object(c, v);
+    let per_object = carried::per_object(c, v);
     let aggregated = findings::aggregate(&per_object);
     let graph = Graph::build(c, GraphOptions::default());
     let postures = signatures::postures(c, &graph, &per_object);
@@ -106,7 +107,7 @@ fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
         .into_iter()
         .map(|p| {
             let profile = Profile::from_query(&format!("profile={p}"), c);
-            let f = snapshot::compliance_findings(c, &profile, v);
+            let f = carried::compliance_findings(c, &profile, v);
             let card = compliance::scorecard(c, &f);
             let card = card
                 .iter()
@@ -128,7 +129,7 @@ fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
                 (p.key.clone(), format!("{:?}", p.verifiable), verification)
             })
             .collect(),
-        migrations: fluxlens_core::migration::all(c, &per_object)
+        migrations: fluxlens_core::analyses::migration::all(c, &per_object)
             .iter()
             .map(|m| {
                 let stages = m

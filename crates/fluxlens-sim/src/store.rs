@@ -6,10 +6,10 @@
 use crate::faults::Mode;
 use crate::filter;
 use crate::served;
-use fluxlens_core::api::object::ApiObject;
 use fluxlens_core::load::listed_by_default;
 use fluxlens_core::model::{FluxObject, RefKind};
-use fluxlens_core::server::lists_every_kind_at;
+use fluxlens_core::wire::object::ApiObject;
+use fluxlens_core::wire::server::lists_every_kind_at;
 use fluxlens_core::{Kind, Status};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -132,9 +132,9 @@ impl Store {
         Store::new(
             report,
             if healthy {
-                fluxlens_core::synthetic::healthy(n)
+                fluxlens_core::model::synthetic::healthy(n)
             } else {
-                fluxlens_core::synthetic::objects(n)
+                fluxlens_core::model::synthetic::objects(n)
             },
             vec![],
             vec![],
@@ -283,8 +283,8 @@ impl Store {
     /// objects lists none. Before: appliers and sources, FluxInstance for a cluster-wide user.
     pub fn listed_without_kind(&self, mode: &Mode, k: &str) -> bool {
         if lists_every_kind_at(self.operator_version(mode)) {
-            let kind = fluxlens_core::kind::Kind::parse(k);
-            return fluxlens_core::kind::FLUX_KINDS.contains(&kind);
+            let kind = fluxlens_core::wire::kind::Kind::parse(k);
+            return fluxlens_core::wire::kind::FLUX_KINDS.contains(&kind);
         }
         listed_by_default(k, mode.namespaces.is_none())
     }
@@ -684,7 +684,7 @@ impl Store {
             .and_then(|v| v.trim_start_matches('v').split('.').nth(1))
             .and_then(|m| m.parse::<u32>().ok());
         let by_table = minor
-            .and_then(|m| fluxlens_core::migration::api_table::served(kind, m, version))
+            .and_then(|m| fluxlens_core::analyses::migration::api_table::served(kind, m, version))
             .unwrap_or(false);
         let default = Kind::parse(kind)
             .default_api_version()

@@ -4,13 +4,13 @@
 
 use crate::faults::Mode;
 use crate::store::Store;
-use fluxlens_core::api::{
+use fluxlens_core::analyses::findings::{self, Finding, Severity};
+use fluxlens_core::analyses::migration::{self, StageState};
+use fluxlens_core::load;
+use fluxlens_core::model::{Cluster, CrdAccess, LoadNotes, Presence};
+use fluxlens_core::wire::{
     FluxReport, InventoryObjectsRequest, InventoryObjectsResponse, ResourceList,
 };
-use fluxlens_core::findings::{self, Finding, Severity};
-use fluxlens_core::load;
-use fluxlens_core::migration::{self, StageState};
-use fluxlens_core::model::{Cluster, CrdAccess, LoadNotes, Presence};
 use std::path::Path;
 
 fn store(name: &str) -> Store {
@@ -154,7 +154,7 @@ fn tenant_sees_not_visible_instead_of_missing() {
         "{:#?}",
         of(&f, "MIG-GO-02")
     );
-    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    let g = fluxlens_core::analyses::graph::Graph::build(&c, Default::default());
     assert_eq!(g.missing().count(), 0);
     assert!(g.not_visible().count() > 0);
 }
@@ -173,7 +173,7 @@ fn failed_list_and_cached_cap_produce_no_missing() {
             .iter()
             .all(|x| x.severity == Severity::Info)
     );
-    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    let g = fluxlens_core::analyses::graph::Graph::build(&c, Default::default());
     assert_eq!(g.missing().count(), 0);
 
     let cached = Mode {
@@ -185,7 +185,7 @@ fn failed_list_and_cached_cap_produce_no_missing() {
         !c.notes.incomplete_kinds.is_empty(),
         "the total cap is detected"
     );
-    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
+    let g = fluxlens_core::analyses::graph::Graph::build(&c, Default::default());
     assert_eq!(g.missing().count(), 0);
 }
 
@@ -283,7 +283,7 @@ fn flux_aio_switch_counts_the_requested_controllers() {
 /// the planted credentials.
 #[test]
 fn shared_links_and_exports_never_carry_credentials() {
-    use fluxlens_core::snapshot::{self, SnapshotOptions, SnapshotView};
+    use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/credentials");
     let secrets: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("secrets.json")).unwrap()).unwrap();
@@ -331,16 +331,16 @@ fn shared_links_and_exports_never_carry_credentials() {
         }
     }
     let f = findings::evaluate_all(&c);
-    let comps = fluxlens_core::compliance::components(&c);
+    let comps = fluxlens_core::analyses::compliance::components(&c);
     let ent: Vec<Finding> = f
         .iter()
         .filter(|x| x.rule.starts_with("ENT-"))
         .cloned()
         .collect();
-    let controls = fluxlens_core::compliance::scorecard(&c, &ent);
-    let profile = fluxlens_core::compliance::Profile::default_for(&c);
-    let evidence = fluxlens_core::compliance::export::Evidence {
-        source: fluxlens_core::compliance::export::DataSource::Snapshot,
+    let controls = fluxlens_core::analyses::compliance::scorecard(&c, &ent);
+    let profile = fluxlens_core::analyses::compliance::Profile::default_for(&c);
+    let evidence = fluxlens_core::analyses::compliance::export::Evidence {
+        source: fluxlens_core::analyses::compliance::export::DataSource::Snapshot,
         cluster: &c,
         profile: &profile,
         components: &comps,
@@ -350,11 +350,11 @@ fn shared_links_and_exports_never_carry_credentials() {
     leaks("JSON evidence", &evidence.to_json());
     leaks("Markdown evidence", &evidence.to_markdown());
     leaks("CSV evidence", &evidence.to_csv());
-    let g = fluxlens_core::graph::Graph::build(&c, Default::default());
-    let v = fluxlens_core::graph::view(&g, &Default::default(), &Default::default());
-    let l = fluxlens_core::graph::layout(&v);
-    leaks("SVG", &fluxlens_core::graph::to_svg(&v, &l));
-    leaks("DOT", &fluxlens_core::graph::to_dot(&v));
+    let g = fluxlens_core::analyses::graph::Graph::build(&c, Default::default());
+    let v = fluxlens_core::analyses::graph::view(&g, &Default::default(), &Default::default());
+    let l = fluxlens_core::analyses::graph::layout(&v);
+    leaks("SVG", &fluxlens_core::analyses::graph::to_svg(&v, &l));
+    leaks("DOT", &fluxlens_core::analyses::graph::to_dot(&v));
 }
 
 /// Revision 4: the reconcile-order model on every scenario as served. It holds nothing up on a
@@ -364,7 +364,7 @@ fn shared_links_and_exports_never_carry_credentials() {
 fn the_order_model_calls_no_healthy_scenario_deadlocked() {
     for name in crate::snapshot_truth::SCENARIOS {
         let c = load(&store(name), &Mode::default());
-        let order = fluxlens_core::order::live(&c);
+        let order = fluxlens_core::analyses::order::live(&c);
         let deadlocks: Vec<String> = of(&findings::evaluate_all(&c), "MIG-GO-15")
             .iter()
             .map(|f| format!("{} {} {}", f.severity.as_str(), f.subject, f.message))
@@ -431,7 +431,7 @@ fn migration_guidance_follows_the_state_of_every_scenario() {
         let failing = s
             .checks
             .iter()
-            .any(|c| c.outcome == fluxlens_core::outcome::Outcome::Fail);
+            .any(|c| c.outcome == fluxlens_core::analyses::outcome::Outcome::Fail);
         if s.state == migration::StageState::Done && failing {
             assert!(
                 s.state_label().contains("failing now"),
@@ -482,7 +482,7 @@ fn migration_guidance_follows_the_state_of_every_scenario() {
         if d.stages.iter().all(|s| {
             s.checks
                 .iter()
-                .all(|c| c.outcome == fluxlens_core::outcome::Outcome::Pass)
+                .all(|c| c.outcome == fluxlens_core::analyses::outcome::Outcome::Pass)
         }) {
             assert_eq!(d.badge(), "done", "{name}");
         }

@@ -10,7 +10,7 @@ pub use viewport::{Aim, LEGIBLE_ZOOM, Viewport, fit, initial_view, min_zoom, rev
 
 use crate::state::Shared;
 use edges::EdgeLayer;
-use fluxlens_core::graph::{Layout, Rect, ViewGraph};
+use fluxlens_core::analyses::graph::{Layout, Rect, ViewGraph};
 use leptos::prelude::*;
 use node::GraphNode;
 use std::collections::HashSet;

@@ -3,7 +3,7 @@
 
 use super::Drawing;
 use super::viewport::{Viewport, reveal};
-use fluxlens_core::graph::{GroupOf, NODE_H, NODE_W, NodeKind, ViewNode};
+use fluxlens_core::analyses::graph::{GroupOf, NODE_H, NODE_W, NodeKind, ViewNode};
 use leptos::prelude::*;
 use std::collections::HashSet;
 
@@ -24,7 +24,7 @@ fn lines(n: &ViewNode) -> (String, String) {
         } => (
             format!(
                 "{ns} · {}",
-                fluxlens_core::verdict::plural(*count, "object")
+                fluxlens_core::analyses::verdict::plural(*count, "object")
             ),
             // "all ready" only when it is: a suspended namespace says so.
             match n.problems {
@@ -51,7 +51,7 @@ fn lines(n: &ViewNode) -> (String, String) {
         } => (
             format!(
                 "{name} · {}",
-                fluxlens_core::verdict::plural(*count, "object")
+                fluxlens_core::analyses::verdict::plural(*count, "object")
             ),
             "group".to_string(),
         ),

@@ -2,7 +2,7 @@
 //! that move it.
 
 use super::{CULL_ABOVE, Drawing};
-use fluxlens_core::graph::{Layout, NODE_H, NODE_W};
+use fluxlens_core::analyses::graph::{Layout, NODE_H, NODE_W};
 use leptos::prelude::*;
 
 /// The smallest zoom allowed for a graph of `n` nodes. Large graphs stop at a zoom where the

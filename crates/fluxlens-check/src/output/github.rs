@@ -2,7 +2,7 @@
 //! at or above `--fail-on`, a warning from medium, a notice below.
 
 use super::Report;
-use fluxlens_core::finding::Severity;
+use fluxlens_core::analyses::finding::Severity;
 
 /// A workflow command's data: `%`, CR and LF encoded as the runner expects.
 fn data(s: &str) -> String {

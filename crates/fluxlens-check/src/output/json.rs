@@ -3,7 +3,7 @@
 
 use super::Report;
 use crate::diff::StageMove;
-use fluxlens_core::finding::Finding;
+use fluxlens_core::analyses::finding::Finding;
 use serde_json::{Map, Value, json};
 
 /// The schema's name, carried in every answer.
@@ -83,7 +83,7 @@ fn order(j: &crate::order::Judged) -> Value {
             "chain": s.chain.iter().map(|l| json!({
                 "kind": format!("{:?}", l.kind), "object": l.object.to_string(),
             })).collect::<Vec<_>>(),
-            "text": fluxlens_core::order::describe(&s.object, &s.chain),
+            "text": fluxlens_core::analyses::order::describe(&s.object, &s.chain),
         })).collect::<Vec<_>>(),
         "assumed_applied_by_root": o.assumed_root.iter().map(key).collect::<Vec<_>>(),
         "preconditions": j.preconditions,

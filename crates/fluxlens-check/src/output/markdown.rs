@@ -3,7 +3,7 @@
 
 use super::Report;
 use crate::diff::StageMove;
-use fluxlens_core::finding::{Finding, Severity};
+use fluxlens_core::analyses::finding::{Finding, Severity};
 
 /// Rows per table at most (a comment has a size limit; the JSON has everything).
 pub const MAX_ROWS: usize = 50;
@@ -202,12 +202,12 @@ fn order(out: &mut String, r: &Report) {
     if o.safe() {
         out.push_str(&format!(
             "Every object reconciles: the change lands in {} (the root applies the repository, each applier its objects' new specs, each waits for its source and dependsOn).\n",
-            fluxlens_core::verdict::plural(o.waves.len(), "wave")
+            fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave")
         ));
     } else {
         out.push_str(&format!(
             "{} never reconcile after the merge (the chain of waits is above or in the findings).\n",
-            fluxlens_core::verdict::plural(o.stuck.len(), "object")
+            fluxlens_core::analyses::verdict::plural(o.stuck.len(), "object")
         ));
     }
     for (i, w) in o.waves.iter().enumerate().take(8) {
@@ -222,7 +222,7 @@ fn order(out: &mut String, r: &Report) {
     if !o.assumed_root.is_empty() {
         out.push_str(&format!(
             "\n{} carry no applier label or inventory: taken as applied by the root Kustomization. Render with `flux build` (or keep the labels) to judge their order.\n",
-            fluxlens_core::verdict::plural(o.assumed_root.len(), "changed object")
+            fluxlens_core::analyses::verdict::plural(o.assumed_root.len(), "changed object")
         ));
     }
     if !j.preconditions.is_empty() {

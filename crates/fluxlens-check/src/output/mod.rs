@@ -6,8 +6,8 @@ pub mod json;
 pub mod markdown;
 
 use crate::diff::{Change, Weighed};
-use fluxlens_core::compliance::ProfileName;
-use fluxlens_core::finding::Severity;
+use fluxlens_core::analyses::compliance::ProfileName;
+use fluxlens_core::analyses::finding::Severity;
 
 /// A change and how it is judged.
 pub struct Report<'a> {
@@ -44,7 +44,7 @@ impl Report<'_> {
                 n => format!(
                     "nothing added at or above {} ({} below it)",
                     self.fail_on.as_str(),
-                    fluxlens_core::verdict::plural(n, "item")
+                    fluxlens_core::analyses::verdict::plural(n, "item")
                 ),
             };
         }

@@ -1,9 +1,9 @@
 //! A fleet snapshot link: the rows as shown, redacted, deflated and checksummed like a cluster
-//! snapshot (`crate::snapshot`), as `flf1.<base64url>`. It opens read-only and reaches no
+//! snapshot (`crate::share::snapshot`), as `flf1.<base64url>`. It opens read-only and reaches no
 //! cluster.
 
 use super::Row;
-use crate::snapshot::SnapshotError;
+use crate::share::snapshot::SnapshotError;
 use serde::{Deserialize, Serialize};
 
 const PREFIX: &str = "flf1.";
@@ -34,11 +34,11 @@ pub fn encode(snap: &FleetSnapshot) -> Result<(String, usize), SnapshotError> {
     };
     fields.insert("redacted".into(), n.into());
     let json = serde_json::to_string(&v).unwrap_or_default();
-    Ok((crate::snapshot::seal(PREFIX, json.as_bytes()), n))
+    Ok((crate::share::snapshot::seal(PREFIX, json.as_bytes()), n))
 }
 
 /// Decodes a fleet link, bounded like a cluster snapshot.
 pub fn decode(text: &str) -> Result<FleetSnapshot, SnapshotError> {
-    let json = crate::snapshot::unseal(PREFIX, text)?;
+    let json = crate::share::snapshot::unseal(PREFIX, text)?;
     serde_json::from_str(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))
 }

@@ -1,5 +1,5 @@
 //! The fleet: every cluster's Flux posture as one row, computed from the same analyses as the
-//! cluster's own dashboard ([`crate::analysis`]) and kept as the row alone, never the objects.
+//! cluster's own dashboard ([`crate::analyses::analysis`]) and kept as the row alone, never the objects.
 //! The hub lists its clusters at `/clusters.json` ([`clusters`]); rows are sorted, filtered and
 //! grouped by label from the URL ([`table`]), promoted in waves ([`waves`]), exported through the
 //! same redaction as every export ([`export`]) and shared as a read-only link ([`link`]).

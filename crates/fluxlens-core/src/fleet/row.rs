@@ -2,12 +2,12 @@
 //! when a later read fails — never replaced by an empty, healthy-looking row).
 
 use super::ClusterEntry;
-use crate::analysis::Analysis;
-use crate::error::ApiError;
-use crate::kind::Kind;
-use crate::migration::Migration;
+use crate::analyses::analysis::Analysis;
+use crate::analyses::migration::Migration;
 use crate::model::Cluster;
-use crate::status::Status;
+use crate::wire::error::ApiError;
+use crate::wire::kind::Kind;
+use crate::wire::status::Status;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -220,7 +220,7 @@ fn variant(cluster: &Cluster, a: &Analysis) -> String {
     if let Some(v) = a.variant {
         return v.as_str().to_string();
     }
-    if crate::compliance::components(cluster).is_empty() {
+    if crate::analyses::compliance::components(cluster).is_empty() {
         "unknown".into()
     } else {
         "mixed".into()

@@ -1,8 +1,8 @@
 use super::*;
-use crate::analysis::Analysis;
-use crate::api::{ApiObject, FluxReport};
-use crate::error::ApiError;
+use crate::analyses::analysis::Analysis;
 use crate::model::{Cluster, CrdAccess};
+use crate::wire::error::ApiError;
+use crate::wire::{ApiObject, FluxReport};
 use std::collections::BTreeMap;
 
 fn entry(name: &str, labels: &[(&str, &str)]) -> ClusterEntry {
@@ -17,7 +17,7 @@ fn entry(name: &str, labels: &[(&str, &str)]) -> ClusterEntry {
 }
 
 fn cluster(version: &str) -> Cluster {
-    let objs: Vec<ApiObject> = crate::synthetic::objects(60)
+    let objs: Vec<ApiObject> = crate::model::synthetic::objects(60)
         .into_iter()
         .map(|v| serde_json::from_value(v).unwrap())
         .collect();
@@ -264,11 +264,11 @@ fn a_fleet_link_round_trips_redacted_and_refuses_damage() {
     assert!(link::decode(&broken).is_err());
     assert!(matches!(
         link::decode(&"flf1.".repeat(200_000)),
-        Err(crate::snapshot::SnapshotError::TooLarge(_))
+        Err(crate::share::snapshot::SnapshotError::TooLarge(_))
     ));
     assert!(matches!(
         link::decode("fl1.AAAA"),
-        Err(crate::snapshot::SnapshotError::NotASnapshot)
+        Err(crate::share::snapshot::SnapshotError::NotASnapshot)
     ));
 }
 

@@ -9,7 +9,8 @@ pub fn parse(s: &str) -> Option<(u32, u32, u32)> {
 /// The latest patch of `version`'s minor the bundled catalog knows, as `v2.7.5`.
 pub fn latest_patch(version: &str) -> Option<String> {
     let (major, minor, _) = parse(version)?;
-    crate::enterprise::catalog::minor_info(major, minor).map(|m| format!("v{}", m.latest_patch))
+    crate::analyses::enterprise::catalog::minor_info(major, minor)
+        .map(|m| format!("v{}", m.latest_patch))
 }
 
 /// Whether `version` is the same release as `target` (`v2.7.3` = `2.7.3`).

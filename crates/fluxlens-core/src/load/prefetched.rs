@@ -5,7 +5,7 @@
 //! would ask it (the same `ObjectRef`, API version included), answered in place; the rest is
 //! asked as before. A read the load does not take is wasted, never wrong.
 
-use crate::api::inventory::{
+use crate::wire::inventory::{
     InventoryObjectsRequest, InventoryObjectsResponse, ObjectRef, ObjectResult,
 };
 use std::collections::HashSet;

@@ -1,9 +1,9 @@
 use super::key::ObjectKey;
 use super::object::FluxObject;
 use super::refs::RefKind;
-use crate::api::object::ApiObject;
-use crate::api::report::FluxReport;
-use crate::kind::Kind;
+use crate::wire::kind::Kind;
+use crate::wire::object::ApiObject;
+use crate::wire::report::FluxReport;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -68,7 +68,7 @@ pub struct Cluster {
     pub confirmations: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
     /// Recent events of the FluxInstance (one request; ENT-14 reads `OutdatedVersion`).
     #[serde(default)]
-    pub instance_events: Vec<crate::api::events::Event>,
+    pub instance_events: Vec<crate::wire::events::Event>,
 }
 
 impl Cluster {
@@ -158,7 +158,7 @@ impl Cluster {
 
     /// What the FluxInstance asks for in `spec.distribution` (version range, registry,
     /// variant, pull secret, artifact) — not what runs: that is the report's distribution.
-    pub fn instance_distribution(&self) -> Option<&crate::api::object::InstanceDistribution> {
+    pub fn instance_distribution(&self) -> Option<&crate::wire::object::InstanceDistribution> {
         self.instance()?.raw.spec.distribution.as_ref()
     }
 

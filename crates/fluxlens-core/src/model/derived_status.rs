@@ -1,9 +1,9 @@
 //! An object's status and message derived from the object itself, exactly as the operator
 //! does (§5.1 of the API reference), for objects read whole rather than listed.
 
-use crate::api::object::{ApiObject, Condition};
-use crate::kind::Kind;
-use crate::status::Status;
+use crate::wire::kind::Kind;
+use crate::wire::object::{ApiObject, Condition};
+use crate::wire::status::Status;
 
 /// Derives status and message from a full object exactly as the operator does (§5.1).
 pub(crate) fn derive(obj: &ApiObject) -> (Status, String) {

@@ -1,4 +1,4 @@
-use crate::kind::Kind;
+use crate::wire::kind::Kind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -21,7 +21,7 @@ impl ObjectKey {
     }
 
     /// The key of an API object; `None` when it has no kind or no name.
-    pub fn of(o: &crate::api::object::ApiObject) -> Option<ObjectKey> {
+    pub fn of(o: &crate::wire::object::ApiObject) -> Option<ObjectKey> {
         let kind = o.kind.as_deref().filter(|k| !k.is_empty())?;
         (!o.metadata.name.is_empty()).then(|| {
             ObjectKey::new(

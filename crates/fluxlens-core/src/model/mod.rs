@@ -8,6 +8,7 @@ mod object;
 pub mod owners;
 mod presence;
 mod refs;
+pub mod synthetic;
 
 pub use cluster::{Cluster, CrdAccess, LoadNotes};
 pub use key::ObjectKey;

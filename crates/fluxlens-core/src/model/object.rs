@@ -1,7 +1,7 @@
 use super::key::ObjectKey;
 use super::refs::{self, Reference};
-use crate::api::object::{ApiObject, Condition};
-use crate::status::Status;
+use crate::wire::object::{ApiObject, Condition};
+use crate::wire::status::Status;
 use serde::{Deserialize, Serialize};
 
 /// One Flux object, normalized: its key, status, references and owner, plus the decoded

@@ -10,7 +10,7 @@
 
 use super::key::ObjectKey;
 use super::object::FluxObject;
-use crate::kind::Kind;
+use crate::wire::kind::Kind;
 use std::collections::HashMap;
 
 /// The label the operator puts on everything it generates; it survives sanitizing.
@@ -180,8 +180,8 @@ fn fallback_owner(o: &FluxObject, instance: Option<&ObjectKey>) -> Option<Object
 
 #[cfg(test)]
 mod tests {
-    use crate::api::FluxReport;
     use crate::model::{Cluster, CrdAccess, ObjectKey};
+    use crate::wire::FluxReport;
 
     fn cluster(objs: &[&str]) -> Cluster {
         Cluster::new(

@@ -4,7 +4,7 @@
 
 use super::cluster::Cluster;
 use super::key::ObjectKey;
-use crate::kind::Kind;
+use crate::wire::kind::Kind;
 use serde::{Deserialize, Serialize};
 
 /// What the server said when asked for exactly one key (`POST /api/v1/inventory/objects`).
@@ -198,8 +198,8 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::FluxReport;
     use crate::model::CrdAccess;
+    use crate::wire::FluxReport;
 
     fn cluster(namespaces: &[&str], objs: &[&str]) -> Cluster {
         let mut report = FluxReport::default();
@@ -265,11 +265,11 @@ mod tests {
             p.describe(),
             "not visible to you: not confirmed: the confirming read failed (HTTP 504)"
         );
-        let f = crate::findings::evaluate_all(&c);
+        let f = crate::analyses::findings::evaluate_all(&c);
         assert!(
             f.iter()
                 .filter(|f| f.rule == "MIG-GO-02")
-                .all(|f| f.severity == crate::findings::Severity::Info),
+                .all(|f| f.severity == crate::analyses::findings::Severity::Info),
             "{f:?}"
         );
         c.confirmations.insert(target.clone(), Answer::NotFound);

@@ -1,8 +1,8 @@
 //! Reference extraction: what each object points at, with the per-kind namespace defaults.
 
 use super::key::ObjectKey;
-use crate::api::object::{ApiObject, ChartField, CrossRef, EventSource, Spec};
-use crate::kind::Kind;
+use crate::wire::kind::Kind;
+use crate::wire::object::{ApiObject, ChartField, CrossRef, EventSource, Spec};
 use serde::{Deserialize, Serialize};
 
 /// The kind of a reference, which is also the kind of graph edge it becomes.

@@ -4,6 +4,7 @@ pub mod base64url;
 pub mod hash;
 pub mod query;
 pub mod redact;
+pub mod revision;
 pub mod sort;
 pub mod time;
 pub mod version;

@@ -1,0 +1,142 @@
+//! One file per rule family. `rule!` declares a catalog rule: id, title, and the function
+//! that evaluates it.
+
+#[cfg(test)]
+mod coverage;
+mod dangling;
+pub(crate) mod ent;
+mod mig_api;
+mod mig_dist;
+mod mig_go;
+pub mod mig_order;
+mod mig_prune;
+mod sig_anonymous;
+mod sig_identity;
+mod sig_instance;
+mod sig_verdict;
+
+use super::Rule;
+
+macro_rules! rule {
+    ($(#[$m:meta])* $name:ident, $id:literal, $title:literal, $eval:path) => {
+        $(#[$m])*
+        pub struct $name;
+        impl crate::analyses::findings::Rule for $name {
+            fn id(&self) -> &'static str {
+                $id
+            }
+            fn title(&self) -> &'static str {
+                $title
+            }
+            fn evaluate(&self, cluster: &crate::model::Cluster, out: &mut Vec<crate::analyses::findings::Finding>) {
+                $eval(self.id(), cluster, out)
+            }
+        }
+    };
+}
+pub(crate) use rule;
+
+/// The registry, in catalog order.
+pub static ALL: &[&dyn Rule] = &[
+    &sig_instance::RootUnverified,
+    &sig_verdict::NoVerdict,
+    &sig_verdict::Failing,
+    &sig_verdict::Stale,
+    &sig_identity::KeylessWithoutIdentity,
+    &sig_identity::OverBroadIdentity,
+    &sig_identity::IdentityNotPinned,
+    &sig_identity::UnescapedDots,
+    &sig_instance::PatchTargetsNothing,
+    &sig_instance::VerifyDidNotLand,
+    &sig_anonymous::UnsignedAnonymousOci,
+    &sig_verdict::IneffectiveChartVerification,
+    &sig_verdict::GitModeMismatch,
+    &mig_go::ConsumerCensus,
+    &dangling::DanglingReference,
+    &mig_go::GitRootCollected,
+    &mig_go::PrematureFlip,
+    &mig_prune::ParallelSourceNotPruneSafe,
+    &mig_go::ArtifactLagsGit,
+    &mig_go::CommitStatusWillFail,
+    &mig_go::StaleAlertSources,
+    &mig_go::ReceiverDrift,
+    &mig_go::RootAuthFailure,
+    &mig_go::NoBreakGlass,
+    &mig_go::CredentialsDropped,
+    &mig_go::ChartInGitRoot,
+    &mig_go::RootCannotFetch,
+    &mig_order::BootstrapDeadlock,
+    &mig_order::RootPullsAnonymously,
+    &mig_api::UnmigratedStorage,
+    &mig_api::CrdUpgradeBlocked,
+    &mig_api::RemovedApiInGit,
+    &mig_api::AutoMigrationDisabled,
+    &mig_api::UnboundedMinorRange,
+    &mig_api::CrdsBehind,
+    &mig_api::ManualMigrationDuty,
+    &mig_dist::InstallerClass,
+    &mig_dist::TakeoverIncomplete,
+    &mig_dist::InstanceUnhealthy,
+    &mig_dist::ComponentsNotReady,
+    &mig_dist::MixedOrigins,
+    &mig_dist::InstanceDrift,
+    &mig_dist::BootstrapLeftovers,
+    &mig_dist::DowngradeRequested,
+    &mig_dist::LimitedVisibility,
+    &mig_dist::ControllersTwice,
+    &ent::CONTROLS[0],
+    &ent::CONTROLS[1],
+    &ent::CONTROLS[2],
+    &ent::CONTROLS[3],
+    &ent::CONTROLS[4],
+    &ent::CONTROLS[5],
+    &ent::CONTROLS[6],
+    &ent::CONTROLS[7],
+    &ent::CONTROLS[8],
+    &ent::CONTROLS[9],
+    &ent::CONTROLS[10],
+    &ent::CONTROLS[11],
+    &ent::CONTROLS[12],
+    &ent::CONTROLS[13],
+];
+
+#[cfg(test)]
+pub(crate) mod testkit {
+    use crate::analyses::findings::Finding;
+    use crate::model::{Cluster, CrdAccess};
+    use crate::wire::FluxReport;
+
+    /// A cluster whose report names `kustomization/flux-system` as the sync object.
+    pub fn cluster(objs: &[&str]) -> Cluster {
+        let report: FluxReport = serde_json::from_str(
+            r#"{"metadata":{"namespace":"flux-system"},"spec":{"distribution":{"version":"v2.8.3"},"sync":{"id":"kustomization/flux-system","ready":true,"source":"oci://ghcr.io/example/fleet"}}}"#,
+        )
+        .unwrap();
+        confirmed(Cluster::new(
+            report,
+            objs.iter().map(|s| serde_json::from_str(s).unwrap()),
+            CrdAccess::Unknown,
+        ))
+    }
+
+    /// What the confirming read answers on a fixture: NotFound for every candidate (the
+    /// fixture is the whole cluster), as the loader records it.
+    pub fn confirmed(c: Cluster) -> Cluster {
+        c.with_server_answers()
+    }
+
+    /// Findings of one rule.
+    pub fn run(c: &Cluster, id: &str) -> Vec<Finding> {
+        crate::analyses::findings::evaluate_all(c)
+            .into_iter()
+            .filter(|f| f.rule == id)
+            .collect()
+    }
+
+    /// The root Kustomization reading `kind/flux-system`.
+    pub fn root_ks(kind: &str) -> String {
+        format!(
+            r#"{{"kind":"Kustomization","metadata":{{"name":"flux-system","namespace":"flux-system"}},"spec":{{"sourceRef":{{"kind":"{kind}","name":"flux-system"}}}}}}"#
+        )
+    }
+}

@@ -1,0 +1,258 @@
+//! The objects the order model steps: one node per object of the before and the after state,
+//! and per object the FluxInstance will create (its sync source and Kustomization) that does
+//! not exist yet; who applies each, what each waits for.
+
+use super::{Input, Mode};
+use crate::model::{Cluster, FluxObject, ObjectKey, RefKind};
+use crate::wire::kind::Kind;
+use crate::wire::status::Status;
+use std::collections::HashMap;
+
+/// What a reconciler waits for before it can act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitKind {
+    /// Its source (sourceRef, chartRef, the chart template's source) exists with an artifact.
+    Source,
+    /// A `dependsOn` target is Ready at its current spec.
+    DependsOn,
+}
+
+/// The object a wait names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Node(usize),
+    /// Neither state has it and the cluster confirms it does not exist.
+    Missing(ObjectKey),
+    /// Neither state has it, and whether it exists cannot be told (another namespace, a kind
+    /// not listed, not in the render): not a wait the model holds anything on.
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub struct Wait {
+    pub kind: WaitKind,
+    pub target: Target,
+}
+
+/// One object.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub key: ObjectKey,
+    pub in_before: bool,
+    pub in_after: bool,
+    /// Its desired state differs between before and after (or it is new).
+    pub changed: bool,
+    /// Who applies (or creates) its after state.
+    pub applier: Option<usize>,
+    /// No inventory or label names its applier: the root Kustomization is assumed.
+    pub assumed_root: bool,
+    pub children: Vec<usize>,
+    pub waits_after: Vec<Wait>,
+    pub waits_before: Vec<Wait>,
+    /// Applies the content of its source whatever its own spec (a Kustomization, an
+    /// ArtifactGenerator): it runs again when the repository changes.
+    pub content_applier: bool,
+    pub done_initially: bool,
+    /// It existed with an artifact before (a source its consumers can read meanwhile).
+    pub had_artifact: bool,
+    pub is_root_ks: bool,
+    /// Suspended in the after state: it holds its state and is never waited on as stuck.
+    pub suspended: bool,
+}
+
+/// Every node, indexed by key.
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub index: HashMap<ObjectKey, usize>,
+    pub unjudged: Vec<(ObjectKey, String)>,
+}
+
+impl Graph {
+    pub fn assumed_root(&self) -> Vec<ObjectKey> {
+        self.nodes
+            .iter()
+            .filter(|n| n.assumed_root)
+            .map(|n| n.key.clone())
+            .collect()
+    }
+}
+
+/// Kinds that wait for a source or a dependency before they act.
+fn waits_at_all(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Kustomization
+            | Kind::HelmRelease
+            | Kind::HelmChart
+            | Kind::ResourceSet
+            | Kind::ArtifactGenerator
+            | Kind::ImageUpdateAutomation
+    )
+}
+
+fn content_applier(kind: &Kind) -> bool {
+    matches!(kind, Kind::Kustomization | Kind::ArtifactGenerator)
+}
+
+/// What a FluxInstance or an ArtifactGenerator creates that is not there yet.
+fn created(after: &Cluster) -> Vec<(ObjectKey, ObjectKey)> {
+    let mut out = Vec::new();
+    for o in after.objects() {
+        let makes = match o.key.kind {
+            Kind::FluxInstance => RefKind::Sync,
+            Kind::ArtifactGenerator => RefKind::Artifact,
+            _ => continue,
+        };
+        for r in o.refs.iter().filter(|r| r.kind == makes) {
+            if !after.contains(&r.target) {
+                out.push((r.target.clone(), o.key.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Builds the nodes of `input`.
+pub fn build(input: &Input) -> Graph {
+    let (before, after) = (input.before, input.after);
+    let mut keys: Vec<ObjectKey> = after.objects().iter().map(|o| o.key.clone()).collect();
+    keys.extend(
+        before
+            .objects()
+            .iter()
+            .filter(|o| !after.contains(&o.key))
+            .map(|o| o.key.clone()),
+    );
+    let creations = created(after);
+    keys.extend(creations.iter().map(|(k, _)| k.clone()));
+    crate::util::sort::by(&mut keys, |a, b| a.cmp(b));
+    keys.dedup();
+    let index: HashMap<ObjectKey, usize> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.clone(), i))
+        .collect();
+    let root_ks = after
+        .root_kustomization()
+        .or_else(|| before.root_kustomization());
+    let mut g = Graph {
+        nodes: Vec::with_capacity(keys.len()),
+        index,
+        unjudged: Vec::new(),
+    };
+    for key in &keys {
+        let node = node(input, &mut g, key, root_ks.as_ref(), &creations);
+        g.nodes.push(node);
+    }
+    link_children(&mut g);
+    rerun_appliers_of_changes(&mut g);
+    g
+}
+
+fn node(
+    input: &Input,
+    g: &mut Graph,
+    key: &ObjectKey,
+    root_ks: Option<&ObjectKey>,
+    creations: &[(ObjectKey, ObjectKey)],
+) -> Node {
+    let b = input.before.get(key);
+    let a = input.after.get(key);
+    let creator = creations.iter().find(|(k, _)| k == key).map(|(_, c)| c);
+    let in_after = a.is_some() || creator.is_some();
+    let changed = in_after
+        && match (b, input.changed) {
+            (None, _) => true,
+            (Some(_), Some(set)) => set.contains(key),
+            (Some(b), None) => a.is_some_and(|a| a.raw.spec != b.raw.spec),
+        };
+    let is_root_ks = root_ks == Some(key);
+    let owner = a.and_then(|a| a.managed_by.clone()).or(creator.cloned());
+    let (applier, assumed_root) = match owner.and_then(|o| g.index.get(&o).copied()) {
+        Some(i) => (Some(i), false),
+        None if input.mode == Mode::Change && changed && !is_root_ks => {
+            let root = root_ks.and_then(|k| g.index.get(k).copied());
+            (root, root.is_some())
+        }
+        None => (None, false),
+    };
+    let waits_after = a.map(|o| waits(g, input.after, o)).unwrap_or_default();
+    let waits_before = b.map(|o| waits(g, input.before, o)).unwrap_or_default();
+    let suspended = a.is_some_and(|o| o.raw.spec.suspend == Some(true));
+    let ready = |o: &FluxObject| o.status == Status::Ready;
+    let content = content_applier(&key.kind);
+    let done_initially = suspended
+        || match input.mode {
+            Mode::Change => b.is_some() && !changed && !content,
+            Mode::Live => b.is_some_and(ready) && !creations.iter().any(|(_, c)| c == key),
+        };
+    let had_artifact = match input.mode {
+        Mode::Change => b.is_some(),
+        Mode::Live => b.is_some_and(|o| ready(o) || o.raw.status.artifact.is_some()),
+    };
+    Node {
+        key: key.clone(),
+        in_before: b.is_some(),
+        in_after,
+        changed,
+        applier,
+        assumed_root,
+        children: Vec::new(),
+        waits_after,
+        waits_before,
+        content_applier: content,
+        done_initially,
+        had_artifact,
+        is_root_ks,
+        suspended,
+    }
+}
+
+/// What `o` waits for, as `c` (its own state) names it.
+fn waits(g: &mut Graph, c: &Cluster, o: &FluxObject) -> Vec<Wait> {
+    if !waits_at_all(&o.key.kind) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for r in &o.refs {
+        let kind = match r.kind {
+            RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate => WaitKind::Source,
+            RefKind::DependsOn => WaitKind::DependsOn,
+            _ => continue,
+        };
+        let target = match g.index.get(&r.target) {
+            Some(&i) => Target::Node(i),
+            None if c.presence(&r.target).is_missing() => Target::Missing(r.target.clone()),
+            None => {
+                let why = c.presence(&r.target).describe();
+                if !g.unjudged.iter().any(|(k, _)| k == &r.target) {
+                    g.unjudged.push((r.target.clone(), why));
+                }
+                Target::Unknown
+            }
+        };
+        out.push(Wait { kind, target });
+    }
+    out
+}
+
+fn link_children(g: &mut Graph) {
+    for i in 0..g.nodes.len() {
+        if let Some(a) = g.nodes[i].applier {
+            g.nodes[a].children.push(i);
+        }
+    }
+}
+
+/// An applier that need not run for its own sake (an unchanged HelmRelease) runs again when
+/// something it applies changes (its chart's new version renders it).
+fn rerun_appliers_of_changes(g: &mut Graph) {
+    for i in 0..g.nodes.len() {
+        if g.nodes[i].changed
+            && let Some(a) = g.nodes[i].applier
+            && !g.nodes[a].suspended
+        {
+            g.nodes[a].done_initially = false;
+        }
+    }
+}

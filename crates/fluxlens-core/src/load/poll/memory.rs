@@ -1,0 +1,230 @@
+//! What the poller keeps between polls: one cache. Answers are recognised in one place
+//! ([`AnswerCache`], by request), so an unchanged answer is neither decoded nor applied.
+
+use crate::load;
+use crate::load::answers::AnswerCache;
+use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
+use crate::wire::error::ApiError;
+use crate::wire::events::Event;
+use crate::wire::inventory::InventoryObjectsRequest;
+use crate::wire::object::{ApiObject, InventoryWire};
+use crate::wire::report::FluxReport;
+use crate::wire::resources::ResourceSummary;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// What a batch answered.
+pub(super) enum BatchAnswer<B> {
+    /// The same text as the last time this batch was asked and applied whole.
+    Same,
+    /// A new answer, and its body to recognise it next time.
+    Decoded(crate::wire::inventory::InventoryObjectsResponse, B),
+    /// A new answer taken from a read made for other items too (#28): applied, not recognised
+    /// next time (its body answers another request).
+    Partial(crate::wire::inventory::InventoryObjectsResponse),
+}
+
+/// One object batch and what it answered.
+pub(super) struct Part<B> {
+    pub req: InventoryObjectsRequest,
+    /// The request's fingerprint (its key in [`Memory::answers`]).
+    pub print: u64,
+    pub answer: Result<BatchAnswer<B>, ApiError>,
+}
+
+/// The fingerprint of a batch request.
+pub(super) fn request_print(req: &InventoryObjectsRequest) -> u64 {
+    load::fingerprint(&serde_json::to_string(req).unwrap_or_default())
+}
+
+/// The fingerprint of a list request (`kind` and `namespace` empty: the default list).
+pub(super) fn list_print(kind: &str, namespace: &str) -> u64 {
+    load::fingerprint(&format!(
+        "GET /api/v1/resources?kind={kind}&namespace={namespace}"
+    ))
+}
+
+/// Everything besides the objects that a poll can change.
+#[derive(PartialEq)]
+pub(super) struct NotesPrint {
+    unreadable: Vec<(ObjectKey, String)>,
+    incomplete: Vec<(String, String)>,
+    stale_kinds: BTreeMap<String, i64>,
+    helm_inventories: HashMap<ObjectKey, InventoryWire>,
+    crds: CrdAccess,
+    instance_events: Vec<Event>,
+}
+
+/// The poller's memory of one cluster.
+pub(super) struct Memory<B> {
+    /// Polls made (the rolling re-read and the backoffs count in polls).
+    pub polls: u32,
+    /// The last poll's rows; the same `Arc` while nothing changed, so an unchanged poll neither
+    /// copies nor compares thousands of rows.
+    pub summaries: Arc<Vec<ResourceSummary>>,
+    /// The default list's last rows (decoded once per distinct answer).
+    pub listed: Arc<Vec<ResourceSummary>>,
+    /// The rows of the kinds listed alone (operators before v0.53) at the last poll.
+    pub alone: Vec<ResourceSummary>,
+    /// `listed` and `alone` together (reused whole while both are unchanged).
+    pub combined: Arc<Vec<ResourceSummary>>,
+    pub objects: HashMap<ObjectKey, ApiObject>,
+    pub crds: CrdAccess,
+    pub incomplete: Vec<(String, String)>,
+    pub unreadable: Vec<(ObjectKey, String)>,
+    pub confirmations: BTreeMap<ObjectKey, Answer>,
+    pub instance_events: Vec<Event>,
+    /// Rows found by re-listing a kind, reused while its backoff runs.
+    pub relisted: HashMap<String, Vec<ResourceSummary>>,
+    /// Per kind: the poll of the next re-list and the current wait.
+    pub backoff: HashMap<String, (u32, u32)>,
+    /// Kinds whose list came back short and that keep their last objects, since when (ms).
+    pub stale_kinds: BTreeMap<String, i64>,
+    /// HelmReleases' inventories read from Helm storage by the single-object GET (Flux ≤ 2.7).
+    pub helm_inventories: HashMap<ObjectKey, InventoryWire>,
+    /// The poll each HelmRelease was last read from Helm storage at (the reads go round).
+    pub helm_read_at: HashMap<ObjectKey, u32>,
+    /// The last report and what the last poll noted, to tell a poll that changed nothing.
+    pub last_report: Option<FluxReport>,
+    pub last_notes: Option<NotesPrint>,
+    /// References the last confirming read could not confirm: asked again next poll.
+    pub last_unconfirmed: usize,
+    /// The root sources as the last cluster built named them (read again on the short cycle).
+    pub roots: Vec<ObjectKey>,
+    /// The one "same answer" cache: per request, its last answer applied whole.
+    pub answers: AnswerCache<B>,
+}
+
+impl<B> Default for Memory<B> {
+    fn default() -> Self {
+        Memory {
+            polls: 0,
+            summaries: Arc::default(),
+            listed: Arc::default(),
+            alone: Vec::new(),
+            combined: Arc::default(),
+            objects: HashMap::new(),
+            crds: CrdAccess::default(),
+            incomplete: Vec::new(),
+            unreadable: Vec::new(),
+            confirmations: BTreeMap::new(),
+            instance_events: Vec::new(),
+            relisted: HashMap::new(),
+            backoff: HashMap::new(),
+            stale_kinds: BTreeMap::new(),
+            helm_inventories: HashMap::new(),
+            helm_read_at: HashMap::new(),
+            last_report: None,
+            last_notes: None,
+            last_unconfirmed: 0,
+            roots: Vec::new(),
+            answers: AnswerCache::default(),
+        }
+    }
+}
+
+impl<B: PartialEq> Memory<B> {
+    /// What the notes hold now.
+    pub fn notes_print(&self) -> NotesPrint {
+        NotesPrint {
+            unreadable: self.unreadable.clone(),
+            incomplete: self.incomplete.clone(),
+            stale_kinds: self.stale_kinds.clone(),
+            helm_inventories: self.helm_inventories.clone(),
+            crds: self.crds.clone(),
+            instance_events: self.instance_events.clone(),
+        }
+    }
+
+    /// The HelmReleases that keep their inventory in Helm storage.
+    pub fn helm_candidates(&self) -> Vec<ObjectKey> {
+        load::helm_storage_candidates(self.objects.values(), usize::MAX)
+    }
+
+    /// Whether one of `candidates` has not been read from Helm storage yet.
+    pub fn helm_owed_of(&self, candidates: &[ObjectKey]) -> bool {
+        candidates
+            .iter()
+            .any(|k| !self.helm_read_at.contains_key(k))
+    }
+
+    /// Keeps what a batch returned; what failed is noted as unreadable instead of discarding
+    /// the rest of the poll. Returns whether an object changed, and the last error.
+    pub fn apply(&mut self, parts: Vec<Part<B>>) -> (bool, Option<ApiError>) {
+        let mut error = None;
+        let mut changed = false;
+        for Part { req, print, answer } in parts {
+            let (resp, body) = match answer {
+                Ok(BatchAnswer::Same) => continue,
+                Ok(BatchAnswer::Decoded(resp, body)) => (resp, Some(body)),
+                Ok(BatchAnswer::Partial(resp)) => (resp, None),
+                Err(e) => {
+                    for key in load::requested_keys(&req) {
+                        self.unreadable.push((key, format!("Error ({e})")));
+                    }
+                    error = Some(e);
+                    continue;
+                }
+            };
+            let unreadable_before = self.unreadable.len();
+            for k in load::not_returned(&req, &resp.objects) {
+                let why = "not returned: the server answered fewer items than asked";
+                self.unreadable.push((k, why.into()));
+            }
+            let (objects, failed) = load::split_results(resp.objects);
+            for o in objects {
+                if let Some(key) = ObjectKey::of(&o)
+                    && self.objects.get(&key) != Some(&o)
+                {
+                    changed = true;
+                    self.answers.changed_through(print, &key);
+                    self.objects.insert(key, o);
+                }
+            }
+            self.unreadable.extend(failed);
+            // Only an answer applied whole may be recognised and skipped next time.
+            match body {
+                Some(body) if self.unreadable.len() == unreadable_before => {
+                    self.answers
+                        .remember(print, load::requested_keys(&req), body);
+                }
+                _ => self.answers.forget(print),
+            }
+        }
+        (changed, error)
+    }
+
+    /// The model of what is kept, as of `now_ms`.
+    pub fn build(&self, report: FluxReport, now_ms: i64) -> Cluster {
+        let partial = load::partial_load(&report);
+        let objects = self
+            .objects
+            .iter()
+            .map(|(k, o)| load::with_helm_inventory(o.clone(), self.helm_inventories.get(k)));
+        let mut cluster = Cluster::new(report, objects, self.crds.clone());
+        let incomplete_kinds = self
+            .incomplete
+            .iter()
+            .map(|(kind, why)| match self.stale_kinds.get(kind) {
+                Some(since) => (
+                    kind.clone(),
+                    format!(
+                        "{why}; showing the objects last read, stale since {}",
+                        crate::util::time::shown(*since, now_ms)
+                    ),
+                ),
+                None => (kind.clone(), why.clone()),
+            })
+            .collect();
+        cluster.notes = LoadNotes {
+            incomplete_kinds,
+            partial,
+            unreadable: self.unreadable.clone(),
+            unconfirmed: vec![],
+            captured_at_ms: Some(now_ms),
+        };
+        cluster.confirmations = self.confirmations.clone();
+        cluster.instance_events = self.instance_events.clone();
+        cluster
+    }
+}
