@@ -130,7 +130,7 @@ fn object_facts(data: &Loaded, id: &ObjectKey) -> AnyView {
             <dd>
                 <crate::components::digest::Digest value=o
                     .artifact_revision()
-                    .or(o.raw.status.last_applied_revision.as_deref())
+                    .or(o.last_applied_revision())
                     .unwrap_or("—")
                     .to_string() />
             </dd>

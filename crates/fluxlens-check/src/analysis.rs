@@ -156,7 +156,7 @@ fn verify(c: &Cluster) -> BTreeMap<ObjectKey, Option<VerifyConfig>> {
         .iter()
         .filter(|o| o.key.kind.role() == Role::Source && verifiable(&o.key.kind))
         .map(|o| {
-            let v = o.raw.spec.verify.as_ref().map(|v| VerifyConfig {
+            let v = o.verify().map(|v| VerifyConfig {
                 provider: v.provider.clone().unwrap_or_else(|| "pgp".into()),
                 keyed: v.secret_ref.is_some(),
                 identities: v

@@ -417,7 +417,7 @@ mod tests {
             src.raw.api_version.as_deref(),
             Some("source.toolkit.fluxcd.io/v1beta2")
         );
-        assert!(src.raw.spec.verify.is_none(), "no verify is ever generated");
+        assert!(src.verify().is_none(), "no verify is ever generated");
         assert_eq!(
             src.raw.spec.secret_ref.as_ref().map(|r| r.name.as_str()),
             Some("s")

@@ -122,7 +122,7 @@ fn preconditions(base: &Analysis, head: &Analysis) -> Vec<String> {
     let Some(o) = head.cluster.get(root) else {
         return Vec::new();
     };
-    let url = o.raw.spec.url.clone().unwrap_or_default();
+    let url = o.url().map(str::to_string).unwrap_or_default();
     let was = base.root.as_ref().and_then(|k| base.cluster.get(k));
     if was.is_some_and(|w| w.key == *root && w.raw.spec.url == o.raw.spec.url) {
         return Vec::new();
@@ -130,7 +130,7 @@ fn preconditions(base: &Analysis, head: &Analysis) -> Vec<String> {
     let tag = head
         .cluster
         .instance()
-        .and_then(|i| i.raw.spec.sync.as_ref())
+        .and_then(|i| i.sync())
         .and_then(|s| s.ref_.clone())
         .unwrap_or_else(|| "latest".into());
     let mut out = vec![format!(

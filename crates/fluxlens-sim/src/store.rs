@@ -490,15 +490,12 @@ impl Store {
         {
             let meta = t
                 .obj
-                .raw
-                .status
-                .artifact
-                .as_ref()
+                .artifact()
                 .map(|a| a.metadata.clone())
                 .unwrap_or_default();
             status.insert("sourceRef".into(),
                 json!({"kind": r.target.kind.as_str(), "name": r.target.name, "namespace": r.target.namespace,
-                    "url": t.obj.raw.spec.url.clone().unwrap_or_default(),
+                    "url": t.obj.url().map(str::to_string).unwrap_or_default(),
                     "originURL": meta.get("org.opencontainers.image.source").cloned().unwrap_or_default(),
                     "originRevision": meta.get("org.opencontainers.image.revision").cloned().unwrap_or_default(),
                     "status": t.obj.status.as_str(), "message": t.obj.message}));

@@ -1,6 +1,6 @@
 use super::key::ObjectKey;
 use super::refs::{self, Reference};
-use crate::wire::object::{ApiObject, Condition};
+use crate::wire::object::{ApiObject, Artifact, Condition, InstanceSync, RefField, Verify};
 use crate::wire::status::Status;
 use serde::{Deserialize, Serialize};
 
@@ -87,5 +87,53 @@ impl FluxObject {
     /// The artifact revision, if the object has stored an artifact.
     pub fn artifact_revision(&self) -> Option<&str> {
         self.raw.status.artifact.as_ref()?.revision.as_deref()
+    }
+
+    // The spec and status fields the analyses read, named once here so no analysis reaches
+    // into the decoded API object for them (#48); `raw` stays for the rarely read rest.
+
+    /// `spec.verify`: how the source's artifacts are verified, `None` when they are not.
+    pub fn verify(&self) -> Option<&Verify> {
+        self.raw.spec.verify.as_ref()
+    }
+
+    /// `spec.suspend: true`.
+    pub fn suspended(&self) -> bool {
+        self.raw.spec.suspend == Some(true)
+    }
+
+    /// `spec.url`.
+    pub fn url(&self) -> Option<&str> {
+        self.raw.spec.url.as_deref()
+    }
+
+    /// `spec.type` (a HelmRepository's `oci`, a Provider's type, an auth provider's kind).
+    pub fn spec_type(&self) -> Option<&str> {
+        self.raw.spec.type_.as_deref()
+    }
+
+    /// `spec.ref`: the branch, tag, semver or digest a source follows.
+    pub fn source_ref(&self) -> Option<&RefField> {
+        self.raw.spec.ref_.as_ref()
+    }
+
+    /// `status.artifact`: the artifact the source last stored.
+    pub fn artifact(&self) -> Option<&Artifact> {
+        self.raw.status.artifact.as_ref()
+    }
+
+    /// `status.observedGeneration`.
+    pub fn observed_generation(&self) -> Option<i64> {
+        self.raw.status.observed_generation
+    }
+
+    /// `status.lastAppliedRevision`.
+    pub fn last_applied_revision(&self) -> Option<&str> {
+        self.raw.status.last_applied_revision.as_deref()
+    }
+
+    /// A FluxInstance's `spec.sync`.
+    pub fn sync(&self) -> Option<&InstanceSync> {
+        self.raw.spec.sync.as_ref()
     }
 }

@@ -9,7 +9,7 @@ use crate::wire::kind::Kind;
 pub fn root_name(c: &Cluster) -> String {
     if let Some(n) = c
         .instance()
-        .and_then(|i| i.raw.spec.sync.as_ref())
+        .and_then(|i| i.sync())
         .and_then(|s| s.name.clone())
         .filter(|n| !n.is_empty())
     {
@@ -33,7 +33,7 @@ pub fn root_pair(c: &Cluster) -> (ObjectKey, ObjectKey) {
 
 /// The FluxInstance `spec.sync.kind`, if any.
 pub fn sync_kind(c: &Cluster) -> Option<String> {
-    c.instance()?.raw.spec.sync.as_ref()?.kind.clone()
+    c.instance()?.sync()?.kind.clone()
 }
 
 /// Objects that read `source` (sourceRef, chartRef, chart template, ArtifactGenerator sources).

@@ -78,7 +78,7 @@ impl Miss {
 
 /// The generated source of a FluxInstance with `spec.sync`.
 pub fn generated_source(inst: &FluxObject, cluster: &Cluster) -> Option<Generated> {
-    let sync = inst.raw.spec.sync.as_ref()?;
+    let sync = inst.sync()?;
     let kind = sync.kind.clone().filter(|k| !k.is_empty())?;
     generated_as(inst, cluster, &kind)
 }
@@ -86,7 +86,7 @@ pub fn generated_source(inst: &FluxObject, cluster: &Cluster) -> Option<Generate
 /// The source the FluxInstance would generate with `spec.sync.kind: kind` (revision 3: the
 /// OCIRepository a Git → OCI handover will create).
 pub fn generated_as(inst: &FluxObject, cluster: &Cluster, kind: &str) -> Option<Generated> {
-    let sync = inst.raw.spec.sync.as_ref()?;
+    let sync = inst.sync()?;
     let kind = kind.to_string();
     let name = sync
         .name
@@ -94,10 +94,7 @@ pub fn generated_as(inst: &FluxObject, cluster: &Cluster, kind: &str) -> Option<
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| inst.key.namespace.clone());
     let flux = inst
-        .raw
-        .status
-        .last_applied_revision
-        .as_deref()
+        .last_applied_revision()
         .and_then(Version::minor_of)
         .or_else(|| {
             cluster
@@ -147,7 +144,7 @@ impl Handover {
     pub fn verified_target<'c>(&self, c: &'c Cluster) -> Option<&'c FluxObject> {
         let inst = c.instance()?;
         c.get(&self.generated.key())
-            .filter(|o| o.raw.spec.verify.is_some() && o.managed_by.as_ref() != Some(&inst.key))
+            .filter(|o| o.verify().is_some() && o.managed_by.as_ref() != Some(&inst.key))
     }
 
     /// Whether an instance patch will put verify on the generated OCIRepository.
@@ -169,10 +166,7 @@ pub fn handover_verify(c: &Cluster) -> Option<Handover> {
 pub fn verify_patch_yaml(g: &Generated, target: &FluxObject) -> String {
     use crate::wire::json::ToJson;
     let value = target
-        .raw
-        .spec
-        .verify
-        .as_ref()
+        .verify()
         .map(|v| v.to_json().to_string())
         .unwrap_or_else(|| r#"{"provider":"cosign","matchOIDCIdentity":[{"issuer":"<issuer>","subject":"<subject>"}]}"#.into());
     format!(

@@ -177,7 +177,7 @@ pub fn role_of(c: &Cluster, key: &ObjectKey) -> Role {
 fn is_platform(c: &Cluster, key: &ObjectKey) -> bool {
     let Some(o) = c.get(key) else { return false };
     let flux_url = |o: &crate::model::FluxObject| {
-        let url = o.raw.spec.url.as_deref().unwrap_or("");
+        let url = o.url().unwrap_or("");
         url.contains("/fluxcd/") || url.contains("/controlplaneio-fluxcd/")
     };
     let via_source = o

@@ -23,7 +23,7 @@ pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
     let inst = c.instance();
     let who = installer(c);
     let applied = inst
-        .and_then(|i| i.raw.status.last_applied_revision.as_deref())
+        .and_then(|i| i.last_applied_revision())
         .is_some_and(|r| !r.is_empty());
     // D3 counts the controllers the FluxInstance asks for, running as the operator's own
     // Deployments and ready; without a FluxInstance, the components the report lists.

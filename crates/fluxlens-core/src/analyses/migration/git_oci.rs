@@ -116,12 +116,7 @@ fn m1(x: &Roots) -> Stage {
     let oci_obj = c.get(&oci);
     let receivers: Vec<_> = c
         .of_kind(&Kind::Receiver)
-        .filter(|o| {
-            matches!(
-                o.raw.spec.type_.as_deref(),
-                Some("generic-oidc" | "generic-hmac")
-            )
-        })
+        .filter(|o| matches!(o.spec_type(), Some("generic-oidc" | "generic-hmac")))
         .collect();
     let receiver_ok = receivers.iter().any(|o| {
         o.condition("Ready").is_some_and(|r| r.status == "True")
@@ -180,7 +175,7 @@ fn m2(x: &Roots) -> Stage {
         .and_then(sha1_of)
         .map(str::to_string);
     let oci_sha = oci_obj
-        .and_then(|o| o.raw.status.artifact.as_ref())
+        .and_then(|o| o.artifact())
         .and_then(|a| a.metadata.get("org.opencontainers.image.revision"))
         .and_then(|r| sha1_of(r))
         .map(str::to_string);
@@ -265,10 +260,7 @@ fn m3(x: &Roots) -> Stage {
         .filter(|k| {
             c.get(k).is_some_and(|o| {
                 o.condition("Ready").is_some_and(|r| r.status != "True")
-                    || o.raw
-                        .status
-                        .last_applied_revision
-                        .as_deref()
+                    || o.last_applied_revision()
                         .is_some_and(|r| r.contains("sha1:"))
             })
         })
@@ -378,8 +370,7 @@ fn m5(x: &Roots) -> Stage {
     let git = x.git.clone();
     let git_obj = c.get(&git);
     let git_kept = git_obj.is_none_or(|g| {
-        g.raw.spec.suspend == Some(true)
-            && consumers_of(c, &git).all(|o| o.key.kind == Kind::ImageUpdateAutomation)
+        g.suspended() && consumers_of(c, &git).all(|o| o.key.kind == Kind::ImageUpdateAutomation)
     });
     let stale_alerts: Vec<ObjectKey> = findings
         .iter()
@@ -473,7 +464,7 @@ fn notes(c: &Cluster) -> Vec<String> {
     )];
     for rc in c
         .of_kind(&Kind::Receiver)
-        .filter(|o| o.raw.spec.type_.as_deref() == Some("generic-oidc"))
+        .filter(|o| o.spec_type() == Some("generic-oidc"))
     {
         notes.push(format!(
             "webhook path of {} (for CI): {}",
@@ -500,14 +491,14 @@ struct Known {
 impl Known {
     fn of(x: &Roots) -> Known {
         let c = x.c;
-        let sync = c.instance().and_then(|i| i.raw.spec.sync.as_ref());
+        let sync = c.instance().and_then(|i| i.sync());
         let sync_url = |oci: bool| {
             sync.and_then(|s| s.url.clone())
                 .filter(|u| u.starts_with("oci://") == oci && !u.is_empty())
         };
         let url_of = |k: &ObjectKey| {
             c.get(k)
-                .and_then(|o| o.raw.spec.url.clone())
+                .and_then(|o| o.url().map(str::to_string))
                 .filter(|u| !u.is_empty())
         };
         Known {

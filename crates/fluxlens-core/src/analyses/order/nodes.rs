@@ -178,7 +178,7 @@ fn node(
     };
     let waits_after = a.map(|o| waits(g, input.after, o)).unwrap_or_default();
     let waits_before = b.map(|o| waits(g, input.before, o)).unwrap_or_default();
-    let suspended = a.is_some_and(|o| o.raw.spec.suspend == Some(true));
+    let suspended = a.is_some_and(|o| o.suspended());
     let ready = |o: &FluxObject| o.status == Status::Ready;
     let content = content_applier(&key.kind);
     let done_initially = suspended
@@ -188,7 +188,7 @@ fn node(
         };
     let had_artifact = match input.mode {
         Mode::Change => b.is_some(),
-        Mode::Live => b.is_some_and(|o| ready(o) || o.raw.status.artifact.is_some()),
+        Mode::Live => b.is_some_and(|o| ready(o) || o.artifact().is_some()),
     };
     Node {
         key: key.clone(),

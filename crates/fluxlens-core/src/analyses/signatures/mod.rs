@@ -68,7 +68,7 @@ pub fn verification(
     findings: &[crate::analyses::finding::Finding],
 ) -> Verification {
     let cond = o.condition("SourceVerified");
-    let Some(_) = o.raw.spec.verify.as_ref() else {
+    let Some(_) = o.verify() else {
         return match (cond, verifiable) {
             (Some(c), _) if c.status == "True" => Verification::StaleCondition,
             (_, Verifiability::Yes) => Verification::Unverified,
@@ -84,8 +84,8 @@ pub fn verification(
     // §0.1: the verdict is about the current spec when its observedGeneration is the
     // status's. Git is judged by revision only (SIG-04: its no-op path moves the generation).
     if o.key.kind != Kind::GitRepository
-        && o.raw.status.observed_generation.is_some()
-        && cond.observed_generation != o.raw.status.observed_generation
+        && o.observed_generation().is_some()
+        && cond.observed_generation != o.observed_generation()
     {
         return Verification::NotVerified("verdict from an older generation".into());
     }
@@ -163,7 +163,7 @@ pub fn chart_verifiability(chart: &FluxObject, cluster: &Cluster) -> Verifiabili
     match &src.target.kind {
         Kind::HelmRepository => match cluster
             .get(&src.target)
-            .map(|r| r.raw.spec.type_.as_deref() == Some("oci"))
+            .map(|r| r.spec_type() == Some("oci"))
         {
             Some(true) => Verifiability::Yes,
             Some(false) => Verifiability::No(
@@ -222,7 +222,7 @@ pub fn postures(
         .iter()
         .filter(|o| o.key.kind.role() == Role::Source)
         .map(|o| {
-            let verify = o.raw.spec.verify.as_ref();
+            let verify = o.verify();
             let provider = verify.map(|v| {
                 v.provider
                     .clone()

@@ -775,10 +775,10 @@ fn ent12(facts: &Facts, out: &mut Vec<Finding>) {
     let chart_unverified: Vec<String> = c
         .of_kind(&Kind::OciRepository)
         .filter(|o| {
-            o.raw.spec.url.as_deref().is_some_and(|u| {
+            o.url().is_some_and(|u| {
                 u.contains("controlplaneio-fluxcd/charts/flux-operator")
                     || u.contains("controlplaneio-fluxcd/charts/flux-instance")
-            }) && o.raw.spec.verify.is_none()
+            }) && o.verify().is_none()
         })
         .map(|o| o.key.to_string())
         .collect();

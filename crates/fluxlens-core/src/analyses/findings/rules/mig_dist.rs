@@ -89,12 +89,7 @@ fn managed_by_evidence(c: &Cluster) -> String {
 fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(i) = c.instance() else { return };
     let who = installer(c);
-    let applied = i
-        .raw
-        .status
-        .last_applied_revision
-        .as_deref()
-        .is_some_and(|r| !r.is_empty());
+    let applied = i.last_applied_revision().is_some_and(|r| !r.is_empty());
     if who != Installer::Operator || !applied {
         let mut ev = vec![managed_by_evidence(c)];
         if !applied {
@@ -319,7 +314,7 @@ fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(spec) = c.instance_distribution().and_then(|d| d.version.clone()) else {
         return;
     };
-    let Some(applied) = i.raw.status.last_applied_revision.clone() else {
+    let Some(applied) = i.last_applied_revision().map(str::to_string) else {
         return;
     };
     if let (Some(want), Some(have)) = (Version::minor_of(&spec), Version::minor_of(&applied))

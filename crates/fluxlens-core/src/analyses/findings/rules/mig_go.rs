@@ -199,13 +199,13 @@ fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         return;
     }
     let (git, oci) = root_pair(c);
-    let Some(git_obj) = c.get(&git).filter(|g| g.raw.spec.suspend != Some(true)) else {
+    let Some(git_obj) = c.get(&git).filter(|g| !g.suspended()) else {
         return;
     };
     let g = git_obj.artifact_revision().and_then(sha1_of);
     let oci_obj = c.get(&oci);
     let o = oci_obj
-        .and_then(|o| o.raw.status.artifact.as_ref())
+        .and_then(|o| o.artifact())
         .and_then(|a| a.metadata.get("org.opencontainers.image.revision"))
         .and_then(|r| sha1_of(r));
     let (Some(g), Some(o)) = (g, o) else { return };
@@ -214,14 +214,11 @@ fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
     // Newer by less than one OCI interval: the release workflow has not run yet.
     let git_time = git_obj
-        .raw
-        .status
-        .artifact
-        .as_ref()
+        .artifact()
         .and_then(|a| a.last_update_time.as_deref())
         .and_then(crate::util::time::parse_rfc3339_ms);
     let oci_time = oci_obj
-        .and_then(|o| o.raw.status.artifact.as_ref())
+        .and_then(|o| o.artifact())
         .and_then(|a| a.last_update_time.as_deref())
         .and_then(crate::util::time::parse_rfc3339_ms);
     let interval = oci_obj
@@ -257,7 +254,10 @@ fn commit_status(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             continue;
         };
         let provider = ObjectKey::new(Kind::Provider, alert.key.namespace.clone(), p.name.clone());
-        let Some(ptype) = c.get(&provider).and_then(|p| p.raw.spec.type_.clone()) else {
+        let Some(ptype) = c
+            .get(&provider)
+            .and_then(|p| p.spec_type().map(str::to_string))
+        else {
             continue;
         };
         if !COMMIT_STATUS_PROVIDERS.contains(&ptype.as_str()) {
@@ -298,7 +298,7 @@ fn commit_status(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         // `--revision <branch>@sha1:<sha>` is then a thing to check, not a failure.
         let (seen, unseen): (Vec<_>, Vec<_>) = bad
             .into_iter()
-            .partition(|k| k.raw.status.last_applied_revision.is_some());
+            .partition(|k| k.last_applied_revision().is_some());
         let names = |v: &[&crate::model::FluxObject]| -> Vec<String> {
             v.iter().take(20).map(|k| k.key.to_string()).collect()
         };
@@ -373,7 +373,7 @@ fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             }
         }
         if !evidence.is_empty() {
-            if rc.raw.spec.type_.as_deref() == Some("generic-oidc") {
+            if rc.spec_type() == Some("generic-oidc") {
                 evidence.push(format!(
                     "computed webhook path for CI: {}",
                     cluster::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
@@ -467,16 +467,14 @@ fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
     let Some(root) = c.root_source() else { return };
     let Some(o) = c.get(&root) else { return };
-    let mutable = match &o.raw.spec.ref_ {
+    let mutable = match o.source_ref() {
         Some(crate::wire::object::RefField::Structured(r)) => {
             r.digest.is_none() && r.semver.is_none()
         }
         _ => true,
     };
     let spare = c.objects().iter().any(|s| {
-        s.key.kind == Kind::GitRepository
-            && s.key.namespace == root.namespace
-            && s.raw.spec.suspend == Some(true)
+        s.key.kind == Kind::GitRepository && s.key.namespace == root.namespace && s.suspended()
     });
     if mutable && !spare {
         out.push(f(
@@ -498,7 +496,7 @@ fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     if sync_kind(c).as_deref() == Some("OCIRepository") {
         return;
     }
-    let Some(sync) = c.instance().and_then(|i| i.raw.spec.sync.as_ref()) else {
+    let Some(sync) = c.instance().and_then(|i| i.sync()) else {
         return;
     };
     let (_, oci) = root_pair(c);

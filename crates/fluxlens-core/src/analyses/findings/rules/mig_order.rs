@@ -198,7 +198,7 @@ pub fn anonymous_root(id: &str, c: &Cluster, before_merge: bool) -> Option<Findi
     let spec = &o.raw.spec;
     let pull_secret = c
         .instance()
-        .and_then(|i| i.raw.spec.sync.as_ref())
+        .and_then(|i| i.sync())
         .and_then(|s| s.pull_secret.clone())
         .filter(|s| !s.is_empty());
     let provider = spec.provider.as_deref().filter(|p| *p != "generic");

@@ -14,7 +14,7 @@ rule!(
 
 fn parallel_not_prune_safe(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(inst) = c.instance() else { return };
-    let Some(sync) = inst.raw.spec.sync.as_ref() else {
+    let Some(sync) = inst.sync() else {
         return;
     };
     if sync.kind.as_deref() != Some("GitRepository") {

@@ -25,7 +25,7 @@ pub(crate) fn anonymous(o: &FluxObject) -> bool {
 
 /// `ref.digest` pins content; a tag or a semver range follows whatever is pushed next.
 pub(crate) fn digest_pinned(o: &FluxObject) -> bool {
-    match &o.raw.spec.ref_ {
+    match o.source_ref() {
         Some(crate::wire::object::RefField::Structured(r)) => {
             r.digest.as_deref().is_some_and(|d| !d.is_empty())
         }
@@ -35,7 +35,7 @@ pub(crate) fn digest_pinned(o: &FluxObject) -> bool {
 
 /// Whether SIG-11 fires on an OCIRepository.
 pub(crate) fn fires_on(o: &FluxObject) -> bool {
-    o.key.kind == Kind::OciRepository && o.raw.spec.verify.is_none() && !digest_pinned(o)
+    o.key.kind == Kind::OciRepository && o.verify().is_none() && !digest_pinned(o)
 }
 
 /// The class of an unverified, mutable OCI source: pulled anonymously it is the worst case.
@@ -51,7 +51,7 @@ fn unsigned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     for o in c.of_kind(&Kind::OciRepository).filter(|o| fires_on(o)) {
         let mut evidence = vec![format!(
             "{}: no spec.verify, ref {}",
-            o.raw.spec.url.clone().unwrap_or_default(),
+            o.url().map(str::to_string).unwrap_or_default(),
             ref_text(o)
         )];
         if anonymous(o) {
@@ -65,27 +65,25 @@ fn unsigned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             "Verify it (spec.verify: cosign keyless with a pinned identity, or a key), or pin ref.digest. For upstream charts this is the ecosystem's norm: schedule it, it is not an alarm.".into()));
     }
     // Charts from an OCI HelmRepository without verify.
-    for ch in c
-        .of_kind(&Kind::HelmChart)
-        .filter(|o| o.raw.spec.verify.is_none())
-    {
+    for ch in c.of_kind(&Kind::HelmChart).filter(|o| o.verify().is_none()) {
         let Some(src) = ch.refs.iter().find(|r| r.kind == RefKind::Source) else {
             continue;
         };
-        let Some(repo) = c.get(&src.target).filter(|r| {
-            r.key.kind == Kind::HelmRepository && r.raw.spec.type_.as_deref() == Some("oci")
-        }) else {
+        let Some(repo) = c
+            .get(&src.target)
+            .filter(|r| r.key.kind == Kind::HelmRepository && r.spec_type() == Some("oci"))
+        else {
             continue;
         };
         out.push(graded(c, id, class_of(repo), ch.key.clone(),
             format!("{} pulls an unverified chart from {}", ch.key, repo.key),
-            vec![format!("{}: type oci; the chart has no spec.verify", repo.raw.spec.url.clone().unwrap_or_default())],
+            vec![format!("{}: type oci; the chart has no spec.verify", repo.url().map(str::to_string).unwrap_or_default())],
             "Add spec.verify to the chart (the HelmRelease chart template) with a keyed or pinned keyless check, or move to a chartRef with a verified OCIRepository.".into()));
     }
 }
 
 fn ref_text(o: &FluxObject) -> String {
-    match &o.raw.spec.ref_ {
+    match o.source_ref() {
         Some(crate::wire::object::RefField::Structured(r)) => r
             .semver
             .as_deref()

@@ -28,7 +28,7 @@ rule!(
 );
 
 fn cosign_keyless(o: &FluxObject) -> Option<&[OidcIdentity]> {
-    let v = o.raw.spec.verify.as_ref()?;
+    let v = o.verify()?;
     let cosign = v
         .provider
         .as_deref()
@@ -66,7 +66,7 @@ pub(crate) fn generated_chart_reported(c: &Cluster, hr: &FluxObject) -> bool {
         .as_deref()
         .and_then(|s| s.split_once('/'))
         .and_then(|(ns, name)| c.get(&crate::model::ObjectKey::new(Kind::HelmChart, ns, name)))
-        .is_some_and(|chart| chart.raw.spec.verify.is_some())
+        .is_some_and(|chart| chart.verify().is_some())
 }
 
 fn matchers(c: &Cluster) -> impl Iterator<Item = (&FluxObject, usize, &OidcIdentity)> {
@@ -166,11 +166,7 @@ fn not_pinned(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 /// Whether `owner` is the vendor of the artifact `o` pulls (its URL is under that owner).
 fn vendor_identity(o: &FluxObject, owner: &str) -> bool {
     matches!(owner, "fluxcd" | "controlplaneio-fluxcd")
-        && o.raw
-            .spec
-            .url
-            .as_deref()
-            .is_some_and(|u| u.contains(&format!("/{owner}/")))
+        && o.url().is_some_and(|u| u.contains(&format!("/{owner}/")))
 }
 
 fn unescaped_dots(id: &str, c: &Cluster, out: &mut Vec<Finding>) {

@@ -33,12 +33,12 @@ fn root_unverified(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
             "a Bucket cannot verify signatures",
             "Move the root to a signed OCI artifact (Buckets have no verify); until then restrict write access to the bucket.",
         ),
-        Kind::GitRepository if o.raw.spec.verify.is_none() => (
+        Kind::GitRepository if o.verify().is_none() => (
             Class::PostureGap,
             "the live GitRepository has no spec.verify",
             "Verifying a Git root needs signed commits or tags: spec.verify {mode: HEAD|Tag|TagAndHEAD, secretRef} with PGP public keys (*.asc) or, on Flux ≥ 2.9, SSH keys (*.sshpub) — or move the root to a cosign-signed OCI artifact.",
         ),
-        Kind::OciRepository if o.raw.spec.verify.is_none() => (
+        Kind::OciRepository if o.verify().is_none() => (
             if super::sig_anonymous::fires_on(o) {
                 super::sig_anonymous::class_of(o)
             } else {
@@ -264,7 +264,7 @@ fn verify_did_not_land(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     let Some(live) = c.get(&generated.key()) else {
         return;
     };
-    if live.managed_by.as_ref().is_some_and(|m| m != &inst.key) || live.raw.spec.verify.is_some() {
+    if live.managed_by.as_ref().is_some_and(|m| m != &inst.key) || live.verify().is_some() {
         return;
     }
     // Revision 2, the second proof: the live source was verifying before (a SourceVerified

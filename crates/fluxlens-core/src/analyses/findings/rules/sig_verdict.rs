@@ -33,7 +33,7 @@ fn verifying(c: &Cluster) -> impl Iterator<Item = &FluxObject> {
         matches!(
             o.key.kind,
             Kind::OciRepository | Kind::GitRepository | Kind::HelmChart
-        ) && o.raw.spec.verify.is_some()
+        ) && o.verify().is_some()
     })
 }
 
@@ -55,12 +55,12 @@ fn no_verdict(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         // artifact, and the Ready condition's observedGeneration equal to the status's. A
         // source that never fetched shows its fetch failure (its status), not SIG-02.
         let ready_gen = o.condition("Ready").and_then(|r| r.observed_generation);
-        let seen = o.raw.status.artifact.is_some()
-            && matches!((ready_gen, o.raw.status.observed_generation), (Some(a), Some(b)) if a == b);
+        let seen = o.artifact().is_some()
+            && matches!((ready_gen, o.observed_generation()), (Some(a), Some(b)) if a == b);
         if seen {
             out.push(fixed(id, Class::ControlFailing, o.key.clone(), format!("{} has spec.verify but no SourceVerified condition", o.key), vec![
-                    format!("spec.verify.provider: {}", o.raw.spec.verify.as_ref().and_then(|v| v.provider.clone()).unwrap_or_else(|| "(default)".into())),
-                    format!("Ready observedGeneration {} = status.observedGeneration {}", generation(ready_gen), generation(o.raw.status.observed_generation)),
+                    format!("spec.verify.provider: {}", o.verify().and_then(|v| v.provider.clone()).unwrap_or_else(|| "(default)".into())),
+                    format!("Ready observedGeneration {} = status.observedGeneration {}", generation(ready_gen), generation(o.observed_generation())),
                 ], "Check that the source-controller version supports this verification and that the object reconciled after verify was added (flux reconcile source …).".into()));
         }
     }
@@ -121,7 +121,7 @@ fn http_chart(c: &Cluster, o: &FluxObject) -> bool {
             .iter()
             .filter(|r| r.kind == RefKind::Source && r.target.kind == Kind::HelmRepository)
             .filter_map(|r| c.get(&r.target))
-            .any(|repo| repo.raw.spec.type_.as_deref() != Some("oci"))
+            .any(|repo| repo.spec_type() != Some("oci"))
 }
 
 fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
@@ -162,8 +162,7 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         // GitRepository: revision only. Its no-op path moves status.observedGeneration on an
         // unrelated spec change (an interval) without re-verifying, so generations mislead.
         if o.key.kind != Kind::GitRepository
-            && let (Some(vg), Some(sg)) =
-                (cond.observed_generation, o.raw.status.observed_generation)
+            && let (Some(vg), Some(sg)) = (cond.observed_generation, o.observed_generation())
             && vg < sg
         {
             evidence.push(format!(
@@ -188,10 +187,7 @@ fn stale(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 }
 
 fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
-    for o in c
-        .of_kind(&Kind::HelmChart)
-        .filter(|o| o.raw.spec.verify.is_some())
-    {
+    for o in c.of_kind(&Kind::HelmChart).filter(|o| o.verify().is_some()) {
         let Some(src) = o.refs.iter().find(|r| r.kind == RefKind::Source) else {
             continue;
         };
@@ -211,13 +207,13 @@ fn ineffective_chart(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 
 fn git_mode(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     for o in c.of_kind(&Kind::GitRepository) {
-        let Some(mode) = o.raw.spec.verify.as_ref().and_then(|v| v.mode.clone()) else {
+        let Some(mode) = o.verify().and_then(|v| v.mode.clone()) else {
             continue;
         };
         if !(mode.eq_ignore_ascii_case("Tag") || mode.eq_ignore_ascii_case("TagAndHEAD")) {
             continue;
         }
-        let has_tag = match &o.raw.spec.ref_ {
+        let has_tag = match o.source_ref() {
             Some(crate::wire::object::RefField::Structured(r)) => {
                 r.tag.as_deref().is_some_and(|t| !t.is_empty())
                     || r.semver.as_deref().is_some_and(|t| !t.is_empty())
