@@ -5,6 +5,7 @@ use fluxlens_core::analyses::compliance::{
     self, ComplianceQuery, ComponentImage, Profile, ProfileName,
     export::{DataSource, Evidence},
 };
+use fluxlens_core::analyses::facts::cluster::ClusterFacts;
 use leptos::prelude::*;
 
 /// `/compliance`: scorecard for a chosen profile, per-component table, findings, evidence.
@@ -214,7 +215,7 @@ impl ComplianceView {
             &profile,
             d.verdicts.as_ref(),
         );
-        let controls = compliance::scorecard(&d.cluster, &findings);
+        let controls = compliance::scorecard(&ClusterFacts::of(&d.cluster), &findings);
         let e = Evidence {
             source,
             cluster: &d.cluster,

@@ -7,6 +7,7 @@ use crate::declared;
 use crate::tree::Tree;
 use fluxlens_core::analyses::compliance;
 pub use fluxlens_core::analyses::compliance::ProfileName;
+use fluxlens_core::analyses::facts::cluster::ClusterFacts;
 use fluxlens_core::analyses::finding::Finding;
 use fluxlens_core::analyses::findings::rules::mig_order;
 use fluxlens_core::analyses::graph::{Graph, GraphOptions};
@@ -111,7 +112,10 @@ fn findings(c: &Cluster, profile: ProfileName) -> Vec<Finding> {
         .into_iter()
         .filter(|f| !f.rule.starts_with("ENT-"))
         .collect();
-    out.extend(compliance::findings(c, &profile.profile()));
+    out.extend(compliance::findings(
+        &ClusterFacts::of(c),
+        &profile.profile(),
+    ));
     out
 }
 
@@ -178,7 +182,7 @@ fn verifiable(k: &fluxlens_core::Kind) -> bool {
 /// Where each migration stands, read from the model that assumes the change reconciles
 /// (checks that need a status pass there); blockers are the honest findings'.
 fn stages(reconciled: &Cluster, findings: &[Finding]) -> BTreeMap<&'static str, StageAt> {
-    migration::all(reconciled, findings)
+    migration::all(&ClusterFacts::of(reconciled), findings)
         .into_iter()
         .map(|m| {
             let name = match m.id {

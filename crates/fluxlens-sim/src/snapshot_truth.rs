@@ -7,6 +7,7 @@ use crate::faults::Mode;
 use crate::store::Store;
 use fluxlens_core::analyses::carried::{self, Verdicts};
 use fluxlens_core::analyses::compliance::{self, Profile};
+use fluxlens_core::analyses::facts::cluster::ClusterFacts;
 use fluxlens_core::analyses::findings::{self, Severity};
 use fluxlens_core::analyses::graph::{EdgeKind, Graph, GraphOptions};
 use fluxlens_core::analyses::signatures;
@@ -99,7 +100,7 @@ struct Shown {
 }
 
 fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
-    let per_object = carried::per_object(c, v);
+    let per_object = carried::per_object(&ClusterFacts::of(c), v);
     let aggregated = findings::aggregate(&per_object);
     let graph = Graph::build(c, GraphOptions::default());
     let postures = signatures::postures(c, &graph, &per_object);
@@ -108,7 +109,7 @@ fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
         .map(|p| {
             let profile = Profile::from_query(&format!("profile={p}"), c);
             let f = carried::compliance_findings(c, &profile, v);
-            let card = compliance::scorecard(c, &f);
+            let card = compliance::scorecard(&ClusterFacts::of(c), &f);
             let card = card
                 .iter()
                 .map(|x| (x.rule.to_string(), x.outcome.as_str()))
@@ -129,7 +130,7 @@ fn shown(c: &Cluster, v: Option<&Verdicts>) -> Shown {
                 (p.key.clone(), format!("{:?}", p.verifiable), verification)
             })
             .collect(),
-        migrations: fluxlens_core::analyses::migration::all(c, &per_object)
+        migrations: fluxlens_core::analyses::migration::all(&ClusterFacts::of(c), &per_object)
             .iter()
             .map(|m| {
                 let stages = m
@@ -277,7 +278,7 @@ fn every_finding_says_why_and_what_to_do() {
         let mut all = findings::evaluate_all(&c);
         for p in ["upstream", "enterprise", "fips"] {
             let profile = Profile::from_query(&format!("profile={p}&minop=v9.0.0"), &c);
-            all.extend(compliance::findings(&c, &profile));
+            all.extend(compliance::findings(&ClusterFacts::of(&c), &profile));
         }
         for f in all {
             let at = format!("{name}: {} on {}", f.rule, f.subject);

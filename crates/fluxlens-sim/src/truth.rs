@@ -4,6 +4,7 @@
 
 use crate::faults::Mode;
 use crate::store::Store;
+use fluxlens_core::analyses::facts::cluster::ClusterFacts;
 use fluxlens_core::analyses::findings::{self, Finding, Severity};
 use fluxlens_core::analyses::migration::{self, StageState};
 use fluxlens_core::load;
@@ -99,7 +100,7 @@ fn bootstrap_deadlock_is_critical_through_the_derived_chain() {
 fn finished_migration_reaches_m5_with_m4_done() {
     let c = load(&store("enterprise-fips"), &Mode::default());
     let f = findings::evaluate_all(&c);
-    let m = migration::git_to_oci(&c, &f);
+    let m = migration::git_to_oci(&ClusterFacts::of(&c), &f);
     let m4 = m.stages.iter().find(|s| s.id == "M4").unwrap();
     assert_eq!(m4.state, StageState::Done, "{:#?}", m4.checks);
     assert!(
@@ -133,7 +134,7 @@ fn resource_set_depending_on_crd_and_cluster_scoped_object_resolves() {
     assert!(matches!(c.presence(&crd), Presence::External(Some(_))));
     let f = findings::evaluate_all(&c);
     assert!(of(&f, "MIG-GO-02").is_empty(), "{:#?}", of(&f, "MIG-GO-02"));
-    let m = migration::git_to_oci(&c, &f);
+    let m = migration::git_to_oci(&ClusterFacts::of(&c), &f);
     assert!(m.blockers.is_empty(), "{:#?}", m.blockers);
 }
 
@@ -229,7 +230,7 @@ fn healthy_clusters_stay_calm() {
 
 fn dist(c: &Cluster) -> (migration::Migration, Vec<Finding>) {
     let f = findings::evaluate_all(c);
-    (migration::distribution_switch(c, &f), f)
+    (migration::distribution_switch(&ClusterFacts::of(c), &f), f)
 }
 
 /// Issue #18: the flux-aio → Flux Operator switch accounts for every controller the
@@ -337,7 +338,7 @@ fn shared_links_and_exports_never_carry_credentials() {
         .filter(|x| x.rule.starts_with("ENT-"))
         .cloned()
         .collect();
-    let controls = fluxlens_core::analyses::compliance::scorecard(&c, &ent);
+    let controls = fluxlens_core::analyses::compliance::scorecard(&ClusterFacts::of(&c), &ent);
     let profile = fluxlens_core::analyses::compliance::Profile::default_for(&c);
     let evidence = fluxlens_core::analyses::compliance::export::Evidence {
         source: fluxlens_core::analyses::compliance::export::DataSource::Snapshot,
@@ -398,7 +399,7 @@ fn migration_guidance_follows_the_state_of_every_scenario() {
     let migrations = |name: &str| {
         let c = crate::snapshot_truth::live(name);
         let f = findings::evaluate_all(&c);
-        (migration::all(&c, &f), f)
+        (migration::all(&ClusterFacts::of(&c), &f), f)
     };
     let by_id =
         |m: &[migration::Migration], id: &str| m.iter().find(|x| x.id == id).unwrap().clone();

@@ -3,6 +3,7 @@
 
 use crate::analyses::carried::Verdicts;
 use crate::analyses::compliance::{self, Control, Variant};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::{self, Finding};
 use crate::analyses::graph::{Graph, GraphOptions};
 use crate::analyses::migration::{self, Migration};
@@ -34,19 +35,21 @@ pub struct Analysis {
 impl Analysis {
     /// Runs every analysis; a snapshot's carried verdicts stand in for the findings.
     pub fn of(cluster: &Cluster, verdicts: Option<&Verdicts>) -> Analysis {
-        let per_object = crate::analyses::carried::per_object(cluster, verdicts);
+        // The facts every rule and stage shares, computed once for all of them.
+        let facts = ClusterFacts::of(cluster);
+        let per_object = crate::analyses::carried::per_object(&facts, verdicts);
         let findings = finding::aggregate(&per_object);
         let summary = ClusterSummary::compute(cluster, &findings);
         let graph = Arc::new(Graph::build(cluster, GraphOptions::default()));
         let postures = signatures::postures(cluster, &graph, &per_object);
         let signatures = signatures::summary(&postures);
-        let migrations = migration::all(cluster, &per_object);
+        let migrations = migration::all(&facts, &per_object);
         let ent: Vec<Finding> = findings
             .iter()
             .filter(|f| f.rule.starts_with("ENT-"))
             .cloned()
             .collect();
-        let controls = compliance::scorecard(cluster, &ent);
+        let controls = compliance::scorecard(&facts, &ent);
         let variant = compliance::cluster_variant(&compliance::components(cluster));
         Analysis {
             findings,

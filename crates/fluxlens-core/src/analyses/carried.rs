@@ -7,6 +7,7 @@
 //! and the receiver shows those instead of recomputing (#30: never less true than the page).
 
 use crate::analyses::compliance::{self, Profile, ProfileName};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::findings::{self, Finding};
 use crate::model::Cluster;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,7 @@ impl Verdicts {
     /// Computes what the sender's page shows, then cuts every message in `dropped` out of it.
     pub fn capture(c: &Cluster, dropped: &[String]) -> Verdicts {
         let cut = |f: Finding| without(f, dropped);
+        let c = &ClusterFacts::of(c);
         // The ENT findings are carried for each profile the compliance view offers.
         let ent = ProfileName::ALL
             .into_iter()
@@ -49,7 +51,7 @@ impl Verdicts {
             .map(|(_, f)| f.clone())
             .unwrap_or_default();
         if profile.min_operator_version.is_some() {
-            let extra: Vec<Finding> = compliance::findings(c, profile)
+            let extra: Vec<Finding> = compliance::findings(&ClusterFacts::of(c), profile)
                 .into_iter()
                 .filter(|f| f.rule == "ENT-14" && !out.iter().any(|o| o.message == f.message))
                 .collect();
@@ -85,8 +87,9 @@ struct Computed {
 
 impl Computed {
     fn of(c: &Cluster) -> Computed {
+        let c = &ClusterFacts::of(c);
         Computed {
-            per_object: findings::evaluate_all(c),
+            per_object: findings::evaluate_with(c),
             ent: ProfileName::ALL
                 .into_iter()
                 .map(|p| (p.to_string(), compliance::findings(c, &p.profile())))
@@ -193,10 +196,10 @@ fn without(mut f: Finding, dropped: &[String]) -> Finding {
 }
 
 /// The findings an opened snapshot shows: the sender's when it carried them.
-pub fn per_object(c: &Cluster, v: Option<&Verdicts>) -> Vec<Finding> {
+pub fn per_object(c: &ClusterFacts, v: Option<&Verdicts>) -> Vec<Finding> {
     match v {
         Some(v) => v.per_object.clone(),
-        None => findings::evaluate_all(c),
+        None => findings::evaluate_with(c),
     }
 }
 
@@ -204,6 +207,6 @@ pub fn per_object(c: &Cluster, v: Option<&Verdicts>) -> Vec<Finding> {
 pub fn compliance_findings(c: &Cluster, profile: &Profile, v: Option<&Verdicts>) -> Vec<Finding> {
     match v {
         Some(v) => v.ent_for(c, profile),
-        None => compliance::findings(c, profile),
+        None => compliance::findings(&ClusterFacts::of(c), profile),
     }
 }

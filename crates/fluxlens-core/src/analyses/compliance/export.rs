@@ -184,6 +184,7 @@ impl Evidence<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyses::facts::cluster::ClusterFacts;
     use crate::model::CrdAccess;
     use crate::wire::FluxReport;
 
@@ -194,8 +195,9 @@ mod tests {
         c.notes.captured_at_ms = Some(1_764_000_000_000);
         let p = Profile::default();
         let comps = crate::analyses::compliance::components(&c);
-        let f = crate::analyses::compliance::findings(&c, &p);
-        let controls = crate::analyses::compliance::scorecard(&c, &f);
+        let facts = ClusterFacts::of(&c);
+        let f = crate::analyses::compliance::findings(&facts, &p);
+        let controls = crate::analyses::compliance::scorecard(&facts, &f);
         let e = Evidence {
             source: DataSource::Live {
                 stale_since_ms: None,

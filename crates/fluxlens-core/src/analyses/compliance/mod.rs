@@ -8,8 +8,8 @@ pub use crate::analyses::enterprise::{
     VariantBasis, catalog, classify_registry, cluster_variant, components, instance_variant,
     split_image,
 };
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::Finding;
-use crate::model::Cluster;
 
 /// A control of the scorecard.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,7 +78,7 @@ impl Tally {
 }
 
 /// The compliance findings for a profile.
-pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
+pub fn findings(c: &ClusterFacts, profile: &Profile) -> Vec<Finding> {
     let mut out = Vec::new();
     crate::analyses::findings::rules::ent::evaluate(c, profile, &mut out);
     crate::util::sort::by(&mut out, |a, b| {
@@ -90,7 +90,7 @@ pub fn findings(c: &Cluster, profile: &Profile) -> Vec<Finding> {
 }
 
 /// Pass/fail/unknown per ENT control, from the findings of that profile.
-pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
+pub fn scorecard(c: &ClusterFacts, findings: &[Finding]) -> Vec<Control> {
     use crate::analyses::finding::Severity;
     crate::analyses::findings::rules::ent::CONTROLS
         .iter()
@@ -122,6 +122,7 @@ pub fn scorecard(c: &Cluster, findings: &[Finding]) -> Vec<Control> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Cluster;
 
     #[test]
     fn the_compliance_query_reads_and_writes_its_two_values() {
@@ -150,8 +151,8 @@ mod tests {
             serde_json::from_str(&format!(r#"{{"spec":{{"components":[{components}]}}}}"#)).unwrap()
         };
         let ent01 = |c: &Cluster| {
-            let findings = findings(c, &Profile::default());
-            scorecard(c, &findings)
+            let findings = findings(&ClusterFacts::of(c), &Profile::default());
+            scorecard(&ClusterFacts::of(c), &findings)
                 .into_iter()
                 .find(|x| x.rule == "ENT-01")
                 .unwrap()
@@ -182,8 +183,8 @@ mod tests {
                 min_operator_version: minop.map(str::to_string),
                 ..Profile::default()
             };
-            let findings = findings(&c, &profile);
-            let control = scorecard(&c, &findings)
+            let findings = findings(&ClusterFacts::of(&c), &profile);
+            let control = scorecard(&ClusterFacts::of(&c), &findings)
                 .into_iter()
                 .find(|x| x.rule == "ENT-14")
                 .unwrap();

@@ -3,6 +3,38 @@
 
 use crate::model::{Cluster, FluxObject, ObjectKey, RefKind};
 use crate::wire::kind::Kind;
+use std::ops::Deref;
+
+/// A cluster with the delivery facts every analysis shares — its root pair, the sync kind, the
+/// installer, the consumer census — computed once per cluster (#48: each rule and stage
+/// recomputed them). Rules and migration stages take this; it reads as the cluster itself.
+pub struct ClusterFacts<'a> {
+    pub cluster: &'a Cluster,
+    root: (ObjectKey, ObjectKey),
+    sync_kind: Option<String>,
+    installer: Installer,
+    census: Census,
+}
+
+impl<'a> ClusterFacts<'a> {
+    /// Computes the shared facts of `cluster`.
+    pub fn of(cluster: &'a Cluster) -> ClusterFacts<'a> {
+        ClusterFacts {
+            cluster,
+            root: compute_root_pair(cluster),
+            sync_kind: compute_sync_kind(cluster),
+            installer: compute_installer(cluster),
+            census: compute_census(cluster),
+        }
+    }
+}
+
+impl Deref for ClusterFacts<'_> {
+    type Target = Cluster;
+    fn deref(&self) -> &Cluster {
+        self.cluster
+    }
+}
 
 /// The root sync name `R`: FluxInstance `spec.sync.name`, else the report's sync Kustomization,
 /// else the operator namespace.
@@ -22,7 +54,11 @@ pub fn root_name(c: &Cluster) -> String {
 }
 
 /// `GitRepository/NS/R` and `OCIRepository/NS/R`.
-pub fn root_pair(c: &Cluster) -> (ObjectKey, ObjectKey) {
+pub fn root_pair(c: &ClusterFacts) -> (ObjectKey, ObjectKey) {
+    c.root.clone()
+}
+
+fn compute_root_pair(c: &Cluster) -> (ObjectKey, ObjectKey) {
     let ns = c.operator_namespace().to_string();
     let r = root_name(c);
     (
@@ -32,7 +68,11 @@ pub fn root_pair(c: &Cluster) -> (ObjectKey, ObjectKey) {
 }
 
 /// The FluxInstance `spec.sync.kind`, if any.
-pub fn sync_kind(c: &Cluster) -> Option<String> {
+pub fn sync_kind(c: &ClusterFacts) -> Option<String> {
+    c.sync_kind.clone()
+}
+
+fn compute_sync_kind(c: &Cluster) -> Option<String> {
     c.instance()?.sync()?.kind.clone()
 }
 
@@ -81,8 +121,12 @@ impl Installer {
     }
 }
 
-/// Classifies the installer from `distribution.managedBy` and the components.
-pub fn installer(c: &Cluster) -> Installer {
+/// The installer, classified from `distribution.managedBy` and the components.
+pub fn installer(c: &ClusterFacts) -> Installer {
+    c.installer
+}
+
+fn compute_installer(c: &Cluster) -> Installer {
     let managed = c
         .report
         .spec
@@ -111,7 +155,7 @@ pub fn installer(c: &Cluster) -> Installer {
 /// Whether the cluster shows intent of a Git → OCI root migration (§0.3-7): the parallel
 /// `OCIRepository/R`, a verify patch staged on the instance, a consumer already on the OCI
 /// root, or the sync already moved.
-pub fn git_oci_intent(c: &Cluster) -> bool {
+pub fn git_oci_intent(c: &ClusterFacts) -> bool {
     let (_, oci) = root_pair(c);
     let staged_patch = c.instance().is_some_and(|i| {
         crate::analyses::facts::instance::patches(i)
@@ -153,8 +197,12 @@ pub struct Census {
     pub other: usize,
 }
 
-/// Counts Kustomization and HelmRelease sources (ImageUpdateAutomation excluded: Git only).
-pub fn census(c: &Cluster) -> Census {
+/// Kustomization and HelmRelease sources by kind (ImageUpdateAutomation excluded: Git only).
+pub fn census(c: &ClusterFacts) -> Census {
+    c.census
+}
+
+fn compute_census(c: &Cluster) -> Census {
     let mut out = Census::default();
     for o in c
         .objects()
@@ -302,7 +350,7 @@ mod tests {
         use crate::wire::FluxReport;
         let with = |m: &str, comp: &str| {
             let r: FluxReport = serde_json::from_str(&format!(r#"{{"spec":{{"distribution":{{"managedBy":"{m}"}},"components":[{{"name":"{comp}"}}]}}}}"#)).unwrap();
-            installer(&Cluster::new(r, [], CrdAccess::Unknown))
+            installer(&ClusterFacts::of(&Cluster::new(r, [], CrdAccess::Unknown)))
         };
         assert_eq!(
             with("flux-operator", "source-controller"),

@@ -5,6 +5,7 @@ pub mod policy;
 pub mod reference;
 pub mod rules;
 
+use crate::analyses::facts::cluster::ClusterFacts;
 pub use crate::analyses::finding::{AGGREGATE_ABOVE, Finding, Severity, aggregate, for_subject};
 use crate::model::Cluster;
 
@@ -15,7 +16,7 @@ pub trait Rule: Sync {
     /// Catalog title.
     fn title(&self) -> &'static str;
     /// Appends this rule's findings for `cluster` to `out`.
-    fn evaluate(&self, cluster: &Cluster, out: &mut Vec<Finding>);
+    fn evaluate(&self, cluster: &ClusterFacts, out: &mut Vec<Finding>);
 }
 
 /// Every registered rule, in catalog order.
@@ -25,6 +26,11 @@ pub fn registry() -> &'static [&'static dyn Rule] {
 
 /// Runs every rule; findings sorted by severity (worst first), then rule id, then subject.
 pub fn evaluate_all(cluster: &Cluster) -> Vec<Finding> {
+    evaluate_with(&ClusterFacts::of(cluster))
+}
+
+/// [`evaluate_all`] over facts already computed (the dashboard's analysis computes them once).
+pub fn evaluate_with(cluster: &ClusterFacts) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in registry() {
         r.evaluate(cluster, &mut out);

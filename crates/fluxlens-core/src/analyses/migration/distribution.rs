@@ -1,9 +1,9 @@
 //! Distribution switch (§2.6–2.7): bootstrap/Helm/flux-aio → Flux Operator, upstream → enterprise.
 
 use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{Installer, installer};
 use crate::analyses::finding::Finding;
-use crate::model::Cluster;
 
 fn clean(findings: &[Finding], rule: &str) -> Check {
     let hits: Vec<&Finding> = findings.iter().filter(|f| f.rule == rule).collect();
@@ -19,7 +19,7 @@ fn clean(findings: &[Finding], rule: &str) -> Check {
 }
 
 /// The distribution switch.
-pub fn distribution_switch(c: &Cluster, findings: &[Finding]) -> Migration {
+pub fn distribution_switch(c: &ClusterFacts, findings: &[Finding]) -> Migration {
     let inst = c.instance();
     let who = installer(c);
     let applied = inst

@@ -1,6 +1,7 @@
 //! Staged Git → signed-OCI root migration, M0 … M5 (§2.2, mirrors the S003 four-PR stack).
 
 use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::analyses::finding::Finding;
 use crate::model::{Cluster, ObjectKey};
@@ -53,7 +54,7 @@ struct Roots<'a> {
 
 /// The Git → OCI migration of the root source: stages M0 … M5, what blocks it, what to run
 /// next.
-pub fn git_to_oci(c: &Cluster, findings: &[Finding]) -> Migration {
+pub fn git_to_oci(c: &ClusterFacts, findings: &[Finding]) -> Migration {
     let (git, oci) = root_pair(c);
     let ns = c.operator_namespace().to_string();
     let r = cluster::root_name(c);
@@ -424,7 +425,7 @@ fn m5(x: &Roots) -> Stage {
 
 /// What blocks the migration: §0.3-7, a dangling reference elsewhere is a finding, not a
 /// blocker, unless it touches the root pair or the delivery chain (then it is critical).
-fn blockers(c: &Cluster, findings: &[Finding]) -> Vec<Finding> {
+fn blockers(c: &ClusterFacts, findings: &[Finding]) -> Vec<Finding> {
     let (git_r, oci_r) = cluster::root_pair(c);
     let about_root = |f: &Finding| {
         f.severity == crate::analyses::finding::Severity::Critical
@@ -451,7 +452,7 @@ fn blockers(c: &Cluster, findings: &[Finding]) -> Vec<Finding> {
 }
 
 /// The consumer census and the Receivers' webhook paths.
-fn notes(c: &Cluster) -> Vec<String> {
+fn notes(c: &ClusterFacts) -> Vec<String> {
     let cen = census(c);
     let mut notes = vec![format!(
         "consumer census: git {}, oci {}, bucket {}, external {} (git-backed {}, oci-backed {})",
@@ -592,6 +593,7 @@ fn next_commands(stages: &[Stage], k: &Known, handover_detail: &str) -> Vec<Stri
 
 #[cfg(test)]
 mod tests {
+    use crate::analyses::facts::cluster::ClusterFacts;
     use crate::analyses::findings::evaluate_all;
     use crate::analyses::findings::rules::testkit::cluster;
     use crate::analyses::migration::{StageState, git_to_oci};
@@ -649,7 +651,7 @@ mod tests {
     fn stage_of(objs: &[String]) -> (String, StageState, crate::analyses::migration::Migration) {
         let c = cluster(&objs.iter().map(String::as_str).collect::<Vec<_>>());
         let f = evaluate_all(&c);
-        let m = git_to_oci(&c, &f);
+        let m = git_to_oci(&ClusterFacts::of(&c), &f);
         let cur = m.current().unwrap().clone();
         (cur.id, cur.state, m)
     }
@@ -791,7 +793,7 @@ mod tests {
             sig09.remediation.contains("/spec/verify"),
             "names the patch to add"
         );
-        let m = git_to_oci(&c, &f);
+        let m = git_to_oci(&ClusterFacts::of(&c), &f);
         let cur = m.current().unwrap();
         assert_eq!((cur.id.as_str(), cur.state), ("M4", StageState::Blocked));
         assert!(m.blockers.iter().any(|b| b.rule == "SIG-09"));
@@ -810,7 +812,7 @@ mod tests {
         let c = cluster(&fixed.iter().map(String::as_str).collect::<Vec<_>>());
         let f = evaluate_all(&c);
         assert!(f.iter().all(|f| f.rule != "SIG-09"), "{f:?}");
-        let m = git_to_oci(&c, &f);
+        let m = git_to_oci(&ClusterFacts::of(&c), &f);
         assert_eq!(m.current().unwrap().state, StageState::InProgress);
     }
 

@@ -11,9 +11,10 @@ pub use distribution::distribution_switch;
 pub use git_oci::git_to_oci;
 pub use storage::storage_migration;
 
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::Finding;
 use crate::analyses::outcome::Outcome;
-use crate::model::{Cluster, ObjectKey};
+use crate::model::ObjectKey;
 
 /// A stage's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +212,7 @@ pub fn checks_about<'a>(
 }
 
 /// Every migration of the cluster, with the findings that block them.
-pub fn all(cluster: &Cluster, findings: &[Finding]) -> Vec<Migration> {
+pub fn all(cluster: &ClusterFacts, findings: &[Finding]) -> Vec<Migration> {
     vec![
         git_to_oci(cluster, findings),
         storage_migration(cluster, findings),

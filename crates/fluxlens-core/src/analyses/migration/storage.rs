@@ -3,6 +3,7 @@
 
 use super::api_table;
 use super::{Check, Migration, Stage, StageState, assign_states};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::Finding;
 use crate::model::{Cluster, CrdAccess, ObjectKey};
 use crate::util::version::Version;
@@ -31,7 +32,7 @@ pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>
 }
 
 /// The storage-version migration.
-pub fn storage_migration(c: &Cluster, findings: &[Finding]) -> Migration {
+pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
     let installed = c
         .report
         .spec

@@ -3,6 +3,7 @@
 //! caught on real-shaped data.
 
 use super::testkit::{root_ks, run};
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::findings::{Severity, evaluate_all, registry};
 use crate::model::{Cluster, CrdAccess};
 use crate::wire::FluxReport;
@@ -324,6 +325,6 @@ fn fips_digests_count_whatever_the_registry() {
         require_fips: true,
         ..crate::analyses::enterprise::Profile::default_for(&c)
     };
-    let f = crate::analyses::compliance::findings(&c, &profile);
+    let f = crate::analyses::compliance::findings(&ClusterFacts::of(&c), &profile);
     assert!(f.iter().all(|f| f.rule != "ENT-03"), "{f:?}");
 }

@@ -1,8 +1,9 @@
 //! MIG-GO-02 — dangling source or dependency reference (the S003 bootstrap deadlock).
 
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::findings::policy::{Class, Role, delivery_chain, fixed, graded_as};
 use crate::analyses::findings::{Finding, Rule};
-use crate::model::{Answer, Cluster, ObjectKey, Presence, RefKind, Reference};
+use crate::model::{Answer, ObjectKey, Presence, RefKind, Reference};
 
 /// A consumer references a source (or dependency) that does not exist.
 pub struct DanglingReference;
@@ -16,7 +17,7 @@ impl Rule for DanglingReference {
         "dangling source"
     }
 
-    fn evaluate(&self, cluster: &Cluster, out: &mut Vec<Finding>) {
+    fn evaluate(&self, cluster: &ClusterFacts, out: &mut Vec<Finding>) {
         let root = cluster.root_kustomization();
         let chain = delivery_chain(cluster);
         for obj in cluster.objects() {
@@ -113,7 +114,7 @@ fn not_visible(rule: &str, subject: ObjectKey, r: &Reference, p: &Presence) -> F
 
 /// MIG-GO-04 off the delivery chain is this finding's evidence (revision 3): the missing
 /// source is the OCI root the FluxInstance does not generate yet.
-fn premature_flip(c: &Cluster, target: &ObjectKey) -> Option<String> {
+fn premature_flip(c: &ClusterFacts, target: &ObjectKey) -> Option<String> {
     let (_, oci) = crate::analyses::facts::cluster::root_pair(c);
     (target == &oci && crate::analyses::facts::cluster::sync_kind(c).as_deref() == Some("GitRepository"))
         .then(|| format!("MIG-GO-04 premature flip: {oci} is created only when the FluxInstance switches spec.sync to OCIRepository; flip consumers after stage M2"))
@@ -123,6 +124,7 @@ fn premature_flip(c: &Cluster, target: &ObjectKey) -> Option<String> {
 mod tests {
     use super::*;
     use crate::analyses::findings::Severity;
+    use crate::model::Cluster;
     use crate::model::CrdAccess;
     use crate::wire::FluxReport;
 
@@ -137,7 +139,7 @@ mod tests {
         .with_server_answers()
     }
 
-    fn run(c: &Cluster) -> Vec<Finding> {
+    fn run(c: &ClusterFacts) -> Vec<Finding> {
         let mut out = vec![];
         DanglingReference.evaluate(c, &mut out);
         out
@@ -150,7 +152,7 @@ mod tests {
             r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"}}}"#,
             r#"{"kind":"Kustomization","metadata":{"name":"b","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"},"dependsOn":[{"name":"a"}]}}"#,
         ]);
-        assert!(run(&c).is_empty());
+        assert!(run(&ClusterFacts::of(&c)).is_empty());
     }
 
     #[test]
@@ -158,7 +160,7 @@ mod tests {
         let c = cluster(&[
             r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"gone","namespace":"flux-system"},"dependsOn":[{"name":"infra"}]}}"#,
         ]);
-        let f = run(&c);
+        let f = run(&ClusterFacts::of(&c));
         assert_eq!(f.len(), 2);
         assert!(
             f.iter()
@@ -175,7 +177,7 @@ mod tests {
             r#"{"kind":"GitRepository","metadata":{"name":"repo","namespace":"flux-system"}}"#,
             r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"}}}"#,
         ]);
-        assert_eq!(run(&c).len(), 1);
+        assert_eq!(run(&ClusterFacts::of(&c)).len(), 1);
     }
 
     #[test]
@@ -186,7 +188,7 @@ mod tests {
             r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"},"spec":{"sync":{"kind":"GitRepository","name":"flux-system"}},"status":{"reconcilerRef":{"managedBy":"Kustomization/flux-system/cluster-apps"}}}"#,
             r#"{"kind":"Kustomization","metadata":{"name":"cluster-apps","namespace":"flux-system"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"flux-system"}},"status":{"conditions":[{"type":"Ready","status":"False","reason":"ArtifactFailed","message":"ocirepositories.source.toolkit.fluxcd.io \"flux-system\" not found"}]}}"#,
         ]);
-        let f = run(&c);
+        let f = run(&ClusterFacts::of(&c));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Critical);
         assert!(f[0].evidence.iter().any(|e| e.contains("delivery chain")));
@@ -199,7 +201,7 @@ mod tests {
             r#"{"kind":"HelmRepository","metadata":{"name":"charts","namespace":"other"}}"#,
             r#"{"kind":"HelmChart","metadata":{"name":"c","namespace":"apps"},"spec":{"chart":"podinfo","sourceRef":{"kind":"HelmRepository","name":"charts","namespace":"other"}}}"#,
         ]);
-        let f = run(&c);
+        let f = run(&ClusterFacts::of(&c));
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("HelmRepository/apps/charts"));
     }

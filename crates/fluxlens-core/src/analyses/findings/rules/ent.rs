@@ -5,7 +5,8 @@
 use crate::analyses::enterprise::{
     self as enterprise, AWS_MARKETPLACE_REGISTRY, ComponentImage, Profile, Variant, catalog,
 };
-use crate::analyses::facts::cluster::{Installer, installer};
+use crate::analyses::facts::cluster::ClusterFacts;
+use crate::analyses::facts::cluster::Installer;
 use crate::analyses::findings::Finding;
 use crate::analyses::findings::policy::{Class, fixed};
 use crate::model::{Cluster, ObjectKey};
@@ -40,14 +41,14 @@ fn push(
 
 /// Whether the cluster's image variant can be told (ENT-01 passes then): some component is
 /// seen and none is hidden behind flux-aio's one Deployment.
-pub(crate) fn variant_classified(c: &Cluster) -> bool {
+pub(crate) fn variant_classified(c: &ClusterFacts) -> bool {
     let comps = enterprise::components(c);
     !comps.is_empty() && aio_visibility(c, &comps).is_none()
 }
 
 /// With flux-aio: "1 of N controllers visible" (the report's `flux` component is only the
 /// first container of the one Deployment running them all).
-fn aio_visibility(c: &Cluster, comps: &[ComponentImage]) -> Option<String> {
+fn aio_visibility(c: &ClusterFacts, comps: &[ComponentImage]) -> Option<String> {
     let aio = comps.iter().any(|x| x.name == "flux")
         && crate::analyses::facts::cluster::installer(c) == Installer::FluxAio;
     aio.then(|| {
@@ -105,6 +106,7 @@ struct Releases {
 /// at once); a control run as a registered rule computes its own.
 struct Facts<'a> {
     c: &'a Cluster,
+    installer: Installer,
     p: &'a Profile,
     comps: Vec<ComponentImage>,
     cluster_variant: Option<Variant>,
@@ -115,7 +117,8 @@ struct Facts<'a> {
 
 impl<'a> Facts<'a> {
     /// `None` when no component image is known: nothing to classify, every control unknown.
-    fn new(c: &'a Cluster, p: &'a Profile) -> Option<Facts<'a>> {
+    fn new(cf: &'a ClusterFacts, p: &'a Profile) -> Option<Facts<'a>> {
+        let c = cf.cluster;
         let comps = enterprise::components(c);
         if comps.is_empty() {
             return None;
@@ -140,9 +143,10 @@ impl<'a> Facts<'a> {
         };
         Some(Facts {
             c,
+            installer: crate::analyses::facts::cluster::installer(cf),
             p,
             cluster_variant: enterprise::cluster_variant(&comps),
-            aio_hidden: aio_visibility(c, &comps),
+            aio_hidden: aio_visibility(cf, &comps),
             comps,
             version,
         })
@@ -266,7 +270,7 @@ impl crate::analyses::findings::Rule for Control {
     fn title(&self) -> &'static str {
         self.title
     }
-    fn evaluate(&self, c: &Cluster, out: &mut Vec<Finding>) {
+    fn evaluate(&self, c: &ClusterFacts, out: &mut Vec<Finding>) {
         let p = Profile::default_for(c);
         if let Some(facts) = Facts::new(c, &p) {
             (self.check)(&facts, out);
@@ -275,7 +279,7 @@ impl crate::analyses::findings::Rule for Control {
 }
 
 /// Evaluates every ENT control for the profile `p` (the compliance view's choice).
-pub fn evaluate(c: &Cluster, p: &Profile, out: &mut Vec<Finding>) {
+pub fn evaluate(c: &ClusterFacts, p: &Profile, out: &mut Vec<Finding>) {
     if let Some(facts) = Facts::new(c, p) {
         for control in &CONTROLS {
             (control.check)(&facts, out);
@@ -513,7 +517,7 @@ fn ent05(facts: &Facts, out: &mut Vec<Finding>) {
 fn ent06(facts: &Facts, out: &mut Vec<Finding>) {
     let c = facts.c;
     let comps = &facts.comps;
-    match (installer(c), c.instance()) {
+    match (facts.installer, c.instance()) {
         (Installer::Operator, Some(i)) => {
             let d = c.instance_distribution().cloned().unwrap_or_default();
             let paused = i.annotation("fluxcd.controlplane.io/reconcile") == Some("disabled");
@@ -946,7 +950,7 @@ pub(super) mod tests {
 
     fn findings_of(cl: &Cluster, rule: &str) -> Vec<Finding> {
         let mut out = Vec::new();
-        evaluate(cl, &Profile::default(), &mut out);
+        evaluate(&ClusterFacts::of(cl), &Profile::default(), &mut out);
         out.into_iter().filter(|f| f.rule == rule).collect()
     }
 
@@ -998,7 +1002,7 @@ pub(super) mod tests {
 
     fn rules(cl: &Cluster, p: &Profile) -> Vec<(String, Severity)> {
         let mut out = Vec::new();
-        evaluate(cl, p, &mut out);
+        evaluate(&ClusterFacts::of(cl), p, &mut out);
         out.into_iter().map(|f| (f.rule, f.severity)).collect()
     }
 

@@ -1,6 +1,7 @@
 //! MIG-API-01 … 07: storage versions and the minor upgrade path.
 
 use super::rule;
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{Installer, installer};
 use crate::analyses::findings::Finding;
 use crate::analyses::findings::policy::{Class, Role, fixed, graded_as};
@@ -304,7 +305,7 @@ fn crds_behind(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
 }
 
-fn manual_duty(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn manual_duty(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     if installer(c) == Installer::Operator {
         return;
     }

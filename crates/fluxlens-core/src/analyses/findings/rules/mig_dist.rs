@@ -1,6 +1,7 @@
 //! MIG-DIST-01 … 10: switching installers and distributions.
 
 use super::rule;
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{self, Installer, installer};
 use crate::analyses::findings::Finding;
 use crate::analyses::findings::policy::{Class, Role, fixed, graded_as};
@@ -61,7 +62,7 @@ pub fn registry_prefix(image: &str) -> &str {
     repo
 }
 
-fn installer_class(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn installer_class(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let who = installer(c);
     out.push(fixed(
         id,
@@ -86,7 +87,7 @@ fn managed_by_evidence(c: &Cluster) -> String {
     )
 }
 
-fn takeover(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn takeover(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let Some(i) = c.instance() else { return };
     let who = installer(c);
     let applied = i.last_applied_revision().is_some_and(|r| !r.is_empty());
@@ -337,7 +338,7 @@ fn downgrade(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
 }
 
-fn limited_visibility(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn limited_visibility(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let who = installer(c);
     if who == Installer::Operator && c.instance().is_some() {
         return;

@@ -1,6 +1,7 @@
 //! MIG-GO-01, 03, 04, 06 … 11: the Git → OCI root migration.
 
 use super::rule;
+use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::analyses::findings::Finding;
 use crate::analyses::findings::policy::{Class, Role, graded_as};
@@ -85,7 +86,7 @@ const DEGRADED: (Class, Role) = (Class::Degraded, Role::Ordinary);
 /// Delivery of the root breaks.
 const ROOT_BROKEN: (Class, Role) = (Class::Broken, Role::Root);
 
-fn consumer_census(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn consumer_census(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let Some(subject) = c.root_kustomization() else {
         return;
     };
@@ -112,7 +113,7 @@ fn consumer_census(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     ));
 }
 
-fn git_root_collected(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn git_root_collected(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let Some(kind) = sync_kind(c) else { return };
     if kind == "GitRepository" {
         return;
@@ -149,7 +150,7 @@ fn git_root_collected(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
 }
 
-fn premature_flip(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn premature_flip(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     if sync_kind(c).as_deref() != Some("GitRepository") {
         return;
     }
@@ -192,7 +193,7 @@ fn premature_flip(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
 }
 
-fn artifact_lags(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn artifact_lags(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     // Revision 2: not evaluated once the Git root is suspended (break-glass) or after the
     // handover (M4): then Git moving ahead is expected.
     if sync_kind(c).as_deref() == Some("OCIRepository") {
@@ -336,7 +337,7 @@ fn stale_alert_sources(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     }
 }
 
-fn receiver_drift(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn receiver_drift(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     let root_oci = c
         .root_source()
         .is_some_and(|k| k.kind == Kind::OciRepository);
@@ -461,7 +462,7 @@ fn root_cannot_fetch(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         "Fix what the condition names (credentials, deploy key, host key, TLS, URL or ref), then `flux reconcile source` the root; until then nothing new reaches the cluster."));
 }
 
-fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn no_break_glass(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     if sync_kind(c).as_deref() != Some("OCIRepository") {
         return;
     }
@@ -492,7 +493,7 @@ fn no_break_glass(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 /// Before M4 (predictive): at handover the operator regenerates `OCIRepository/R` from
 /// `spec.sync` alone, so credentials the Git-delivered copy carries and the sync does not
 /// are dropped, and the pull fails (S003: 401 after #2161).
-fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn credentials_dropped(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     if sync_kind(c).as_deref() == Some("OCIRepository") {
         return;
     }
@@ -550,7 +551,7 @@ fn credentials_dropped(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
 
 /// HelmReleases whose chart lives in `GitRepository/R`: a chart template cannot point at an
 /// OCIRepository and a whole-repository artifact is not a chart.
-fn chart_in_git_root(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
+fn chart_in_git_root(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     // Revision 3: only a migration that shows intent makes a chart in Git a to-do.
     if !cluster::git_oci_intent(c) {
         return;

@@ -28,7 +28,7 @@ macro_rules! rule {
             fn title(&self) -> &'static str {
                 $title
             }
-            fn evaluate(&self, cluster: &crate::model::Cluster, out: &mut Vec<crate::analyses::findings::Finding>) {
+            fn evaluate(&self, cluster: &crate::analyses::facts::cluster::ClusterFacts, out: &mut Vec<crate::analyses::findings::Finding>) {
                 $eval(self.id(), cluster, out)
             }
         }
