@@ -4,18 +4,19 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
-use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-/// A hash of what a value shows (its `Debug` form): equal content, equal hash.
-pub fn content_hash<T: Debug + ?Sized>(item: &T) -> u64 {
+/// A hash of what a value shows: equal content, equal hash. The shown types derive `Hash`
+/// over the fields they show (#48: this formatted each item's `Debug` text, a large string per
+/// row per poll, and a format no type promises to keep).
+pub fn content_hash<T: Hash + ?Sized>(item: &T) -> u64 {
     let mut h = DefaultHasher::new();
-    format!("{item:?}").hash(&mut h);
+    item.hash(&mut h);
     h.finish()
 }
 
 /// Each item with a key from its content; equal items get distinct keys in order.
-pub fn content_keys<T: Debug>(items: Vec<T>) -> Vec<(u64, T)> {
+pub fn content_keys<T: Hash>(items: Vec<T>) -> Vec<(u64, T)> {
     let mut seen: HashMap<u64, u64> = HashMap::new();
     items
         .into_iter()
@@ -27,4 +28,24 @@ pub fn content_keys<T: Debug>(items: Vec<T>) -> Vec<(u64, T)> {
             (key, item)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_content_equal_key_and_twins_get_distinct_keys() {
+        let keyed = content_keys(vec!["a", "b", "a"]);
+        let keys: Vec<u64> = keyed.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys[0], content_hash("a"));
+        assert_ne!(keys[0], keys[1]);
+        assert_ne!(keys[0], keys[2], "a twin gets its own key");
+        // The same list again: the same keys (an unchanged poll keeps every row).
+        let again: Vec<u64> = content_keys(vec!["a", "b", "a"])
+            .iter()
+            .map(|(k, _)| *k)
+            .collect();
+        assert_eq!(keys, again);
+    }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use std::collections::HashSet;
 
 /// One edge as drawn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 struct EdgeItem {
     class: String,
     d: String,

@@ -87,7 +87,8 @@ pub fn GraphCanvas(
             .get()
             .into_iter()
             .map(|i| {
-                let shown = (&v.nodes[i as usize], l.pos[i as usize]);
+                let (x, y) = l.pos[i as usize];
+                let shown = (&v.nodes[i as usize], x.to_bits(), y.to_bits());
                 (i, super::keyed::content_hash(&shown))
             })
             .collect::<Vec<_>>()

@@ -52,7 +52,7 @@ impl Severity {
 }
 
 /// One thing a rule found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct Finding {
     /// Catalog id, e.g. `MIG-GO-02`.
     pub rule: String,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// One Flux object, normalized: its key, status, references and owner, plus the decoded
 /// API object the rules read details from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct FluxObject {
     pub key: ObjectKey,
     pub status: Status,

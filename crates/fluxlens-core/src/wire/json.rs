@@ -195,7 +195,7 @@ macro_rules! json_struct {
         }
     ) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Default, PartialEq)]
+        #[derive(Debug, Clone, Default, PartialEq, Hash)]
         pub struct $name {
             $( $(#[$fm])* pub $field: $ty, )*
         }

@@ -47,7 +47,7 @@ crate::json_struct!(
 );
 
 /// `spec.ref`: an object on Git/OCI sources, a plain string on `FluxInstance.spec.sync`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum RefField {
     Plain(String),
     Structured(SourceRef),
@@ -102,7 +102,7 @@ crate::json_struct!(
 );
 
 /// `spec.chart` of a HelmRelease (`{spec: …}`) or of a HelmChart (the chart name).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum ChartField {
     Name(String),
     Template { spec: Box<ChartTemplateSpec> },
@@ -316,7 +316,7 @@ crate::json_struct!(
 );
 
 /// `status.inventory`: the server's array form, or the native `{entries: [{id, v}]}` form.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum InventoryWire {
     List(Vec<InventoryEntry>),
     Entries { entries: Vec<NativeEntry> },

@@ -4,7 +4,7 @@ use crate::wire::status::Status;
 use std::collections::HashMap;
 
 /// What a node stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum NodeKind {
     /// An object that exists.
     Object,
@@ -19,7 +19,7 @@ pub enum NodeKind {
 }
 
 /// What a group node stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GroupOf {
     /// The drawn objects of one namespace (the overview, or a namespace the user collapsed).
     Namespace(String),

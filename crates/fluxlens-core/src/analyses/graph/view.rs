@@ -8,7 +8,7 @@ use crate::wire::status::Status;
 use std::collections::{HashMap, HashSet};
 
 /// Filters and grouping, as kept in the URL.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct GraphFilter {
     pub namespaces: Vec<String>,
     pub kinds: Vec<String>,
@@ -58,7 +58,7 @@ impl GraphFilter {
 }
 
 /// A drawn node.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct ViewNode {
     pub id: ObjectKey,
     pub status: Status,

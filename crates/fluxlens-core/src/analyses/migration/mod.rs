@@ -17,7 +17,7 @@ use crate::analyses::outcome::Outcome;
 use crate::model::ObjectKey;
 
 /// A stage's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StageState {
     Done,
     InProgress,
@@ -38,7 +38,7 @@ impl StageState {
 }
 
 /// One exit check.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Check {
     pub label: String,
     /// Unknown when it cannot be told from the API (never shown as pass).
@@ -64,7 +64,7 @@ impl Check {
 }
 
 /// One stage.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Stage {
     pub id: String,
     pub title: String,
@@ -111,7 +111,7 @@ impl Stage {
 }
 
 /// A migration: its stages, where the cluster stands, what blocks it, what to run next.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Migration {
     pub id: &'static str,
     pub title: String,

@@ -10,7 +10,7 @@ use crate::wire::object::{ChartField, Condition, OidcIdentity};
 use crate::wire::status::Status;
 
 /// Whether a source kind can carry a signature check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Verifiability {
     Yes,
     /// Why not (Bucket never; HelmChart only from an OCI HelmRepository; …).
@@ -20,7 +20,7 @@ pub enum Verifiability {
 }
 
 /// Whether a source is verified (revision 3: "verified" means verified).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Verification {
     /// Live `spec.verify`, `SourceVerified=True` at the current spec, and no SIG-03/04/05/06/10.
     Verified,
@@ -100,7 +100,7 @@ pub fn verification(
 }
 
 /// One source's verification posture.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct SourcePosture {
     pub key: ObjectKey,
     pub status: Status,
