@@ -178,3 +178,34 @@ fn router_claims_only_the_apps_routes() {
         assert!(!is_app_route(r), "{r}");
     }
 }
+
+#[wasm_bindgen_test]
+fn list_keys_follow_content_and_twins_get_distinct_keys() {
+    use fluxlens::components::keyed::{content_hash, content_keys};
+    let finding = |subject: &str, message: &str| Finding {
+        rule: "SIG-01".into(),
+        severity: Severity::High,
+        subject: ObjectKey::new(Kind::OciRepository, "flux-system", subject),
+        message: message.into(),
+        evidence: vec![],
+        remediation: String::new(),
+        reason: String::new(),
+        members: vec![],
+    };
+    let poll = || {
+        vec![
+            finding("a", "no spec.verify"),
+            finding("b", "no spec.verify"),
+            finding("a", "no spec.verify"),
+        ]
+    };
+    let keys: Vec<u64> = content_keys(poll()).iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys[0], content_hash(&finding("a", "no spec.verify")));
+    assert_ne!(keys[0], keys[1]);
+    assert_ne!(keys[0], keys[2], "a twin gets its own key");
+    // An unchanged poll keeps every key (every row keeps its DOM); a changed finding does not.
+    let again: Vec<u64> = content_keys(poll()).iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, again);
+    let changed = content_hash(&finding("a", "verify failed"));
+    assert_ne!(changed, keys[0]);
+}

@@ -29,23 +29,3 @@ pub fn content_keys<T: Hash>(items: Vec<T>) -> Vec<(u64, T)> {
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn equal_content_equal_key_and_twins_get_distinct_keys() {
-        let keyed = content_keys(vec!["a", "b", "a"]);
-        let keys: Vec<u64> = keyed.iter().map(|(k, _)| *k).collect();
-        assert_eq!(keys[0], content_hash("a"));
-        assert_ne!(keys[0], keys[1]);
-        assert_ne!(keys[0], keys[2], "a twin gets its own key");
-        // The same list again: the same keys (an unchanged poll keeps every row).
-        let again: Vec<u64> = content_keys(vec!["a", "b", "a"])
-            .iter()
-            .map(|(k, _)| *k)
-            .collect();
-        assert_eq!(keys, again);
-    }
-}
