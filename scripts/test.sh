@@ -32,6 +32,11 @@ if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle chec
 lay=$(mktemp -d); printf 'use crate::b::X;\n' >"$lay/a.rs"; printf '\n' >"$lay/b.rs"
 if python3 scripts/module-cycles.py --layers "$lay=a,b" >/dev/null; then echo "the layer check missed a breach"; exit 1; fi
 rm -rf "$cyc" "$lay"
+# No function longer than a screen or two (#48: 150 lines).
+python3 scripts/long-functions.py src crates
+long=$(mktemp -d); { echo 'fn f() {'; for i in $(seq 151); do echo '    x();'; done; echo '}'; } >"$long/a.rs"
+if python3 scripts/long-functions.py "$long" >/dev/null; then echo "the length check missed a long function"; exit 1; fi
+rm -rf "$long"
 step "format (rustfmt, then leptosfmt for view! macros: make fmt writes both)"
 cargo fmt --all --check
 leptosfmt --check src tests

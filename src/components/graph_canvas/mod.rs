@@ -78,21 +78,7 @@ pub fn GraphCanvas(
         on_viewport,
     );
     let visible = visible_nodes(drawing, viewport);
-    // A node's key: its index (selection and highlight speak in indices) and what it shows, so
-    // a pan keeps every node still in view and a poll rebuilds only a changed one (#23).
-    let node_keys = Memo::new(move |_| {
-        let d = drawing.get();
-        let (v, l) = (&d.view, &d.layout);
-        visible
-            .get()
-            .into_iter()
-            .map(|i| {
-                let (x, y) = l.pos[i as usize];
-                let shown = (&v.nodes[i as usize], x.to_bits(), y.to_bits());
-                (i, super::keyed::content_hash(&shown))
-            })
-            .collect::<Vec<_>>()
-    });
+    let node_keys = node_keys(drawing, visible);
     let gestures = gesture::Gestures::new();
     // A click that ends a pan is not a selection (a key that selects always is).
     let on_click = Callback::new(move |i: u32| {
@@ -151,19 +137,7 @@ pub fn GraphCanvas(
                 on:pointercancel=on_pointer_up
                 on:pointerleave=on_pointer_up
             >
-                <defs>
-                    <marker
-                        id="fl-arrow"
-                        viewBox="0 0 10 10"
-                        refX="10"
-                        refY="5"
-                        markerWidth="7"
-                        markerHeight="7"
-                        orient="auto-start-reverse"
-                    >
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="fl-arrow" />
-                    </marker>
-                </defs>
+                {arrow_marker()}
                 <g transform=move || {
                     let (z, x, y) = viewport.at.get();
                     format!("translate({x},{y}) scale({z})")
@@ -186,6 +160,43 @@ pub fn GraphCanvas(
                 </g>
             </svg>
         </div>
+    }
+}
+
+/// Each visible node's key: its index (selection and highlight speak in indices) and what it
+/// shows, so a pan keeps every node still in view and a poll rebuilds only a changed one (#23).
+fn node_keys(drawing: Memo<Drawing>, visible: Memo<Vec<u32>>) -> Memo<Vec<(u32, u64)>> {
+    Memo::new(move |_| {
+        let d = drawing.get();
+        let (v, l) = (&d.view, &d.layout);
+        visible
+            .get()
+            .into_iter()
+            .map(|i| {
+                let (x, y) = l.pos[i as usize];
+                let shown = (&v.nodes[i as usize], x.to_bits(), y.to_bits());
+                (i, super::keyed::content_hash(&shown))
+            })
+            .collect()
+    })
+}
+
+/// The arrowhead every edge ends with.
+fn arrow_marker() -> impl IntoView {
+    view! {
+        <defs>
+            <marker
+                id="fl-arrow"
+                viewBox="0 0 10 10"
+                refX="10"
+                refY="5"
+                markerWidth="7"
+                markerHeight="7"
+                orient="auto-start-reverse"
+            >
+                <path d="M 0 0 L 10 5 L 0 10 z" class="fl-arrow" />
+            </marker>
+        </defs>
     }
 }
 
