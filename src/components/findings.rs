@@ -104,8 +104,9 @@ const HELD: &str = "also held: ";
 fn chain_link(f: &Finding) -> Option<impl IntoView + use<>> {
     (f.rule == DEADLOCK && f.severity >= fluxlens_core::analyses::findings::Severity::High).then(
         || {
-            let key = fluxlens_core::util::query::encode(&f.subject.to_string());
-            let href = crate::base::href(&format!("/graph?focus={key}&sel={key}"));
+            let href = crate::base::href(&fluxlens_core::share::urlstate::link::graph_focusing(
+                &f.subject,
+            ));
             view! {
                 <p class="fl-finding__chain">
                     <a href=href data-chain-focus=f.subject.to_string()>

@@ -6,6 +6,7 @@ use crate::components::status::StatusPill;
 use crate::state::Loaded;
 use fluxlens_core::ObjectKey;
 use fluxlens_core::analyses::findings::for_subject;
+use fluxlens_core::share::urlstate::link;
 use fluxlens_core::util::revision::short_in;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -298,9 +299,7 @@ fn RecentEvents(id: ObjectKey) -> impl IntoView {
 fn panel_links(id: &ObjectKey) -> impl IntoView + use<> {
     view! {
         <p class="fl-links">
-            <a href=crate::base::href(
-                &format!("/signatures?sel={}", fluxlens_core::util::query::encode(&id.to_string())),
-            )>"Signatures"</a>
+            <a href=crate::base::href(&link::signatures_selecting(id))>"Signatures"</a>
             " · "
             <a href=crate::base::href("/migrations")>"Migrations"</a>
             {operator_page(id)

@@ -5,7 +5,7 @@ use crate::components::keyed::content_keys;
 use crate::components::list_filters::{ListFilters, use_list_query};
 use fluxlens_core::analyses::migration::{Migration, Stage, StageState};
 use fluxlens_core::analyses::verdict::migrations as migrations_verdict;
-use fluxlens_core::util::query::encode;
+use fluxlens_core::share::urlstate::link;
 use leptos::prelude::*;
 
 /// `/migrations`: one stepper per migration, blockers first, the commands to run next. Each
@@ -192,11 +192,11 @@ fn stage_view(s: Stage) -> impl IntoView {
                                                         view! {
                                                             <li>
                                                                 <a href=crate::base::href(
-                                                                    &format!("/graph?sel={}", encode(&id)),
+                                                                    &link::graph_selecting(&k),
                                                                 )>{id.clone()}</a>
                                                                 " · "
                                                                 <a href=crate::base::href(
-                                                                    &format!("/signatures?sel={}", encode(&id)),
+                                                                    &link::signatures_selecting(&k),
                                                                 )>"signatures"</a>
                                                             </li>
                                                         }

@@ -262,7 +262,9 @@ fn by_kind_table(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
                             <tr data-kind=k.as_str().to_string()>
                                 <th scope="row">
                                     <a href=crate::base::href(
-                                        &format!("/graph?kind={}", k.as_str()),
+                                        &fluxlens_core::share::urlstate::link::graph_of_kind(
+                                            k.as_str(),
+                                        ),
                                     )>{k.as_str().to_string()}</a>
                                 </th>
                                 {c

@@ -186,7 +186,7 @@ fn posture_row(p: SourcePosture, sel: bool) -> impl IntoView {
     });
     view! {
         <tr data-node-id=key.clone() data-root=p.is_root.to_string() class:fl-row--selected=sel class:fl-row--has-more=details.is_some()>
-            <th scope="row"><a href=crate::base::href(&format!("/graph?sel={}", fluxlens_core::util::query::encode(&key)))>{key.clone()}</a>
+            <th scope="row"><a href=crate::base::href(&fluxlens_core::share::urlstate::link::graph_selecting(&p.key))>{key.clone()}</a>
                 {p.is_root.then(|| view! { " " <span class="fl-badge">"root"</span> })}</th>
             <td><StatusPill status=p.status/></td>
             <td data-verifiable=verifiable.clone()>{verifiable.clone()}</td>

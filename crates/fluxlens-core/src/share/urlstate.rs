@@ -278,6 +278,56 @@ mod tests {
     }
 }
 
+/// Links between views, built from the views' typed queries (#48: no view writes a query
+/// string by hand).
+pub mod link {
+    use super::{GraphQuery, ListQuery};
+    use crate::model::ObjectKey;
+
+    fn with(path: &str, query: String) -> String {
+        if query.is_empty() {
+            path.to_string()
+        } else {
+            format!("{path}?{query}")
+        }
+    }
+
+    /// The graph with `key` selected.
+    pub fn graph_selecting(key: &ObjectKey) -> String {
+        let q = GraphQuery {
+            selected: Some(key.clone()),
+            ..GraphQuery::default()
+        };
+        with("/graph", q.to_query())
+    }
+
+    /// The graph focused on `key` (its upstream and downstream), `key` selected.
+    pub fn graph_focusing(key: &ObjectKey) -> String {
+        let mut q = GraphQuery {
+            selected: Some(key.clone()),
+            ..GraphQuery::default()
+        };
+        q.filter.focus = Some(key.clone());
+        with("/graph", q.to_query())
+    }
+
+    /// The graph showing one kind.
+    pub fn graph_of_kind(kind: &str) -> String {
+        let mut q = GraphQuery::default();
+        q.filter.kinds = vec![kind.to_string()];
+        with("/graph", q.to_query())
+    }
+
+    /// The signatures view with `key`'s row selected.
+    pub fn signatures_selecting(key: &ObjectKey) -> String {
+        let q = ListQuery {
+            selected: Some(key.clone()),
+            ..ListQuery::default()
+        };
+        with("/signatures", q.to_query())
+    }
+}
+
 /// Filters of the list views (signatures, migrations, compliance), kept in the URL.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListQuery {
@@ -393,5 +443,22 @@ mod list_tests {
             ListQuery::from_query(&format!("sort={}", "x".repeat(40))).sort,
             ""
         );
+    }
+
+    #[test]
+    fn links_read_back_as_the_query_they_were_made_from() {
+        let key = ObjectKey::parse("OCIRepository/flux-system/a b&c").unwrap();
+        let focus = link::graph_focusing(&key);
+        let q = GraphQuery::from_query(focus.strip_prefix("/graph?").unwrap());
+        assert_eq!(q.filter.focus.as_ref(), Some(&key));
+        assert_eq!(q.selected.as_ref(), Some(&key));
+        let sel = link::graph_selecting(&key);
+        let q = GraphQuery::from_query(sel.strip_prefix("/graph?").unwrap());
+        assert_eq!((q.selected.as_ref(), q.filter.focus), (Some(&key), None));
+        let kind = link::graph_of_kind("HelmRelease");
+        assert_eq!(kind, "/graph?kind=HelmRelease");
+        let sig = link::signatures_selecting(&key);
+        let q = ListQuery::from_query(sig.strip_prefix("/signatures?").unwrap());
+        assert_eq!(q.selected.as_ref(), Some(&key));
     }
 }
