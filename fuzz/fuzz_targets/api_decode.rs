@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(objects) = serde_json::from_str::<Vec<ApiObject>>(text) {
         let c = Cluster::new(report, objects, CrdAccess::Unknown);
         let f = fluxlens_core::analyses::findings::evaluate_all(&c);
-        let _ = fluxlens_core::analyses::migration::all(&c, &f);
+        let _ = fluxlens_core::analyses::migration::all(&fluxlens_core::analyses::facts::cluster::ClusterFacts::of(&c), &f);
         let g = Graph::build(&c, GraphOptions { notifications: true, managed_by: true });
         let v = view(&g, &GraphFilter::default(), &Default::default());
         let _ = layout(&v);
