@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod carried;
+pub mod changes;
 pub mod compliance;
 pub mod enterprise;
 pub mod facts;

@@ -3,3 +3,4 @@
 
 pub mod snapshot;
 pub mod urlstate;
+pub mod visits;

@@ -278,6 +278,82 @@ mod tests {
     }
 }
 
+/// What `/changes` keeps in the URL: the window and the filters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChangesQuery {
+    /// `since=`: `None` for the default (the last visit when one is kept, else 24 h).
+    pub since: Option<crate::analyses::changes::window::Since>,
+    pub namespaces: Vec<String>,
+    pub kinds: Vec<String>,
+    /// Only what this applier applied (directly or through others).
+    pub owner: Option<ObjectKey>,
+    /// Only these kinds of change (`change=revision,status`).
+    pub changes: Vec<crate::analyses::changes::ChangeKind>,
+}
+
+impl ChangesQuery {
+    /// Reads the query string.
+    pub fn from_query(q: &str) -> ChangesQuery {
+        use crate::analyses::changes::{ChangeKind, window::Since};
+        let p = parse_query(q);
+        ChangesQuery {
+            since: one(&p, "since").and_then(|s| Since::parse(&s)),
+            namespaces: list(&p, "ns"),
+            kinds: list(&p, "kind"),
+            owner: one(&p, "owner").and_then(|s| ObjectKey::parse(&s)),
+            changes: list(&p, "change")
+                .iter()
+                .filter_map(|c| ChangeKind::parse(c))
+                .collect(),
+        }
+    }
+
+    /// Writes the query string (without `?`), omitting defaults.
+    pub fn to_query(&self) -> String {
+        let changes: Vec<&str> = self.changes.iter().map(|c| c.as_str()).collect();
+        let mut parts = Vec::new();
+        for (k, v) in [
+            (
+                "since",
+                self.since.map(|s| s.as_param()).unwrap_or_default(),
+            ),
+            ("ns", self.namespaces.join(",")),
+            ("kind", self.kinds.join(",")),
+            (
+                "owner",
+                self.owner
+                    .as_ref()
+                    .map(|o| o.to_string())
+                    .unwrap_or_default(),
+            ),
+            ("change", changes.join(",")),
+        ] {
+            if !v.is_empty() {
+                parts.push(format!("{k}={}", encode(&v)));
+            }
+        }
+        parts.join("&")
+    }
+
+    /// Whether a change passes the filters (`owners`: the appliers above the subject, nearest
+    /// first). A migration's rows pass only when no object filter is set.
+    pub fn admits(&self, c: &crate::analyses::changes::Change, owners: &[ObjectKey]) -> bool {
+        let kind_ok = self.changes.is_empty() || self.changes.contains(&c.kind);
+        let object_ok = match c.subject.object() {
+            None => self.namespaces.is_empty() && self.kinds.is_empty() && self.owner.is_none(),
+            Some(k) => {
+                (self.namespaces.is_empty() || self.namespaces.contains(&k.namespace))
+                    && (self.kinds.is_empty() || self.kinds.iter().any(|x| x == k.kind.as_str()))
+                    && self
+                        .owner
+                        .as_ref()
+                        .is_none_or(|o| o == k || owners.contains(o))
+            }
+        };
+        kind_ok && object_ok
+    }
+}
+
 /// Links between views, built from the views' typed queries (#48: no view writes a query
 /// string by hand).
 pub mod link {
@@ -460,5 +536,47 @@ mod list_tests {
         let sig = link::signatures_selecting(&key);
         let q = ListQuery::from_query(sig.strip_prefix("/signatures?").unwrap());
         assert_eq!(q.selected.as_ref(), Some(&key));
+    }
+
+    #[test]
+    fn the_changes_query_round_trips_and_filters_by_namespace_kind_owner_and_change() {
+        use crate::analyses::changes::{Change, ChangeKind, Origin, Subject, window::Since};
+        let q = ChangesQuery::from_query(
+            "since=7d&ns=apps&kind=HelmRelease&owner=Kustomization/flux-system/apps&change=revision,status",
+        );
+        assert_eq!(q.since, Some(Since::Hours(168)));
+        assert_eq!(ChangesQuery::from_query(&q.to_query()), q);
+        assert_eq!(ChangesQuery::from_query("since=tuesday").since, None);
+        let change = |subject: Subject, kind| Change {
+            at_ms: 0,
+            after_ms: None,
+            subject,
+            kind,
+            what: String::new(),
+            detail: String::new(),
+            failed: false,
+            origin: Origin::History,
+        };
+        let hr = ObjectKey::parse("HelmRelease/apps/podinfo").unwrap();
+        let owner = ObjectKey::parse("Kustomization/flux-system/apps").unwrap();
+        let row = change(Subject::Object(hr.clone()), ChangeKind::Revision);
+        assert!(q.admits(&row, std::slice::from_ref(&owner)));
+        assert!(!q.admits(&row, &[]), "not applied by the owner");
+        assert!(!q.admits(
+            &change(Subject::Object(hr), ChangeKind::Added),
+            std::slice::from_ref(&owner)
+        ));
+        let stage = change(
+            Subject::Migration {
+                id: "git-oci".into(),
+                title: "Git → OCI".into(),
+            },
+            ChangeKind::Stage,
+        );
+        assert!(
+            !q.admits(&stage, &[]),
+            "object filters leave migrations out"
+        );
+        assert!(ChangesQuery::default().admits(&stage, &[]));
     }
 }

@@ -417,9 +417,10 @@ crate::json_struct!(
         pub helm_chart: Option<String> = "helmChart",
         pub stored_versions: Vec<String> = "storedVersions",
         pub source_verification_mode: Option<String> = "sourceVerificationMode",
-        // HelmRelease (Flux ≤ 2.7 keeps its inventory in Helm storage, found through these).
+        // HelmRelease (Flux ≤ 2.7 keeps its inventory in Helm storage, found through these);
+        // `history` is every history-keeping kind's (see `HistoryEntry`).
         pub storage_namespace: Option<String> = "storageNamespace",
-        pub history: Vec<HelmHistoryEntry> = "history",
+        pub history: Vec<HistoryEntry> = "history",
     }
 );
 
@@ -431,11 +432,31 @@ crate::json_struct!(
 );
 
 crate::json_struct!(
-    /// `HelmRelease.status.history[]`: the newest release first.
-    pub struct HelmHistoryEntry {
+    /// One `status.history[]` entry, the newest first. A HelmRelease's are Helm releases
+    /// (helm-controller: `firstDeployed`, `lastDeployed`, `status`, chart and app version); the
+    /// FluxInstance's, a ResourceSet's and a Kustomization's (Flux 2.7+) are reconcile snapshots
+    /// (flux-operator `api/v1/history_types.go` `Snapshot`: `firstReconciled`, `lastReconciled`,
+    /// `lastReconciledStatus`, `metadata`), as the operator UI's `HistoryTimeline` reads them.
+    pub struct HistoryEntry {
+        pub digest: Option<String> = "digest",
+        // Helm releases.
         pub name: Option<String> = "name",
         pub namespace: Option<String> = "namespace",
         pub version: Option<i64> = "version",
+        pub chart_name: Option<String> = "chartName",
+        pub chart_version: Option<String> = "chartVersion",
+        pub app_version: Option<String> = "appVersion",
+        pub oci_digest: Option<String> = "ociDigest",
+        pub first_deployed: Option<String> = "firstDeployed",
+        pub last_deployed: Option<String> = "lastDeployed",
+        pub status: Option<String> = "status",
+        // Reconcile snapshots.
+        pub first_reconciled: Option<String> = "firstReconciled",
+        pub last_reconciled: Option<String> = "lastReconciled",
+        pub last_reconciled_duration: Option<String> = "lastReconciledDuration",
+        pub last_reconciled_status: Option<String> = "lastReconciledStatus",
+        pub total_reconciliations: Option<i64> = "totalReconciliations",
+        pub metadata: BTreeMap<String, String> = "metadata",
     }
 );
 
