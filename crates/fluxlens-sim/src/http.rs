@@ -572,12 +572,14 @@ async fn control(
                 .get("message")
                 .map(String::as_str)
                 .unwrap_or("set by /__sim/set-ready");
-            if state
-                .store
-                .write()
-                .unwrap()
-                .set_ready(kind, ns, name, ready, message)
-            {
+            if state.store.write().unwrap().set_ready(
+                kind,
+                ns,
+                name,
+                ready,
+                message,
+                crate::replay::now_ms(),
+            ) {
                 json_resp(&json!({"object": object, "ready": ready}))
             } else {
                 text(
@@ -597,6 +599,39 @@ async fn control(
                 .unset_spec(kind, ns, name, field)
             {
                 json_resp(&json!({"object": object, "unset": field}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no such object (Kind/namespace/name)",
+                )
+            }
+        }
+        "apply" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let revision = q.get("revision").map(String::as_str).unwrap_or("");
+            let (kind, ns, name) = object_param(object);
+            let mut store = state.store.write().unwrap();
+            if !revision.is_empty()
+                && crate::replay::apply_revision(
+                    &mut store,
+                    (kind, ns, name),
+                    revision,
+                    crate::replay::now_ms(),
+                )
+            {
+                json_resp(&json!({"object": object, "applied": revision}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no such object (Kind/namespace/name), or no revision",
+                )
+            }
+        }
+        "delete" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let (kind, ns, name) = object_param(object);
+            if state.store.write().unwrap().remove(kind, ns, name) {
+                json_resp(&json!({"object": object, "deleted": true}))
             } else {
                 text(
                     StatusCode::NOT_FOUND,

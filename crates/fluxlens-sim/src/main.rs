@@ -15,6 +15,7 @@ mod helm_storage;
 mod http;
 #[cfg(test)]
 mod poller_test;
+mod replay;
 #[cfg(test)]
 mod routes_test;
 mod served;
@@ -75,7 +76,11 @@ fn single_app(args: &args::Args) -> axum::Router {
     let store = match &args.source {
         Source::Synthetic(n, healthy) => store::Store::synthetic(*n, *healthy),
         Source::Scenario(p) => match store::Store::from_dir(&scenario_dir(p)) {
-            Ok(s) => s,
+            // Served as a cluster read now would show it (replay.rs).
+            Ok(mut s) => {
+                replay::rebase(&mut s, replay::now_ms());
+                s
+            }
             Err(e) => {
                 eprintln!("fluxlens-sim: cannot load scenario: {e}");
                 std::process::exit(2);

@@ -269,7 +269,8 @@ async fn a_reconcile_reads_the_changed_object_again_and_shows_it() {
         &target.namespace,
         &target.name,
         false,
-        "health check failed"
+        "health check failed",
+        crate::replay::now_ms()
     ));
     let mut asked = Vec::new();
     let next = poll(&state, &mut poller, &mut asked)

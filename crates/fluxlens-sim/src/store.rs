@@ -187,8 +187,10 @@ impl Store {
         name: &str,
         ready: bool,
         message: &str,
+        now_ms: i64,
     ) -> bool {
-        let when = "2026-11-30T12:00:00Z";
+        // The transition happens now, as the controller would record it.
+        let when = fluxlens_core::util::time::format_rfc3339(now_ms);
         let cond = json!({"type": "Ready", "status": if ready { "True" } else { "False" },
             "reason": if ready { "Succeeded" } else { "ReconciliationFailed" },
             "message": message, "lastTransitionTime": when, "observedGeneration": 1});
@@ -219,7 +221,13 @@ impl Store {
 
     /// Changes one stored object's JSON and re-reads it; false when there is no such object
     /// or the result is no longer an object the store can hold.
-    fn edit(&mut self, kind: &str, ns: &str, name: &str, change: impl FnOnce(&mut Value)) -> bool {
+    pub(crate) fn edit(
+        &mut self,
+        kind: &str,
+        ns: &str,
+        name: &str,
+        change: impl FnOnce(&mut Value),
+    ) -> bool {
         let Some(&i) = self
             .index
             .get(&(kind.to_string(), ns.to_string(), name.to_string()))
@@ -235,6 +243,33 @@ impl Store {
             }
             None => false,
         }
+    }
+
+    /// Changes every stored object's JSON and re-reads each (an object that no longer decodes
+    /// keeps its last good form).
+    pub(crate) fn edit_all(&mut self, mut change: impl FnMut(&mut Value)) {
+        for e in &mut self.entries {
+            let mut json = e.json.clone();
+            change(&mut json);
+            if let Some(next) = Entry::from_json(json) {
+                *e = next;
+            }
+        }
+    }
+
+    /// Deletes one object, as `kubectl delete` would; false when there is no such object.
+    pub fn remove(&mut self, kind: &str, ns: &str, name: &str) -> bool {
+        let key = (kind.to_string(), ns.to_string(), name.to_string());
+        let Some(i) = self.index.remove(&key) else {
+            return false;
+        };
+        self.entries.remove(i);
+        for v in self.index.values_mut() {
+            if *v > i {
+                *v -= 1;
+            }
+        }
+        true
     }
 
     /// Looks an object up by exact kind.

@@ -3,7 +3,7 @@
 
 use crate::analyses::carried;
 use crate::model::Cluster;
-use crate::wire::object::ApiObject;
+use crate::wire::object::{ApiObject, HistoryEntry};
 use crate::wire::report::FluxReport;
 
 /// Annotations the rules read; every other annotation is dropped.
@@ -15,7 +15,8 @@ const KEPT_ANNOTATIONS: [&str; 3] = [
 
 /// Drops what no view reads: unread annotations, the inventory (large; the owner it yields
 /// travels as a column, see [`owner_column`]), conditions' transition times and artifacts'
-/// content digests (unique hex, the bulk of a compressed link: #46), and the server's copy
+/// content digests and update times (unique hex, the bulk of a compressed link: #46), all but
+/// the newest history entry's identity, and the server's copy
 /// of the Ready message (restored on open, [`restore_shared`]). Labels stay:
 /// selectors match them.
 pub(super) fn reduce(o: &ApiObject, drop_messages: bool) -> ApiObject {
@@ -30,6 +31,19 @@ pub(super) fn reduce(o: &ApiObject, drop_messages: bool) -> ApiObject {
     st.inventory_error = None;
     if let Some(a) = st.artifact.as_mut() {
         a.digest = None;
+        a.last_update_time = None;
+    }
+    // History: only the newest entry's identity (a Helm release's storage name and version,
+    // its chart version); a snapshot's changes are found by comparing reads (#49).
+    st.history.truncate(1);
+    for h in &mut st.history {
+        *h = HistoryEntry {
+            name: h.name.take(),
+            namespace: h.namespace.take(),
+            version: h.version,
+            chart_version: h.chart_version.take(),
+            ..HistoryEntry::default()
+        };
     }
     let ready = st
         .conditions
