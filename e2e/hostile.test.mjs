@@ -13,7 +13,7 @@ test('no script runs and no injected element exists on any route', async () => {
   try {
     const page = await newPage(browser);
     await page.setViewportSize({ width: 1280, height: 800 });
-    for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/graph?sel=Kustomization/flux-system/flux-system']) {
+    for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/changes', '/graph?sel=Kustomization/flux-system/flux-system']) {
       await page.goto(sim.base + route);
       await page.locator('.fl-page').waitFor();
       await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0);

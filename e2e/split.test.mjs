@@ -34,13 +34,13 @@ test('the overview is complete on the main module alone, then the linked pages\'
   assert.equal(atView.length, 1, `only the main module before the overview: ${atView.join(' ')}`);
   assert.match(atView[0], /^fluxlens-[0-9a-f]{1,16}_bg\.wasm$/);
   assert.ok(await page.locator('[data-rule]').count() > 0, 'the overview shows its findings');
-  // After the first view, the four linked pages' own modules are fetched (the fleet's is not).
-  await page.waitForFunction(() => ['graph', 'signatures', 'migrations', 'compliance']
+  // After the first view, the five linked pages' own modules are fetched (the fleet's is not).
+  await page.waitForFunction(() => ['graph', 'signatures', 'migrations', 'compliance', 'changes']
     .every((p) => performance.getEntriesByType('resource').some((r) => r.name.includes(`/split_fluxlens_${p}-`))), null, { timeout: 15000 });
   assert.ok(!chunks.some((c) => c.startsWith('split_fluxlens_fleet-')), chunks.join(' '));
   const fetched = chunks.length;
   // Then every page opens without another request and without a loading line.
-  for (const [name, shows] of [['graph', '[data-node-id]'], ['signatures', '[data-rule]'], ['migrations', '.fl-main h1'], ['compliance', '.fl-main h1']]) {
+  for (const [name, shows] of [['graph', '[data-node-id]'], ['signatures', '[data-rule]'], ['migrations', '.fl-main h1'], ['compliance', '.fl-main h1'], ['changes', '.fl-main h1']]) {
     await nav(page, name);
     await page.locator(shows).first().waitFor();
     assert.equal(await page.getByText('Loading this page…').count(), 0, name);

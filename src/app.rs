@@ -29,6 +29,7 @@ pub fn App() -> impl IntoView {
         }
     }
     crate::api::object_events::serve(state);
+    crate::api::window_events::serve(state);
     crate::components::embed::report_height();
     crate::components::menu::close_on_outside();
     let _ = theme;
@@ -91,6 +92,7 @@ fn page(route: &str) -> AnyView {
         Some(View::Signatures) => lazy_page(Lazy::Signatures),
         Some(View::Migrations) => lazy_page(Lazy::Migrations),
         Some(View::Compliance) => lazy_page(Lazy::Compliance),
+        Some(View::Changes) => lazy_page(Lazy::Changes),
         Some(View::Fleet) if crate::base::app_base().is_empty() => lazy_page(Lazy::Fleet),
         Some(View::Fleet) | None => view! { <NotFoundPage /> }.into_any(),
     }

@@ -190,6 +190,8 @@ pub enum View {
     Signatures,
     Migrations,
     Compliance,
+    /// What changed in a window (`/changes`).
+    Changes,
     /// Every cluster of a fleet hub, one row each (`/fleet`, at the hub's root only).
     Fleet,
 }
@@ -208,6 +210,7 @@ pub fn view_of(route: &str) -> Option<View> {
         "signatures" => View::Signatures,
         "migrations" => View::Migrations,
         "compliance" => View::Compliance,
+        "changes" => View::Changes,
         "fleet" if !embedded => View::Fleet,
         _ => return None,
     })

@@ -68,6 +68,21 @@ pub struct AppState {
     pub events_wanted: RwSignal<Option<fluxlens_core::ObjectKey>>,
     /// The answer for `events_wanted`, tagged with the object it is about.
     pub object_events: RwSignal<Option<(fluxlens_core::ObjectKey, ObjectEvents)>>,
+    /// The reads kept in this browser as they were when this visit began (`api::visits`):
+    /// what "since your last visit" compares with. `None` until read.
+    pub visits: RwSignal<Option<Arc<fluxlens_core::share::visits::Visits>>>,
+    /// Set while a view shows a window's changes: `api::window_events` then reads the cluster's
+    /// Warning events, at most once a minute.
+    pub window_events_wanted: RwSignal<bool>,
+    /// The last answer for `window_events_wanted`.
+    pub window_events: RwSignal<Option<WindowEvents>>,
+}
+
+/// The cluster's Warning events as last read for a window, and when (ms since epoch).
+#[derive(Clone)]
+pub struct WindowEvents {
+    pub read_at_ms: f64,
+    pub result: Result<Vec<fluxlens_core::wire::events::Event>, ApiError>,
 }
 
 /// One object's recent events, or why they could not be read.
@@ -94,6 +109,9 @@ impl AppState {
             snapshot_error: RwSignal::new(None),
             events_wanted: RwSignal::new(None),
             object_events: RwSignal::new(None),
+            visits: RwSignal::new(None),
+            window_events_wanted: RwSignal::new(false),
+            window_events: RwSignal::new(None),
         }
     }
 

@@ -12,7 +12,7 @@
   var script = document.currentScript;
   var origin = script ? new URL(script.src, location.href) : new URL(location.href);
   var base = (script && script.dataset.base) || origin.pathname.replace(/\/[^/]*$/, '');
-  var VIEWS = ['overview', 'graph', 'signatures', 'migrations', 'compliance'];
+  var VIEWS = ['overview', 'graph', 'signatures', 'migrations', 'compliance', 'changes'];
 
   function frameFor(opts) {
     var view = VIEWS.indexOf(opts.view) >= 0 ? opts.view : 'overview';

@@ -9,7 +9,7 @@
   if (window.__fluxlensPlugin) return;
   window.__fluxlensPlugin = true;
   var base = (document.currentScript && document.currentScript.dataset.base) || '/fluxlens';
-  var views = [['overview', 'Overview'], ['graph', 'Graph'], ['signatures', 'Signatures'], ['migrations', 'Migrations'], ['compliance', 'Compliance']];
+  var views = [['overview', 'Overview'], ['graph', 'Graph'], ['signatures', 'Signatures'], ['migrations', 'Migrations'], ['compliance', 'Compliance'], ['changes', 'Changes']];
   var css = '#fluxlens-launcher{position:fixed;right:16px;bottom:16px;z-index:2147483000;font:600 14px system-ui,sans-serif;padding:10px 14px;border-radius:9999px;border:0;background:#2563eb;color:#fff;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25);max-width:60vw;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
     '#fluxlens-launcher:focus-visible,#fluxlens-panel button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
     '#fluxlens-panel{position:fixed;inset:5vh 5vw;z-index:2147483001;background:#fff;color:#111827;border-radius:12px;border:1px solid #e5e7eb;box-shadow:0 8px 40px rgba(0,0,0,.35);display:flex;flex-direction:column;overflow:hidden}' +

@@ -51,6 +51,13 @@ impl Api {
         get_json(&self.base, "/api/v1/events", &query).await
     }
 
+    /// `GET /api/v1/events?type=Warning`: every kind's Warning events in the user's namespaces
+    /// (events.go `GetEvents`: at most 500 per kind when several kinds are read, the type kept
+    /// after the cap).
+    pub async fn warning_events(&self) -> Result<EventList, ApiError> {
+        get_json(&self.base, "/api/v1/events", &[("type", "Warning")]).await
+    }
+
     /// The object batches the page's script read before the app started (#28), once: for the
     /// page's own API only (a fleet cluster's reads are its own).
     pub async fn prefetched_posts(&self) -> Vec<PrefetchedPost> {

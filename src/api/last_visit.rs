@@ -65,11 +65,13 @@ pub fn restore(state: AppState, answered: bool) {
     }
 }
 
-/// Removes the kept copy (the server said 401 or 403: what it read may no longer be shown).
+/// Removes the kept copy and the kept visits (the server said 401 or 403: what it read may no
+/// longer be shown).
 pub fn forget() {
     if let Some(store) = storage() {
         let _ = store.remove_item(&key());
     }
+    super::visits::forget();
 }
 
 /// Keeps the page's data soon (the first live data at once, then at most every five minutes):
@@ -88,6 +90,7 @@ pub fn keep_soon(state: AppState) {
             && state.snapshot.with_untracked(Option::is_none);
         if let Some(data) = state.data.get_untracked().filter(|_| live) {
             keep(&data.cluster);
+            super::visits::record(state, &data);
         }
     })
     .forget();

@@ -154,6 +154,7 @@ async fn drive(
                     // The server has answered this visit (and rewritten its sign-in cookie).
                     if state.snapshot.with_untracked(Option::is_none) {
                         super::last_visit::restore(*state, true);
+                        super::visits::restore(*state);
                     }
                 }
                 next

@@ -9,6 +9,8 @@ pub mod last_visit;
 pub mod loader;
 pub mod object_events;
 mod reader;
+pub mod visits;
+pub mod window_events;
 
 pub use endpoints::Api;
 pub use fluxlens_core::wire::error::ApiError;

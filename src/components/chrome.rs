@@ -78,6 +78,7 @@ pub fn Header() -> impl IntoView {
                 <NavLink to="/signatures">"Signatures"</NavLink>
                 <NavLink to="/migrations">"Migrations"</NavLink>
                 <NavLink to="/compliance">"Compliance"</NavLink>
+                <NavLink to="/changes">"Changes"</NavLink>
             </nav>
             <Freshness />
             <super::share::ShareControls />

@@ -1,5 +1,6 @@
 //! One routed page per file.
 
+mod changes;
 mod compliance;
 mod fleet;
 mod graph;
@@ -9,6 +10,7 @@ mod overview;
 mod signatures;
 pub mod split;
 
+pub use changes::ChangesPage;
 pub use compliance::CompliancePage;
 pub use fleet::FleetPage;
 pub use graph::GraphPage;

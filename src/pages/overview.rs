@@ -28,6 +28,7 @@ pub fn OverviewPage() -> impl IntoView {
                 let findings = derive(|d| d.findings.clone());
                 view! {
                     {move || verdict.get().map(|v| view! { <Hero verdict=v /> })}
+                    {since_last_visit()}
                     <div class="fl-cards">
                         {count_cards(summary)} {signature_card()} {compliance_card()}
                         {findings_card(summary)}
@@ -41,6 +42,46 @@ pub fn OverviewPage() -> impl IntoView {
                 }
             })}
         </section>
+    }
+}
+
+/// One line on what changed since the read kept at the last visit (#49), with a link to the
+/// timeline; nothing before this visit's first live read, or when no visit is kept.
+fn since_last_visit() -> impl IntoView {
+    use fluxlens_core::analyses::changes::{diff, digest::VisitDigest, summary};
+    let state = crate::state::AppState::expect();
+    let line = Memo::new(move |_| {
+        // Only live data is compared (not the last visit's own copy shown while it loads).
+        if state.last_visit.get().is_some() || state.snapshot.with(Option::is_some) {
+            return None;
+        }
+        let visits = state.visits.get()?;
+        let last = visits.last()?;
+        state.data.with(|d| {
+            let d = d.as_deref()?;
+            let now = VisitDigest::of(&d.cluster, &d.analysis);
+            let phrase = summary::phrase(&diff::between(last, &now));
+            Some((last.read_at_ms, now.read_at_ms, phrase))
+        })
+    });
+    move || {
+        line.get().map(|(at, now, phrase)| {
+            let when = fluxlens_core::util::time::shown(at, now);
+            let what = phrase.unwrap_or_else(|| "no difference between the two reads".to_string());
+            view! {
+                <p
+                    class="fl-lead"
+                    data-since-last-visit=fluxlens_core::util::time::format_rfc3339(at)
+                >
+                    {format!("Since your last visit ({when}): {what}. ")}
+                    <a href=crate::base::href(
+                        &fluxlens_core::share::urlstate::link::changes_since(
+                            fluxlens_core::analyses::changes::window::Since::LastVisit,
+                        ),
+                    )>"What changed"</a>
+                </p>
+            }
+        })
     }
 }
 

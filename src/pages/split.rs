@@ -23,6 +23,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkFailed {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Lazy {
     Graph,
+    Changes,
     Signatures,
     Migrations,
     Compliance,
@@ -69,17 +70,25 @@ split_page!(
     super::CompliancePage
 );
 split_page!(build_fleet, load_fleet, fluxlens_fleet, super::FleetPage);
+split_page!(
+    build_changes,
+    load_changes,
+    fluxlens_changes,
+    super::ChangesPage
+);
 
 static GRAPH: AtomicBool = AtomicBool::new(false);
 static SIGNATURES: AtomicBool = AtomicBool::new(false);
 static MIGRATIONS: AtomicBool = AtomicBool::new(false);
 static COMPLIANCE: AtomicBool = AtomicBool::new(false);
 static FLEET: AtomicBool = AtomicBool::new(false);
+static CHANGES: AtomicBool = AtomicBool::new(false);
 
 impl Lazy {
     /// The pages a cluster's navigation links to (the fleet page is an entry point of its own).
-    const LINKED: [Lazy; 4] = [
+    const LINKED: [Lazy; 5] = [
         Lazy::Graph,
+        Lazy::Changes,
         Lazy::Signatures,
         Lazy::Migrations,
         Lazy::Compliance,
@@ -92,6 +101,7 @@ impl Lazy {
             Lazy::Migrations => &MIGRATIONS,
             Lazy::Compliance => &COMPLIANCE,
             Lazy::Fleet => &FLEET,
+            Lazy::Changes => &CHANGES,
         }
     }
 
@@ -103,6 +113,7 @@ impl Lazy {
             Lazy::Migrations => load_migrations().await,
             Lazy::Compliance => load_compliance().await,
             Lazy::Fleet => load_fleet().await,
+            Lazy::Changes => load_changes().await,
         };
         if answer.is_ok() {
             self.loaded().store(true, Ordering::Relaxed);
@@ -120,6 +131,7 @@ impl Lazy {
             Lazy::Migrations => build_migrations().now_or_never(),
             Lazy::Compliance => build_compliance().now_or_never(),
             Lazy::Fleet => build_fleet().now_or_never(),
+            Lazy::Changes => build_changes().now_or_never(),
         };
         built.and_then(Result::ok)
     }

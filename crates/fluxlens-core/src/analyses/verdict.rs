@@ -292,6 +292,33 @@ pub fn graph(
     }
 }
 
+/// The changes view's verdict (`window`: "in the last hour"): how many changes the window holds and how many are failures;
+/// never "nothing changed" (the answer has limits, listed beside it).
+pub fn changes(changes: &[crate::analyses::changes::Change], window: &str) -> Verdict {
+    let failed = changes.iter().filter(|c| c.failed).count();
+    let objects: std::collections::BTreeSet<String> =
+        changes.iter().map(|c| c.subject.hook()).collect();
+    match changes.len() {
+        0 => Verdict {
+            tone: Tone::Neutral,
+            text: format!("No change found {window}"),
+            detail: "What this view cannot see is listed below".into(),
+        },
+        n => Verdict {
+            tone: if failed > 0 { Tone::Warn } else { Tone::Ok },
+            text: format!(
+                "{} {window}, {}",
+                plural(n, "change"),
+                match failed {
+                    0 => "none a failure".to_string(),
+                    f => format!("{f} a failure"),
+                }
+            ),
+            detail: format!("across {}", plural(objects.len(), "subject")),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,5 +475,12 @@ mod tests {
             let v = overview(&[f("SIG-01", sev)]);
             assert_eq!(v.tone, Tone::of(sev), "{sev:?}");
         }
+    }
+
+    #[test]
+    fn the_changes_verdict_never_says_nothing_changed() {
+        let v = changes(&[], "in the last hour");
+        assert_eq!(v.text, "No change found in the last hour");
+        assert_eq!(v.tone, Tone::Neutral);
     }
 }

@@ -394,6 +394,15 @@ pub mod link {
         with("/graph", q.to_query())
     }
 
+    /// The changes of a window (`/changes?since=last-visit`).
+    pub fn changes_since(since: crate::analyses::changes::window::Since) -> String {
+        let q = super::ChangesQuery {
+            since: Some(since),
+            ..super::ChangesQuery::default()
+        };
+        with("/changes", q.to_query())
+    }
+
     /// The signatures view with `key`'s row selected.
     pub fn signatures_selecting(key: &ObjectKey) -> String {
         let q = ListQuery {
@@ -533,6 +542,10 @@ mod list_tests {
         assert_eq!((q.selected.as_ref(), q.filter.focus), (Some(&key), None));
         let kind = link::graph_of_kind("HelmRelease");
         assert_eq!(kind, "/graph?kind=HelmRelease");
+        assert_eq!(
+            link::changes_since(crate::analyses::changes::window::Since::LastVisit),
+            "/changes?since=last-visit"
+        );
         let sig = link::signatures_selecting(&key);
         let q = ListQuery::from_query(sig.strip_prefix("/signatures?").unwrap());
         assert_eq!(q.selected.as_ref(), Some(&key));

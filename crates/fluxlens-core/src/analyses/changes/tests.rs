@@ -117,10 +117,7 @@ fn the_window_says_what_it_cannot_know() {
     );
     let all = read.limits.join("\n");
     assert!(all.contains("about an hour"), "{all}");
-    assert!(
-        all.contains("as many events as it returns at most"),
-        "{all}"
-    );
+    assert!(all.contains("at most 500 events per kind"), "{all}");
     // An hour's window: events cover it, nothing said of their expiry.
     let hour = window_of(
         &c,

@@ -22,7 +22,8 @@ pub const HISTORY_KEPT: usize = 5;
 pub enum EventsRead {
     /// Not asked for this window.
     NotRead,
-    /// Read; `capped`: as many came back as the server returns at most for a kind.
+    /// Read; `capped`: the server's per-kind cap may have cut the answer (it applies before
+    /// the type filter, so the answer alone cannot tell).
     Read { capped: bool },
     /// The request failed (the message says why).
     Failed(String),
@@ -176,7 +177,7 @@ fn ready(o: &FluxObject, out: &mut Vec<Change>) {
         subject: Subject::Object(o.key.clone()),
         kind: ChangeKind::Status,
         what,
-        detail: c.message.clone().unwrap_or_default(),
+        detail: crate::util::revision::short_in(c.message.as_deref().unwrap_or_default()),
         failed: c.status == "False",
         origin: Origin::Condition,
     });
@@ -257,8 +258,8 @@ fn limits(c: &Cluster, events: &EventsRead, from_ms: i64, to_ms: i64) -> Vec<Str
             }
             if *capped {
                 out.push(
-                    "The server returned as many events as it returns at most: older ones \
-                     are not listed."
+                    "The server reads at most 500 events per kind before keeping the Warnings \
+                     (events.go GetEvents): on a busy cluster older Warnings may be missing."
                         .into(),
                 );
             }

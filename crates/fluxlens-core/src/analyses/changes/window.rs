@@ -64,14 +64,14 @@ impl Since {
         }
     }
 
-    /// How the page names it.
+    /// How the page names it: "in the last hour", "since your last visit".
     pub fn label(self) -> String {
         match self {
             Since::LastVisit => "since your last visit".into(),
-            Since::Hours(1) => "last hour".into(),
-            Since::Hours(24) => "last 24 hours".into(),
-            Since::Hours(168) => "last 7 days".into(),
-            Since::Hours(h) => format!("last {h} hours"),
+            Since::Hours(1) => "in the last hour".into(),
+            Since::Hours(24) => "in the last 24 hours".into(),
+            Since::Hours(168) => "in the last 7 days".into(),
+            Since::Hours(h) => format!("in the last {h} hours"),
             Since::At(ms) => format!("since {}", crate::util::time::shown_dated(ms)),
         }
     }
