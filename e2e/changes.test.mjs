@@ -3,7 +3,7 @@
 // back. Times are the simulator's replay of the scenario (a minute ago at its newest).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch } from './helpers.mjs';
+import { startSim, launch, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -48,9 +48,17 @@ test('a visit, changes on the cluster, the next visit: the overview says what ch
     await page.waitForURL(/\/changes\?since=last-visit/);
     await page.locator('[data-change]').first().waitFor({ timeout: 15000 });
     // Each change once, from the comparison and from the cluster's own records.
-    assert.equal(await page.locator(row('removed', 'HelmRepository/team-ledger/charts')).count(), 1);
-    assert.equal(await page.locator(row('revision', 'HelmRelease/team-payments/svc-0') + ':has-text("released svc-0 1.5.0: deployed")').count(), 1);
-    assert.equal(await page.locator(row('status', 'Kustomization/team-payments/team-payments-app-0') + ':has-text("Ready → False")').count(), 1);
+    const once = async (selector) => {
+      await page.locator(selector).first().waitFor({ timeout: 15000 }).catch(async (e) => {
+        const rows = await page.locator('[data-change]').evaluateAll((rs) => rs.map((r) => `${r.dataset.at} ${r.textContent}`));
+        const limits = await page.locator('[data-limit]').allTextContents();
+        throw new Error(`${e.message}\nrows:\n${rows.slice(0, 15).join('\n')}\nlimits:\n${limits.join('\n')}`);
+      });
+      assert.equal(await page.locator(selector).count(), 1, selector);
+    };
+    await once(row('removed', 'HelmRepository/team-ledger/charts'));
+    await once(row('revision', 'HelmRelease/team-payments/svc-0') + ':has-text("released svc-0 1.5.0: deployed")');
+    await once(row('status', 'Kustomization/team-payments/team-payments-app-0') + ':has-text("Ready → False")');
     assert.ok(await page.locator('[data-change][data-change-kind="finding-added"]').count() >= 1, 'the dangling chart source raises a finding');
     for (const at of await page.locator('[data-change]').evaluateAll((rows) => rows.map((r) => r.dataset.at))) {
       assert.match(at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -98,6 +106,60 @@ test('a watched window: a change lands while the page is open, through a fault a
     const log = await sim.log();
     const reads = log.filter((e) => (e.path ?? e.url ?? '').includes('/api/v1/events'));
     assert.ok(reads.length >= 1 && reads.length <= 3, JSON.stringify(reads));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    sim.stop();
+  }
+});
+
+test('a snapshot compared with the live cluster, then two snapshots with each other: the same rows, read-only', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const snapshotLink = async () => {
+      await openMenu(page, 'share');
+      await page.getByRole('button', { name: 'Share snapshot' }).click();
+      const link = await page.locator('[data-share-link]').inputValue();
+      await page.keyboard.press('Escape');
+      return link;
+    };
+    await page.goto(sim.base + '/?poll=2');
+    await page.locator('[data-count=objects]').waitFor({ timeout: 30000 });
+    const before = await snapshotLink();
+    await control(sim, 'apply?object=HelmRelease/team-payments/svc-1&revision=1.6.0');
+    await page.locator('nav.fl-nav a[href="/changes"]').click();
+    await page.locator('[data-verdict]').waitFor({ timeout: 15000 });
+    const released = page.locator(row('revision', 'HelmRelease/team-payments/svc-1') + ':has-text("1.6.0")');
+    await released.first().waitFor({ timeout: 20000 });
+    // Compared with the earlier snapshot: only what comparing finds, dated between the reads.
+    await page.locator('[data-compare-link]').fill(before);
+    await page.locator('[data-compare-link]').press('Enter');
+    await page.locator('[data-compared-with]').waitFor();
+    const compared = page.locator(row('revision', 'HelmRelease/team-payments/svc-1'));
+    await compared.waitFor();
+    assert.match(await compared.textContent(), /between .* now at 1\.6\.0 .*compared with the earlier read/);
+    assert.match(await page.locator('[data-verdict]').textContent(), /between the two reads/);
+    const after = await snapshotLink();
+    await page.getByRole('button', { name: 'Stop comparing' }).click();
+    await page.locator('[data-compared-with]').waitFor({ state: 'detached' });
+    await page.locator('[data-compare-link]').fill('https://example.org/not-a-snapshot');
+    await page.locator('[data-compare-link]').press('Enter');
+    assert.match(await page.getByRole('alert').filter({ hasText: 'Not a snapshot' }).textContent(), /no snapshot in it/);
+
+    // Two snapshots: the later one opened, the earlier one compared — the same change.
+    const second = await context.newPage();
+    second.on('pageerror', (e) => errors.push(String(e)));
+    await second.goto(after);
+    await second.locator('[data-verdict]').waitFor({ timeout: 30000 });
+    const asked = (await sim.log()).length;
+    await second.locator('[data-compare-link]').fill(before);
+    await second.locator('[data-compare-link]').press('Enter');
+    await second.locator(row('revision', 'HelmRelease/team-payments/svc-1')).waitFor();
+    assert.equal((await sim.log()).length, asked, 'comparing snapshots asks the API nothing');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

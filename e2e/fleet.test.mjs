@@ -237,3 +237,17 @@ test('every cluster\'s full dashboard is served under its path, reading only its
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('each cluster row says what changed in the 24 hours before its read, and links to that cluster\'s timeline (#49)', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${base}/fleet`);
+  await complete(page);
+  const cell = page.locator('tr[data-cluster="prod-eu"] [data-changed]');
+  await page.waitForFunction(() => document.querySelector('tr[data-cluster="prod-eu"] [data-changed]')?.dataset.changed, null, { timeout: 30000 });
+  // The homelab scenario's recent applies and transitions, counted (never "nothing changed").
+  assert.match(await cell.getAttribute('data-changed'), /revision|status|added/);
+  assert.equal(await cell.locator('a').getAttribute('href'), '/clusters/prod-eu/changes?since=24h');
+  // The down cluster, never read: no phrase invented.
+  assert.equal(await page.locator('tr[data-cluster="edge-1"] [data-changed]').getAttribute('data-changed'), '');
+  assert.deepEqual(page.errors, []);
+});

@@ -63,7 +63,7 @@ const fn column(label: &'static str, sort: Option<SortKey>) -> Column {
 }
 
 /// The columns, in order.
-static COLUMNS: [Column; 10] = [
+static COLUMNS: [Column; 11] = [
     column("Cluster", Some(SortKey::Name)),
     column("State", Some(SortKey::State)),
     column("Flux", Some(SortKey::Flux)),
@@ -74,6 +74,7 @@ static COLUMNS: [Column; 10] = [
     column("Distribution", None),
     column("Findings", Some(SortKey::Critical)),
     column("Missing", Some(SortKey::Missing)),
+    column("Changed (24 h)", None),
 ];
 
 /// The table: sortable headers, then the rows by group (one group unless `group=` is set).
@@ -305,8 +306,21 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
                 </span>
             </td>
             <td data-count="missing">{fact(shown, |f| f.missing_refs.to_string())}</td>
+            <td data-changed=fact(shown, |f| f.changed.clone().unwrap_or_default())>
+                <a href=changes_href(
+                    row,
+                )>
+                    {fact(shown, |f| f.changed.clone().unwrap_or_else(|| "no change found".into()))}
+                </a>
+            </td>
         </tr>
     }
+}
+
+/// The cluster's own timeline of the same 24 hours, on its dashboard.
+fn changes_href(row: RwSignal<Row>) -> String {
+    let name = row.with_untracked(|r| r.name.clone());
+    format!("/clusters/{name}/changes?since=24h")
 }
 
 fn name_cell(row: RwSignal<Row>) -> impl IntoView {

@@ -29,10 +29,14 @@ fn use_changes_query() -> (Memo<ChangesQuery>, Callback<ChangesQuery>) {
 /// What the page shows: the window, its timeline filtered, and when it was read.
 #[derive(Clone, PartialEq)]
 struct Shown {
-    since: Since,
+    /// How the verdict names the window ("in the last hour", "between the two reads").
+    label: String,
     timeline: Timeline,
     now_ms: i64,
 }
+
+/// A snapshot to compare with (its digest), or why it could not be read.
+type Compared = Option<Result<Arc<VisitDigest>, String>>;
 
 /// `/changes`.
 #[component]
@@ -46,23 +50,24 @@ pub fn ChangesPage() -> impl IntoView {
         <section class="fl-page" aria-labelledby="ch-title">
             <h1 id="ch-title">"Changes"</h1>
             {when_loaded(move || {
-                let shown = shown_memo(state, query);
+                let compared = RwSignal::new(None::<Result<Arc<VisitDigest>, String>>);
+                let shown = shown_memo(state, query, compared);
                 view! {
                     {move || {
                         shown
                             .with(|s| {
                                 s.as_ref()
                                     .map(|s| {
-                                        let label = s.since.label();
                                         fluxlens_core::analyses::verdict::changes(
                                             &s.timeline.changes,
-                                            &label,
+                                            &s.label,
                                         )
                                     })
                             })
                             .map(|v| view! { <Hero verdict=v /> })
                     }}
                     <WindowBar query set_query />
+                    <CompareWith compared />
                     <ChangeFilters query set_query />
                     <Limits shown />
                     <ChangeList shown />
@@ -72,25 +77,51 @@ pub fn ChangesPage() -> impl IntoView {
     }
 }
 
-/// The timeline of the query's window, recomputed when the data, the kept visits, the events
-/// or the query change.
-fn shown_memo(state: AppState, query: Memo<ChangesQuery>) -> Memo<Option<Arc<Shown>>> {
+/// The timeline of the query's window (or of the comparison with a snapshot), recomputed when
+/// the data, the kept visits, the events, the snapshot compared with or the query change.
+fn shown_memo(
+    state: AppState,
+    query: Memo<ChangesQuery>,
+    compared: RwSignal<Compared>,
+) -> Memo<Option<Arc<Shown>>> {
     Memo::new(move |_| {
         let q = query.get();
         let visits = state.visits.get();
         let events = state.window_events.get();
         let snapshot = state.snapshot.with(Option::is_some);
+        let with = compared.get().and_then(Result::ok);
         state.data.with(|d| {
             let d = d.as_deref()?;
-            Some(Arc::new(compute(
-                d,
-                visits.as_deref(),
-                events,
-                snapshot,
-                &q,
-            )))
+            Some(Arc::new(match &with {
+                Some(other) => between(d, other, &q),
+                None => compute(d, visits.as_deref(), events, snapshot, &q),
+            }))
         })
     })
+}
+
+/// The shown read compared with a snapshot: only what comparing finds, filtered.
+fn between(d: &Loaded, other: &VisitDigest, q: &ChangesQuery) -> Shown {
+    let now = VisitDigest::of(&d.cluster, &d.analysis);
+    let mut timeline = changes::between_reads(other, &now);
+    filter(d, q, &mut timeline);
+    Shown {
+        label: "between the two reads".into(),
+        now_ms: timeline.to_ms,
+        timeline,
+    }
+}
+
+/// Keeps the rows the query's filters admit.
+fn filter(d: &Loaded, q: &ChangesQuery, timeline: &mut Timeline) {
+    timeline.changes.retain(|c| {
+        let owners = c
+            .subject
+            .object()
+            .map(|k| d.cluster.owner_chain(k))
+            .unwrap_or_default();
+        q.admits(c, &owners)
+    });
 }
 
 /// Resolves the window, picks the read to compare with, reads the timeline and filters it —
@@ -138,16 +169,9 @@ fn compute(
                 .into(),
         );
     }
-    timeline.changes.retain(|c| {
-        let owners = c
-            .subject
-            .object()
-            .map(|k| d.cluster.owner_chain(k))
-            .unwrap_or_default();
-        q.admits(c, &owners)
-    });
+    filter(d, q, &mut timeline);
     Shown {
-        since,
+        label: since.label(),
         timeline,
         now_ms,
     }
@@ -198,6 +222,92 @@ fn WindowBar(query: Memo<ChangesQuery>, set_query: Callback<ChangesQuery>) -> im
                 })
                 .collect_view()}
         </nav>
+    }
+}
+
+/// Compares the shown read (live, or an opened snapshot) with a snapshot given as its link or
+/// file; read-only, nothing leaves the page.
+#[component]
+fn CompareWith(compared: RwSignal<Compared>) -> impl IntoView {
+    let read = move |text: &str| {
+        compared.set(Some(
+            fluxlens_core::share::snapshot::digest_of(text)
+                .map(Arc::new)
+                .map_err(|e| e.to_string()),
+        ));
+    };
+    let open_file = move |ev: web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        let file = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0));
+        let Some(file) = file else {
+            return;
+        };
+        if file.size() > fluxlens_core::share::snapshot::MAX_ENCODED as f64 {
+            compared.set(Some(
+                Err("the file is larger than a snapshot can be".into()),
+            ));
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            match text.ok().and_then(|t| t.as_string()) {
+                Some(t) => read(&t),
+                None => compared.set(Some(Err("the file could not be read".into()))),
+            }
+        });
+    };
+    view! {
+        <form class="fl-filters" on:submit=|ev| ev.prevent_default() aria-label="Compare">
+            <label>
+                "Compare with a snapshot "
+                <input
+                    type="text"
+                    placeholder="paste a snapshot link"
+                    data-compare-link=""
+                    on:change=move |ev| read(&event_target_value(&ev))
+                />
+            </label>
+            <label class="fl-btn">
+                "or its file…"
+                <input
+                    class="fl-sr"
+                    type="file"
+                    accept=".fluxlens,text/plain"
+                    on:change=open_file
+                />
+            </label>
+            {move || match compared.get() {
+                None => ().into_any(),
+                Some(Ok(d)) => {
+                    view! {
+                        <span data-compared-with=format_rfc3339(
+                            d.read_at_ms,
+                        )>
+                            {format!(
+                                "Compared with the snapshot read {}",
+                                fluxlens_core::util::time::shown_dated(d.read_at_ms),
+                            )}
+                        </span>
+                        <button class="fl-btn" type="button" on:click=move |_| compared.set(None)>
+                            "Stop comparing"
+                        </button>
+                    }
+                        .into_any()
+                }
+                Some(Err(e)) => {
+                    view! {
+                        <span class="fl-compare__error" role="alert">
+                            {format!("Not a snapshot: {e}")}
+                        </span>
+                    }
+                        .into_any()
+                }
+            }}
+        </form>
     }
 }
 

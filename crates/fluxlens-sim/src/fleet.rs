@@ -116,7 +116,10 @@ fn store_of(scenario: &str, resolve: &impl Fn(&str) -> PathBuf) -> Result<Store,
     {
         return Ok(s);
     }
-    Store::from_dir(&resolve(scenario))
+    // Served as a cluster read now would show it, like a single scenario (replay.rs).
+    let mut store = Store::from_dir(&resolve(scenario))?;
+    crate::replay::rebase(&mut store, crate::replay::now_ms());
+    Ok(store)
 }
 
 /// The hub: `/clusters.json`, every member's server under `/clusters/<name>`, an API at the root

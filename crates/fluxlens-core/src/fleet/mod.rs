@@ -13,7 +13,7 @@ pub mod version;
 pub mod waves;
 
 pub use clusters::{ClusterEntry, ClusterList};
-pub use row::{Facts, Row, RowState, StageCell, Verified};
+pub use row::{Applied, Facts, Row, RowState, StageCell, Verified};
 pub use table::TableQuery;
 pub use waves::{Holdback, Wave, WaveStatus};
 

@@ -154,6 +154,28 @@ pub struct Facts {
     pub objects: usize,
     /// Why the read was not complete (kinds short, references unconfirmed); empty when it was.
     pub incomplete: Vec<String>,
+    /// What the FluxInstance last applied, by its own history (#49).
+    #[serde(default)]
+    pub applied: Applied,
+    /// What changed in the 24 hours before the read, in one phrase ("2 revisions applied,
+    /// 1 HelmRelease failed"); `None` when nothing was found.
+    #[serde(default)]
+    pub changed: Option<String>,
+}
+
+/// What the FluxInstance last applied and whether it is Ready at it: an upgrade has landed on a
+/// cluster only when its newest history entry is the new version, that apply succeeded, and Ready
+/// is True at the generation the controller observed — not a Ready left over from before.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Applied {
+    /// No FluxInstance, or one that keeps no history: the apply cannot be confirmed.
+    #[default]
+    Unknown,
+    /// The newest history entry's Flux version, and why it is not landed (empty when it is).
+    Version {
+        flux: String,
+        not_landed: Vec<String>,
+    },
 }
 
 impl Facts {
@@ -191,6 +213,8 @@ impl Facts {
             not_visible_refs: a.summary.not_visible_refs,
             objects: a.summary.total,
             incomplete: incomplete(cluster),
+            applied: applied(cluster),
+            changed: changed(cluster),
         }
     }
 
@@ -225,6 +249,49 @@ fn variant(cluster: &Cluster, a: &Analysis) -> String {
     } else {
         "mixed".into()
     }
+}
+
+fn applied(cluster: &Cluster) -> Applied {
+    let Some(inst) = cluster.instance() else {
+        return Applied::Unknown;
+    };
+    let Some(newest) = inst.raw.status.history.first() else {
+        return Applied::Unknown;
+    };
+    let Some(flux) = newest.metadata.get("flux").cloned() else {
+        return Applied::Unknown;
+    };
+    let mut not_landed = Vec::new();
+    match newest.last_reconciled_status.as_deref() {
+        Some("ReconciliationSucceeded") => {}
+        Some(s) => not_landed.push(format!("its last apply of {flux}: {s}")),
+        None => not_landed.push(format!("the apply of {flux} has no outcome yet")),
+    }
+    match inst.condition("Ready") {
+        Some(c) if c.status == "True" => {
+            if c.observed_generation.is_some()
+                && inst.observed_generation().is_some()
+                && c.observed_generation != inst.observed_generation()
+            {
+                not_landed.push("Ready is from an earlier generation".into());
+            }
+        }
+        _ => not_landed.push(format!("not Ready at {flux}")),
+    }
+    Applied::Version { flux, not_landed }
+}
+
+fn changed(cluster: &Cluster) -> Option<String> {
+    use crate::analyses::changes::{summary, timeline};
+    let now = cluster.notes.captured_at_ms?;
+    let (found, _) = timeline::read(
+        cluster,
+        &[],
+        &timeline::EventsRead::NotRead,
+        now - 24 * 3_600_000,
+        now,
+    );
+    summary::phrase(&found)
 }
 
 fn ready(cluster: &Cluster) -> Option<bool> {

@@ -124,6 +124,10 @@ fn a_wave_waits_for_every_cluster_of_the_one_before() {
     let f = rows[0].facts.as_mut().unwrap();
     f.ready = Some(true);
     f.root_verified = Verified::Yes;
+    f.applied = Applied::Version {
+        flux: "v2.7.3".into(),
+        not_landed: vec![],
+    };
     let target = waves::target(&rows, None);
     assert_eq!(
         target.as_deref(),
@@ -295,5 +299,78 @@ fn a_row_from_a_partial_read_calls_nothing_missing_and_says_it_is_incomplete() {
         f.incomplete[0].contains("not initialised"),
         "{:?}",
         f.incomplete
+    );
+}
+
+/// #49 (Kargo learnt it early: akuity/kargo#41): an upgrade has landed on a cluster only when its
+/// FluxInstance's newest history entry is the new version, applied successfully, Ready at it —
+/// not a Ready left over from before, nor a version the report shows before the apply is done.
+#[test]
+fn a_wave_lands_only_when_its_fluxinstance_applied_the_version_and_is_ready_at_it() {
+    let instance = |flux: &str, status: &str, ready: &str, gens: (i64, i64)| {
+        format!(
+            r#"{{"apiVersion":"fluxcd.controlplane.io/v1","kind":"FluxInstance","metadata":{{"name":"flux","namespace":"flux-system"}},"spec":{{"distribution":{{"version":"2.7.x"}}}},"status":{{"observedGeneration":{},"conditions":[{{"type":"Ready","status":"{ready}","observedGeneration":{},"lastTransitionTime":"2026-12-01T00:00:00Z"}}],"history":[{{"digest":"sha256:1","firstReconciled":"2026-12-04T09:00:00Z","lastReconciled":"2026-12-04T09:00:00Z","lastReconciledStatus":"{status}","metadata":{{"flux":"{flux}"}},"totalReconciliations":1}}]}}}}"#,
+            gens.0, gens.1
+        )
+    };
+    let facts = |obj: Option<String>| {
+        let report: FluxReport =
+            serde_json::from_str(r#"{"spec":{"distribution":{"version":"v2.7.5"}}}"#).unwrap();
+        let objs = obj.iter().map(|o| serde_json::from_str(o).unwrap());
+        let c = Cluster::new(report, objs, CrdAccess::Forbidden);
+        Facts::of(&c, &Analysis::of(&c, None)).applied
+    };
+    let landed = facts(Some(instance(
+        "v2.7.5",
+        "ReconciliationSucceeded",
+        "True",
+        (2, 2),
+    )));
+    assert_eq!(
+        landed,
+        Applied::Version {
+            flux: "v2.7.5".into(),
+            not_landed: vec![]
+        }
+    );
+    let Applied::Version { not_landed, .. } = facts(Some(instance(
+        "v2.7.5",
+        "ReconciliationFailed",
+        "True",
+        (2, 2),
+    ))) else {
+        panic!()
+    };
+    assert_eq!(
+        not_landed,
+        ["its last apply of v2.7.5: ReconciliationFailed"]
+    );
+    let Applied::Version { not_landed, .. } = facts(Some(instance(
+        "v2.7.5",
+        "ReconciliationSucceeded",
+        "True",
+        (3, 2),
+    ))) else {
+        panic!()
+    };
+    assert_eq!(not_landed, ["Ready is from an earlier generation"]);
+    assert_eq!(facts(None), Applied::Unknown);
+    // In a wave: the report already says v2.7.5, the FluxInstance last applied v2.7.3.
+    let mut canary = row("canary", &[("wave", "1")], "v2.7.5");
+    let f = canary.facts.as_mut().unwrap();
+    f.ready = Some(true);
+    f.root_verified = Verified::Yes;
+    f.applied = Applied::Version {
+        flux: "v2.7.3".into(),
+        not_landed: vec![],
+    };
+    let rows = vec![canary, row("eu-1", &[("wave", "2")], "v2.7.5")];
+    let w = waves::waves(&rows, "wave", Some("v2.7.5"));
+    let WaveStatus::HeldBack(held) = &w[1].status else {
+        panic!("{:?}", w[1].status)
+    };
+    assert_eq!(
+        held[0].reasons,
+        ["v2.7.5 not applied yet (last applied v2.7.3)"]
     );
 }

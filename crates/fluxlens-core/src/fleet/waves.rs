@@ -1,6 +1,7 @@
 //! Upgrade waves: clusters ordered by a label (`wave=1`, `2`, …). A wave is ready to promote only
-//! when every cluster of the wave before it is reachable, Ready, its root source verified and on
-//! the target version; otherwise the view names the clusters that hold it back, and why.
+//! when every cluster of the wave before it is reachable, Ready, its root source verified, on
+//! the target version and has landed it (its FluxInstance's newest history entry is that version,
+//! applied successfully, Ready at it — #49); otherwise the view names the clusters that hold it back, and why.
 
 use super::{Row, RowState, Verified};
 
@@ -81,6 +82,18 @@ pub fn holds_back(row: &Row, target: Option<&str>) -> Vec<String> {
         Some(t) if super::version::same(on, t) => {}
         Some(t) => why.push(format!("on {on}, not {t}")),
         None => why.push("no target version".into()),
+    }
+    // Landed: the new version applied and Ready at it, by the FluxInstance's own history.
+    match &f.applied {
+        super::row::Applied::Unknown => {
+            why.push("the apply is not confirmed (no FluxInstance history)".into())
+        }
+        super::row::Applied::Version { flux, not_landed } => {
+            if let Some(t) = target.filter(|t| !super::version::same(flux, t)) {
+                why.push(format!("{t} not applied yet (last applied {flux})"));
+            }
+            why.extend(not_landed.iter().cloned());
+        }
     }
     why
 }

@@ -223,5 +223,30 @@ pub fn timeline(r: &Reads, from_ms: i64, to_ms: i64) -> Timeline {
     t
 }
 
+/// The timeline between two reads — a snapshot and the page's read, or two snapshots — in
+/// time order whichever is given first: only what comparing them finds, each change dated
+/// "between" the two.
+pub fn between_reads(a: &digest::VisitDigest, b: &digest::VisitDigest) -> Timeline {
+    let (older, newer) = if a.read_at_ms <= b.read_at_ms {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let shown = crate::util::time::shown_dated;
+    let mut t = Timeline {
+        changes: diff::between(older, newer),
+        limits: vec![format!(
+            "Two reads compared, {} and {}: each change happened between them, when exactly is \
+             not known, and a change undone in between does not show.",
+            shown(older.read_at_ms),
+            shown(newer.read_at_ms)
+        )],
+        from_ms: older.read_at_ms,
+        to_ms: newer.read_at_ms,
+    };
+    t.settle();
+    t
+}
+
 #[cfg(test)]
 mod tests;

@@ -324,3 +324,53 @@ fn the_overview_line_counts_what_changed() {
     assert!(line.contains("1 added"), "{line}");
     assert_eq!(summary::phrase(&[]), None);
 }
+
+#[test]
+fn two_reads_compare_in_time_order_whichever_comes_first() {
+    let moved = GIT.replace(
+        "2222222222222222222222222222222222222222",
+        "3333333333333333333333333333333333333333",
+    );
+    let (old, new) = (
+        digest(&cluster(&[GIT]), "2026-12-04T09:00:00Z"),
+        digest(&cluster(&[&moved]), NOW),
+    );
+    let t = between_reads(&new, &old);
+    assert_eq!((t.from_ms, t.to_ms), (ms("2026-12-04T09:00:00Z"), ms(NOW)));
+    assert_eq!(t.changes.len(), 1);
+    assert_eq!(
+        t.changes[0].what,
+        "now at refs/heads/main@sha1:333333333333…"
+    );
+    assert_eq!(between_reads(&old, &new), t);
+    assert!(t.limits[0].starts_with("Two reads compared"));
+}
+
+#[test]
+fn a_snapshot_link_or_file_reads_as_a_digest_to_compare_with() {
+    use crate::share::snapshot::{self, SnapshotOptions, SnapshotView};
+    let mut c = cluster(&[INSTANCE, RELEASE, REPO, GIT, OLD_KS]);
+    c.notes.captured_at_ms = Some(ms("2026-12-04T09:00:00Z"));
+    let opts = SnapshotOptions {
+        view: SnapshotView::Overview,
+        drop_messages: true,
+    };
+    let text = snapshot::encode(&snapshot::capture(&c, opts).unwrap());
+    let link = format!("https://fluxlens.example/changes?poll=5#snap={text}");
+    let d = snapshot::digest_of(&link).unwrap();
+    assert_eq!(d.read_at_ms, ms("2026-12-04T09:00:00Z"));
+    assert_eq!(d.objects.len(), c.objects().len());
+    // The live read it was taken from differs from it in nothing.
+    assert_eq!(diff::between(&d, &digest(&c, NOW)), vec![]);
+    assert_eq!(snapshot::digest_of(&format!("  {text}\n")).unwrap(), d);
+    assert!(snapshot::digest_of("https://fluxlens.example/").is_err());
+    assert!(snapshot::digest_of("fl1.AAAA").is_err());
+}
+
+#[test]
+fn a_change_in_the_windows_first_second_is_in_it() {
+    // Recorded 11:29:01 (whole seconds); the window starts at 11:29:01.400.
+    let c = cluster(&[RELEASE]);
+    let t = window_of(&c, &[], EventsRead::NotRead, "2026-12-04T11:29:01.400Z");
+    assert!(t.changes.iter().any(|c| c.what.contains("1.90.9")), "{:#?}", t.changes);
+}

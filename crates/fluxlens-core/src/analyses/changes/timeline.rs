@@ -37,7 +37,10 @@ pub fn read(
     from_ms: i64,
     to_ms: i64,
 ) -> (Vec<Change>, Vec<String>) {
-    let within = |t: i64| t >= from_ms && t <= to_ms;
+    // The cluster records whole seconds: a change in the window's first second (recorded as
+    // that second's start) is in the window.
+    let from_second = from_ms - from_ms.rem_euclid(1000);
+    let within = |t: i64| t >= from_second && t <= to_ms;
     let mut out = Vec::new();
     for o in c.objects() {
         history(o, &mut out);

@@ -216,6 +216,27 @@ fn checksum(data: &[u8]) -> [u8; 4] {
     [d[0], d[1], d[2], d[3]]
 }
 
+/// The digest of a snapshot given as its link or its file's text, for comparing it with
+/// another read (#49): the first `fl1.` token in `text` is the snapshot.
+pub fn digest_of(
+    text: &str,
+) -> Result<crate::analyses::changes::digest::VisitDigest, SnapshotError> {
+    let at = text
+        .find(PREFIX)
+        .ok_or(SnapshotError::Corrupted("no snapshot in it"))?;
+    let token: String = text[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '&' && *c != '"')
+        .collect();
+    let opened = decode(&token)?.open();
+    let analysis =
+        crate::analyses::analysis::Analysis::of(&opened.cluster, opened.verdicts.as_ref());
+    Ok(crate::analyses::changes::digest::VisitDigest::of(
+        &opened.cluster,
+        &analysis,
+    ))
+}
+
 /// Encodes as `fl1.<base64url(version · checksum · deflate(json))>`.
 pub fn encode(s: &Snapshot) -> String {
     seal(PREFIX, &serde_json::to_vec(s).unwrap_or_default())
