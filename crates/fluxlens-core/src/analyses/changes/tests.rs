@@ -372,5 +372,9 @@ fn a_change_in_the_windows_first_second_is_in_it() {
     // Recorded 11:29:01 (whole seconds); the window starts at 11:29:01.400.
     let c = cluster(&[RELEASE]);
     let t = window_of(&c, &[], EventsRead::NotRead, "2026-12-04T11:29:01.400Z");
-    assert!(t.changes.iter().any(|c| c.what.contains("1.90.9")), "{:#?}", t.changes);
+    assert!(
+        t.changes.iter().any(|c| c.what.contains("1.90.9")),
+        "{:#?}",
+        t.changes
+    );
 }
