@@ -310,7 +310,13 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
                 <a href=changes_href(
                     row,
                 )>
-                    {fact(shown, |f| f.changed.clone().unwrap_or_else(|| "no change found".into()))}
+                    {of_row(
+                        shown,
+                        |r| match &r.facts {
+                            Some(f) => f.changed.clone().unwrap_or_else(|| "no change found".into()),
+                            None => "not read yet".into(),
+                        },
+                    )}
                 </a>
             </td>
         </tr>

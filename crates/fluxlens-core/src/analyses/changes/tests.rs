@@ -87,7 +87,10 @@ fn history_artifacts_and_transitions_in_the_window_newest_first() {
     );
     let release = &t.changes[1];
     assert!(release.failed);
-    assert_eq!(release.detail, "app v1.90.9 · release v3");
+    assert_eq!(
+        release.detail,
+        "from HelmRepository/tailscale/tailscale · app v1.90.9 · release v3"
+    );
     assert!(
         t.changes[3]
             .detail

@@ -6,7 +6,7 @@
 //! FluxInstance, ResourceSets and Kustomizations.
 
 use super::{Change, ChangeKind, Origin, Subject};
-use crate::model::{Cluster, FluxObject, ObjectKey};
+use crate::model::{Cluster, FluxObject, ObjectKey, RefKind};
 use crate::util::revision::short;
 use crate::util::time::{parse_rfc3339_ms, shown_dated};
 use crate::wire::events::Event;
@@ -59,13 +59,33 @@ fn at(s: Option<&str>) -> Option<i64> {
 
 /// One row per history entry, at the time its revision was first applied.
 fn history(o: &FluxObject, out: &mut Vec<Change>) {
+    // Where the revision came from: the source the applier reads.
+    let from = o
+        .refs
+        .iter()
+        .find(|r| {
+            matches!(
+                r.kind,
+                RefKind::Source | RefKind::ChartRef | RefKind::ChartTemplate
+            )
+        })
+        .map(|r| format!("from {}", r.target));
     for e in &o.raw.status.history {
         let row = if o.key.kind == Kind::HelmRelease {
             helm_release(&o.key, e)
         } else {
             snapshot(&o.key, e)
         };
-        out.extend(row);
+        out.extend(row.map(|mut c| {
+            if let Some(f) = &from {
+                c.detail = [f.as_str(), c.detail.as_str()]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+            }
+            c
+        }));
     }
 }
 
