@@ -1,4 +1,4 @@
-.PHONY: demo dev test bench build setup screenshots fmt rules generate
+.PHONY: demo dev test bench build setup screenshots fmt rules generate release
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -12,6 +12,10 @@ setup:
 	scripts/setup.sh
 build:
 	scripts/build.sh
+# The Flux CLI plugin's release: archives for linux amd64/arm64, checksums.txt and the catalog
+# manifest flux-lens.plugin.yaml in release/ (TAG=vX.Y.Z to name the tag; default v<version>)
+release:
+	scripts/setup.sh && python3 scripts/release.py --out release $(if $(TAG),--tag $(TAG))
 # Run the benchmarks and rewrite BENCHMARKS.md
 bench:
 	scripts/bench.sh

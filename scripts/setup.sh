@@ -15,16 +15,24 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 # FLUXLENS_BUILD_ONLY=1 (the Docker build stage): only what building the app needs.
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v nginx >/dev/null \
-   || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ] || ! python3 -c 'import yaml' 2>/dev/null; }; then
-  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml (apt)"
+   || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ] || ! python3 -c 'import yaml' 2>/dev/null \
+   || ! command -v qemu-aarch64-static >/dev/null; }; then
+  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml, qemu-user-static (apt)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
+  # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh).
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver nginx-light \
-    libnginx-mod-http-brotli-static brotli python3-yaml >/dev/null
+    libnginx-mod-http-brotli-static brotli python3-yaml qemu-user-static >/dev/null
 fi
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
+# make release: the plugin's static Linux binaries (scripts/release.py).
+if [ -z "${FLUXLENS_BUILD_ONLY:-}" ]; then
+  for t in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
+    rustup target list --installed | grep -qx "$t" || { say "adding $t target (make release)"; rustup target add "$t"; }
+  done
+fi
 
 if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
   say "installing wasm-bindgen-cli $WB_VERSION"
@@ -42,8 +50,12 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && ! leptosfmt --version 2>/dev/null | grep
   say "installing leptosfmt $LEPTOSFMT_VERSION (about 3 minutes on 2 cores)"
   cargo install leptosfmt --locked --version "$LEPTOSFMT_VERSION"
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
-  say "installing node tooling (binaryen wasm-opt, playwright-core, axe-core)"
+if [ -n "${FLUXLENS_BUILD_ONLY:-}" ]; then
+  # The Docker build stage: only wasm-opt is needed, not the 43 MB SARIF validator.
+  [ -x node_modules/.bin/wasm-opt ] || npm ci --no-audit --no-fund --omit=optional
+elif [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+   || [ ! -f node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
+  say "installing node tooling (binaryen wasm-opt, playwright-core, axe-core, SARIF Multitool)"
   npm ci --no-audit --no-fund
 fi
 # Debian's binaryen 108 silently breaks the app; package.json pins binaryen 132, first on PATH.

@@ -48,7 +48,12 @@ cargo clippy -p fluxlens --bins --target wasm32-unknown-unknown --features split
 step "fuzz targets compile (their own workspace; run with cargo +nightly fuzz)"
 cargo check --manifest-path fuzz/Cargo.toml --bins
 step "native tests (core, sim, check)"
+rm -rf target/tmp/sarif
 cargo test -p fluxlens-core -p fluxlens-sim -p fluxlens-check
+step "SARIF the check wrote, validated as SARIF 2.1.0 (Microsoft SARIF Multitool)"
+scripts/sarif-validate.sh
+step "make release: plugin archives, checksums and catalog manifest (linux amd64, arm64)"
+scripts/release-test.sh
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
 step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the page; nothing when up to date)"

@@ -73,6 +73,8 @@ pub struct Analysis {
     pub notes: Vec<String>,
     /// The tree's Flux objects as written (no status), to tell what a change alters.
     pub manifests: BTreeMap<ObjectKey, serde_json::Value>,
+    /// Where each Flux object was read: what SARIF locates a result at.
+    pub origins: BTreeMap<ObjectKey, crate::read::Origin>,
 }
 
 /// Analyses one tree under `profile`.
@@ -100,6 +102,11 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
             .flux
             .iter()
             .map(|(k, (_, v))| (k.clone(), v.clone()))
+            .collect(),
+        origins: tree
+            .flux
+            .iter()
+            .map(|(k, (o, _))| (k.clone(), o.clone()))
             .collect(),
         findings,
         cluster,

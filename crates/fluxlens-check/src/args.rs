@@ -5,7 +5,7 @@ use fluxlens_core::analyses::finding::Severity;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
-usage: fluxlens-check [--base BASE] [--format markdown|json|github] [--profile upstream|enterprise|fips]
+usage: fluxlens-check [--base BASE] [--format markdown|json|github|sarif] [--profile upstream|enterprise|fips]
                       [--fail-on info|low|medium|high|critical] HEAD
 
 Runs fluxlens's rules over the rendered manifests of a change (HEAD, and BASE when given: a
@@ -18,6 +18,7 @@ pub enum Format {
     Markdown,
     Json,
     Github,
+    Sarif,
 }
 
 /// The parsed command line.
@@ -53,9 +54,10 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
                     "markdown" => Format::Markdown,
                     "json" => Format::Json,
                     "github" => Format::Github,
+                    "sarif" => Format::Sarif,
                     other => {
                         return Err(format!(
-                            "--format: {other:?} is not markdown, json or github"
+                            "--format: {other:?} is not markdown, json, github or sarif"
                         ));
                     }
                 }

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod args;
 pub mod chart;
+pub mod cli;
 pub mod cluster;
 pub mod declared;
 pub mod diff;
@@ -49,15 +50,22 @@ pub fn run(args: &Args) -> Result<Outcome, InputError> {
         profile: args.profile,
         has_base: base.is_some(),
     };
+    let pretty = |v: serde_json::Value| {
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        s.push('\n');
+        s
+    };
     let text = match args.format {
         Format::Markdown => output::markdown::render(&report),
-        Format::Json => {
-            let mut s =
-                serde_json::to_string_pretty(&output::json::render(&report)).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        Format::Json => pretty(output::json::render(&report)),
         Format::Github => output::github::render(&report),
+        Format::Sarif => {
+            let places = output::sarif::Places {
+                origins: &head.origins,
+                root: head.root.as_ref(),
+            };
+            pretty(output::sarif::render(&report, &places))
+        }
     };
     Ok(Outcome {
         text,

@@ -1,9 +1,10 @@
-//! The three ways a change is told: a pull-request comment (Markdown), a stable JSON schema,
-//! and GitHub workflow annotations.
+//! The four ways a change is told: a pull-request comment (Markdown), a stable JSON schema,
+//! GitHub workflow annotations, and SARIF for code scanning.
 
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod sarif;
 
 use crate::diff::{Change, Weighed};
 use fluxlens_core::analyses::compliance::ProfileName;

@@ -21,6 +21,9 @@ pub struct Origin {
     pub file: PathBuf,
     pub document: usize,
     pub item: Option<usize>,
+    /// The line the document starts on (from 1), when the format gives one (YAML does, JSON
+    /// read whole does not).
+    pub line: Option<usize>,
 }
 
 impl fmt::Display for Origin {
@@ -153,7 +156,7 @@ pub fn file(path: &Path, text: &str) -> Result<Vec<Manifest>, InputError> {
         ));
     }
     let json = path.extension().is_some_and(|e| e == "json");
-    let documents: Vec<(usize, Value)> = if json {
+    let documents: Vec<(usize, Option<usize>, Value)> = if json {
         let v: Value = serde_json::from_str(text).map_err(|e| {
             error(
                 path,
@@ -166,8 +169,12 @@ pub fn file(path: &Path, text: &str) -> Result<Vec<Manifest>, InputError> {
             )
         })?;
         match v {
-            Value::Array(items) => items.into_iter().enumerate().collect(),
-            v => vec![(0, v)],
+            Value::Array(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i, None, v))
+                .collect(),
+            v => vec![(0, None, v)],
         }
     } else {
         yaml::documents(text)
@@ -182,15 +189,16 @@ pub fn file(path: &Path, text: &str) -> Result<Vec<Manifest>, InputError> {
                 )
             })?
             .into_iter()
-            .map(|d| (d.index, d.value))
+            .map(|d| (d.index, Some(d.line), d.value))
             .collect()
     };
     let mut out = Vec::new();
-    for (document, value) in documents {
+    for (document, line, value) in documents {
         let origin = |item| Origin {
             file: path.to_path_buf(),
             document,
             item,
+            line,
         };
         match value {
             Value::Null => {}
