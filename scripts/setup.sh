@@ -16,13 +16,15 @@ BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 # FLUXLENS_BUILD_ONLY=1 (the Docker build stage): only what building the app needs.
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v nginx >/dev/null \
    || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ] || ! python3 -c 'import yaml' 2>/dev/null \
-   || ! command -v qemu-aarch64-static >/dev/null; }; then
-  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml, qemu-user-static (apt)"
+   || ! command -v qemu-aarch64-static >/dev/null || ! command -v buildah >/dev/null || ! command -v mmdebstrap >/dev/null \
+   || ! command -v podman >/dev/null; }; then
+  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap (apt)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh).
+  # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh);
+  # buildah, podman and mmdebstrap build the deploy image from Debian's packages (image-test.sh).
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver nginx-light \
-    libnginx-mod-http-brotli-static brotli python3-yaml qemu-user-static >/dev/null
+    libnginx-mod-http-brotli-static brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
 fi
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }

@@ -60,7 +60,7 @@ step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the pa
 scripts/build.sh
 # A tree already built is not built again (what `make demo` relies on to start at once).
 python3 scripts/build.py | grep -q "up to date" || { echo "build: a second build of the same tree rebuilt"; exit 1; }
-step "deploy image (when a container engine runs)"
+step "deploy image: built (buildah on an mmdebstrap base, or docker) and started as uid 101, read-only root"
 scripts/image-test.sh
 step "end-to-end (Playwright on the simulator)"
 node --test --test-concurrency=1 e2e/
