@@ -14,7 +14,8 @@ usage: flux lens check [--base BASE] [--format markdown|json|github|sarif]
        flux lens version
 
 fluxlens as a Flux CLI plugin: `flux lens check` is fluxlens-check (its flags, output and exit
-codes). Install with `flux plugin install lens`, or put flux-lens on the PATH.";
+codes). Flux runs it from ~/.fluxcd/plugins/ (or $FLUXCD_PLUGINS): `flux plugin install lens`
+from a catalog that lists it, or copy flux-lens from a release archive there.";
 
 /// Which front door was used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,8 +42,92 @@ impl Door {
     }
 }
 
+/// Flux's global flags that take a value: Flux passes flags typed before the plugin's name on
+/// to the plugin (`flux -n apps lens check …`). The check reads files, not a cluster, so they
+/// are accepted and ignored.
+const FLUX_VALUE_FLAGS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "--kubeconfig",
+    "--context",
+    "--timeout",
+    "--cache-dir",
+    "--as",
+    "--as-group",
+    "--as-uid",
+    "--certificate-authority",
+    "--client-certificate",
+    "--client-key",
+    "--cluster",
+    "--server",
+    "--tls-server-name",
+    "--token",
+    "--user",
+    "--kube-api-qps",
+    "--kube-api-burst",
+];
+
+/// The arguments from the plugin's command word on: Flux's global flags before it dropped.
+fn without_flux_flags(mut args: Vec<OsString>) -> Vec<OsString> {
+    let mut i = 0;
+    while let Some(a) = args.get(i).and_then(|a| a.to_str()) {
+        if !a.starts_with('-') || matches!(a, "-h" | "--help" | "-V" | "--version") {
+            break;
+        }
+        let takes_value = FLUX_VALUE_FLAGS.contains(&a);
+        i += if takes_value { 2 } else { 1 };
+    }
+    args.drain(..i.min(args.len()));
+    args
+}
+
+/// Shell completion as Flux asks a plugin for it (`flux-lens __complete <words…>`): one
+/// candidate a line, `value<TAB>description`, then the directive line (4: no file names,
+/// 0: the shell's default, file names).
+fn complete(words: &[OsString]) -> String {
+    let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
+    let current = words.last().copied().unwrap_or("");
+    if words.len() <= 1 {
+        let commands = [
+            ("check", "Judge a change's rendered manifests"),
+            ("version", "Print the plugin's version"),
+        ];
+        let mut out: String = commands
+            .iter()
+            .filter(|(c, _)| c.starts_with(current))
+            .map(|(c, d)| format!("{c}\t{d}\n"))
+            .collect();
+        out.push_str(":4\n");
+        return out;
+    }
+    if current.starts_with('-') {
+        let flags = ["--base", "--format", "--profile", "--fail-on", "--help"];
+        let mut out: String = flags
+            .iter()
+            .filter(|f| f.starts_with(current))
+            .map(|f| format!("{f}\n"))
+            .collect();
+        out.push_str(":4\n");
+        return out;
+    }
+    let values: &[&str] = match words.get(words.len() - 2).copied() {
+        Some("--format") => &["markdown", "json", "github", "sarif"],
+        Some("--profile") => &["upstream", "enterprise", "fips"],
+        Some("--fail-on") => &["info", "low", "medium", "high", "critical"],
+        _ => return ":0\n".into(),
+    };
+    let mut out: String = values
+        .iter()
+        .filter(|v| v.starts_with(current))
+        .map(|v| format!("{v}\n"))
+        .collect();
+    out.push_str(":4\n");
+    out
+}
+
 /// What the plugin's first word asks for, and the arguments left for the check.
-fn plugin_command(mut args: Vec<OsString>) -> Result<Command, String> {
+fn plugin_command(args: Vec<OsString>) -> Result<Command, String> {
+    let mut args = without_flux_flags(args);
     if args.is_empty() {
         return Err("a command is missing: check or version".into());
     }
@@ -58,6 +143,10 @@ fn plugin_command(mut args: Vec<OsString>) -> Result<Command, String> {
 /// Runs one command line through `door` and says how it ended.
 pub fn main(door: Door, args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
+    if door == Door::Plugin && args.first().is_some_and(|a| a == "__complete") {
+        print!("{}", complete(&args[1..]));
+        return ExitCode::SUCCESS;
+    }
     let parsed = match door {
         Door::Check => args::parse(args),
         Door::Plugin => plugin_command(args),
@@ -90,5 +179,48 @@ pub fn main(door: Door, args: impl IntoIterator<Item = OsString>) -> ExitCode {
             eprintln!("{}: {e}", door.name());
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn flux_global_flags_before_the_command_are_ignored() {
+        let left = without_flux_flags(os(&[
+            "-n",
+            "apps",
+            "--verbose",
+            "check",
+            "--base",
+            "b",
+            "h",
+        ]));
+        assert_eq!(left, os(&["check", "--base", "b", "h"]));
+        assert_eq!(without_flux_flags(os(&["--help"])), os(&["--help"]));
+        assert!(matches!(
+            plugin_command(os(&["--kubeconfig", "k", "version"])),
+            Ok(Command::Version)
+        ));
+    }
+
+    #[test]
+    fn completion_offers_commands_flags_and_values_in_flux_format() {
+        assert_eq!(
+            complete(&os(&["ch"])),
+            "check\tJudge a change's rendered manifests\n:4\n"
+        );
+        assert_eq!(complete(&os(&["check", "--fo"])), "--format\n:4\n");
+        assert_eq!(complete(&os(&["check", "--format", "s"])), "sarif\n:4\n");
+        assert_eq!(
+            complete(&os(&["check", "ren"])),
+            ":0\n",
+            "a path: the shell's files"
+        );
     }
 }
