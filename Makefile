@@ -1,4 +1,4 @@
-.PHONY: demo dev test bench build setup screenshots fmt rules generate release
+.PHONY: demo dev test bench build setup screenshots fmt rules generate release kit
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -16,6 +16,10 @@ build:
 # manifest flux-lens.plugin.yaml in release/ (TAG=vX.Y.Z to name the tag; default v<version>)
 release:
 	scripts/setup.sh && python3 scripts/release.py --out release $(if $(TAG),--tag $(TAG))
+# The deploy kit as a Flux OCI artifact (an OCI image layout in kit-artifact/, to push with oras
+# or crane and sign with cosign: deploy/README.md, "Delivered by Flux")
+kit:
+	python3 scripts/kit-artifact.py --out kit-artifact $(if $(TAG),--tag $(TAG))
 # Run the benchmarks and rewrite BENCHMARKS.md
 bench:
 	scripts/bench.sh

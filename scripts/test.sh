@@ -54,6 +54,8 @@ step "SARIF the check wrote, validated as SARIF 2.1.0 (Microsoft SARIF Multitool
 scripts/sarif-validate.sh
 step "make release: plugin archives, checksums and catalog manifest (linux amd64, arm64)"
 scripts/release-test.sh
+step "the kit as a Flux OCI artifact, deploy/flux applied to it and judged by the check"
+scripts/kit-flux-test.sh
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
 step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the page; nothing when up to date)"

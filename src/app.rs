@@ -1,6 +1,6 @@
 //! The root: state, theme, router and the chrome around every page.
 
-use crate::components::chrome::{Header, Notices};
+use crate::components::chrome::{AccessNotice, Header, Notices};
 use crate::pages::*;
 use crate::router::{View, query_param, view_of};
 use crate::state::AppState;
@@ -76,6 +76,10 @@ fn Layout() -> impl IntoView {
             <Show when=move || !fleet()>
                 <crate::components::share::SnapshotBanner/>
                 <Notices/>
+            </Show>
+            // On the overview, where a look starts: the graph's canvas keeps its screen.
+            <Show when=move || route.with(|r| r.trim_end_matches('/').is_empty())>
+                <AccessNotice/>
             </Show>
             {move || page(&route.get())}
         </main>

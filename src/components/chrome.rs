@@ -251,3 +251,27 @@ pub fn Notices() -> impl IntoView {
         {notes}
     }
 }
+
+/// Who can read through this server, when the page should say it: no sign-in (the operator's
+/// service account, cluster-wide, for anyone who reaches the address), or one Anonymous
+/// identity for everyone. A memo: a poll that does not change it does not touch the page.
+#[component]
+pub fn AccessNotice() -> impl IntoView {
+    let state = AppState::expect();
+    let notice = Memo::new(move |_| {
+        state.data.with(|d| {
+            let d = d.as_ref()?;
+            let text = d.access_notice.clone()?;
+            Some((d.access.as_str(), text))
+        })
+    });
+    move || {
+        notice.get().map(|(access, text)| {
+            view! {
+                <p class="fl-notice fl-notice--access" role="note" data-access=access>
+                    {text}
+                </p>
+            }
+        })
+    }
+}

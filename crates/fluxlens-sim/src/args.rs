@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N | --synthetic-healthy N] [--dist DIR]
-  server/user: [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind] [--forbid-kind Kind@ns,..] [--ui-stand-in] [--operator-version v0.52.0]
+  server/user: [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind] [--forbid-kind Kind@ns,..] [--ui-stand-in] [--operator-version v0.52.0] [--auth none|anonymous|oidc]
   faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden] [--report-placeholder]
   control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
   request log: GET /__sim/log";
@@ -59,6 +59,7 @@ pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                         | "fail-list"
                         | "forbid-kind"
                         | "operator-version"
+                        | "auth"
                 );
                 let v = if takes_value { val(other)? } else { "1".into() };
                 if !a.faults.set(key, &v) {

@@ -282,3 +282,69 @@ fn the_fleet_overlay_runs_fleet_mode_with_the_file_where_the_entrypoint_reads_it
     let conf = render_fleet(&read("deploy/kubernetes-fleet/fleet.yaml")).unwrap();
     assert_eq!(conf.matches("    # cluster ").count(), 3);
 }
+
+#[test]
+fn the_ingress_example_signs_in_before_anything_reaches_fluxlens() {
+    // #50: without an authentication block the operator reads with its own service account
+    // (FO report.go `GetReport`: no impersonation), so the example never exposes it bare.
+    let ingress = docs("deploy/kubernetes/ingress.yaml");
+    let proxy = docs("deploy/kubernetes/oauth2-proxy.yaml");
+    let app = ingress
+        .iter()
+        .find(|d| d["metadata"]["name"] == "fluxlens")
+        .unwrap();
+    let notes = &app["metadata"]["annotations"];
+    let auth_url = notes["nginx.ingress.kubernetes.io/auth-url"]
+        .as_str()
+        .unwrap();
+    let svc = of_kind(&proxy, "Service");
+    let port = svc["spec"]["ports"][0]["port"].as_u64().unwrap();
+    assert_eq!(
+        auth_url,
+        format!(
+            "http://{}.{}.svc.cluster.local:{port}/oauth2/auth",
+            svc["metadata"]["name"].as_str().unwrap(),
+            svc["metadata"]["namespace"].as_str().unwrap()
+        )
+    );
+    let signin = notes["nginx.ingress.kubernetes.io/auth-signin"]
+        .as_str()
+        .unwrap();
+    assert!(signin.starts_with("https://$host/oauth2/start"), "{signin}");
+    // oauth2-proxy's own paths on the same host, to its Service.
+    let own = ingress
+        .iter()
+        .find(|d| d["metadata"]["name"] == "fluxlens-oauth2")
+        .unwrap();
+    assert_eq!(
+        own["spec"]["rules"][0]["host"],
+        app["spec"]["rules"][0]["host"]
+    );
+    let path = &own["spec"]["rules"][0]["http"]["paths"][0];
+    assert_eq!(path["path"], "/oauth2");
+    assert_eq!(path["backend"]["service"]["name"], svc["metadata"]["name"]);
+    // The proxy answers auth requests only (static 202) and runs as the kit's pods do.
+    let deploy = of_kind(&proxy, "Deployment");
+    let c = &deploy["spec"]["template"]["spec"]["containers"][0];
+    let args: Vec<&str> = c["args"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert!(args.contains(&"--upstream=static://202") && args.contains(&"--provider=oidc"));
+    assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(
+        deploy["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"],
+        true
+    );
+    // `kubectl apply -k deploy/kubernetes` exposes nothing: no Ingress in the kustomization.
+    let k = docs("deploy/kubernetes/kustomization.yaml");
+    let resources: Vec<&str> = k[0]["resources"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .collect();
+    assert_eq!(resources, ["fluxlens.yaml"]);
+}

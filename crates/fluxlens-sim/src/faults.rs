@@ -62,9 +62,35 @@ pub struct Mode {
     /// scenario's: the simulator then serves what that version serves (before v0.53 the default
     /// list holds appliers and sources only).
     pub operator_version: Option<String>,
+    /// The web config's `authentication` (`--auth none|anonymous|oidc`): what the report's
+    /// `spec.userInfo` then says (FO report.go `GetReport`, user.go `Permissions`, `Provider`).
+    /// `None` follows `--namespaces`: a user scoped to namespaces has signed in (OIDC), a
+    /// cluster-wide reader is the operator's own service account (no authentication block).
+    pub auth: Option<Auth>,
+}
+
+/// The server's `authentication` block.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Auth {
+    /// No block: every request reads as the operator's service account.
+    None,
+    /// `type: Anonymous`: every request impersonates one fixed identity.
+    Anonymous,
+    /// `type: OAuth2`, provider OIDC: each user impersonated from their ID token's claims.
+    Oidc,
 }
 
 impl Mode {
+    /// The authentication the server runs with (see [`Mode::auth`]).
+    pub fn authentication(&self) -> Auth {
+        self.auth.unwrap_or(if self.namespaces.is_some() {
+            Auth::Oidc
+        } else {
+            Auth::None
+        })
+    }
+
     /// Whether RBAC forbids this kind in this namespace (`--forbid-kind Kind@ns`).
     pub fn forbids(&self, kind: &str, ns: &str) -> bool {
         self.forbid_kind
@@ -109,6 +135,14 @@ impl Faults {
             "fail-list" => self.mode.fail_list = list(value),
             "forbid-kind" => self.mode.forbid_kind = list(value),
             "ui-stand-in" => self.mode.ui_stand_in = on,
+            "auth" => {
+                self.mode.auth = match value {
+                    "none" => Some(Auth::None),
+                    "anonymous" => Some(Auth::Anonymous),
+                    "oidc" => Some(Auth::Oidc),
+                    _ => return false,
+                }
+            }
             "operator-version" => {
                 self.mode.operator_version =
                     Some(value.trim().to_string()).filter(|v| !v.is_empty())

@@ -135,3 +135,36 @@ async fn mutating_calls_are_refused_and_logged_and_controls_are_not_logged() {
         ]
     );
 }
+
+#[test]
+fn the_report_says_who_reads_as_the_server_is_configured() {
+    // FO internal/web/report.go `GetReport`: `username` always; `impersonation` only with a
+    // session (user/user.go `Permissions`), `provider` and `sessionStart` only under OAuth2
+    // (`Provider`, `SessionStart`).
+    use crate::faults::Faults;
+    use fluxlens_core::analyses::access::ReadAccess;
+    let s = store();
+    let read = |flags: &[(&str, &str)]| {
+        let mut f = Faults::default();
+        for (k, v) in flags {
+            assert!(f.set(k, v), "{k}");
+        }
+        let v = s.report(&f.mode, false);
+        let info = v["spec"]["userInfo"].clone();
+        let r: fluxlens_core::wire::report::FluxReport = serde_json::from_value(v).unwrap();
+        (info, ReadAccess::of(&r))
+    };
+    let (info, access) = read(&[]);
+    assert!(info.get("impersonation").is_none() && info.get("provider").is_none());
+    assert_eq!(access, ReadAccess::ServiceAccount);
+    let (info, access) = read(&[("auth", "anonymous")]);
+    assert!(info["impersonation"]["username"].is_string() && info.get("provider").is_none());
+    assert!(matches!(access, ReadAccess::Anonymous { .. }));
+    let (info, access) = read(&[("namespaces", "flux-system")]);
+    assert!(info["provider"].is_object() && info["sessionStart"].is_string());
+    assert!(matches!(access, ReadAccess::SignedIn { .. }));
+    assert!(
+        !Faults::default().set("auth", "kerberos"),
+        "an unknown mode is refused"
+    );
+}

@@ -298,7 +298,7 @@ impl Store {
         }
         spec["namespaces"] = json!(self.visible_namespaces(mode));
         if spec.get("userInfo").is_none() {
-            spec["userInfo"] = json!({"username": "fluxlens-sim"});
+            spec["userInfo"] = user_info(mode);
         }
         r
     }
@@ -782,4 +782,25 @@ pub fn canonical_kind(k: &str) -> String {
         .find(|(s, full)| *s == lower || full.to_lowercase() == lower)
         .map(|(_, full)| full.to_string())
         .unwrap_or_else(|| k.to_string())
+}
+
+/// `spec.userInfo` as report.go `GetReport` injects it: always the username (the pod's
+/// hostname without authentication), `impersonation` only when a session exists (Anonymous or
+/// OAuth2), `provider` and `sessionStart` only for OAuth2 (user.go `Permissions`, `Provider`,
+/// `SessionStart`).
+fn user_info(mode: &Mode) -> Value {
+    use crate::faults::Auth;
+    match mode.authentication() {
+        Auth::None => json!({"username": "flux-operator-7d9f8b6c4-x2k5q"}),
+        Auth::Anonymous => json!({
+            "username": "flux-web-viewer",
+            "impersonation": {"username": "flux-web-viewer", "groups": ["flux-web-viewers"]},
+        }),
+        Auth::Oidc => json!({
+            "username": "Ada Example",
+            "impersonation": {"username": "ada@example.org", "groups": ["platform-readers"]},
+            "provider": {"iss": "https://dex.example.org", "sub": "ada", "email": "ada@example.org"},
+            "sessionStart": "2026-12-01T08:00:00Z",
+        }),
+    }
 }

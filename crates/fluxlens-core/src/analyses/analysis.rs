@@ -30,6 +30,10 @@ pub struct Analysis {
     pub controls: Vec<Control>,
     /// The image variant the whole cluster runs, `None` when mixed.
     pub variant: Option<Variant>,
+    /// Who can read through the server, and what the page warns about it.
+    pub access: crate::analyses::access::ReadAccess,
+    /// The warning, when there is one (no sign-in, or one Anonymous identity for everyone).
+    pub access_notice: Option<String>,
 }
 
 impl Analysis {
@@ -51,6 +55,7 @@ impl Analysis {
             .collect();
         let controls = compliance::scorecard(&facts, &ent);
         let variant = compliance::cluster_variant(&compliance::components(cluster));
+        let access = crate::analyses::access::ReadAccess::of(&cluster.report);
         Analysis {
             findings,
             per_object,
@@ -61,6 +66,8 @@ impl Analysis {
             migrations,
             controls,
             variant,
+            access_notice: access.notice(cluster.report.spec.namespaces.len()),
+            access,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! rule's findings, signatures, migration stages, the reconcile order, Enterprise compliance,
 //! the overview's numbers and verdicts — run once per model by [`analysis::Analysis`].
 
+pub mod access;
 pub mod analysis;
 pub mod carried;
 pub mod changes;

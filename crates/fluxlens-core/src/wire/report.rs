@@ -105,9 +105,23 @@ crate::json_struct!(
 );
 
 crate::json_struct!(
-    /// `spec.userInfo` (injected by the web server).
+    /// `spec.userInfo` (injected by the web server, FO report.go `GetReport`): the username
+    /// always; `impersonation` only when the server has an `authentication` block (a session);
+    /// `provider` (the ID token's claims) and `sessionStart` only under OAuth2.
     pub struct UserInfo {
         pub username: Option<String> = "username",
+        pub impersonation: Option<Impersonation> = "impersonation",
+        /// The provider's string claims (the presence is what tells OAuth2 apart).
+        pub provider: Option<std::collections::BTreeMap<String, String>> = "provider",
+        pub session_start: Option<String> = "sessionStart",
+    }
+);
+
+crate::json_struct!(
+    /// Who the server impersonates for this user.
+    pub struct Impersonation {
+        pub username: Option<String> = "username",
+        pub groups: Vec<String> = "groups",
     }
 );
 
