@@ -42,6 +42,9 @@ test('broken: invariants block the stepper; CRDs forbidden show unknown', async 
     await page.goto(sim.base + '/migrations');
     const gitOci = page.locator('[data-migration=git-oci]');
     await gitOci.waitFor();
+    // Blocked once the confirming read has said the references are missing (#51: the first
+    // view does not wait for it, and calls nothing missing before it answers).
+    await gitOci.locator('[data-state=blocked]').waitFor();
     assert.equal(await gitOci.locator('[data-state=blocked]').count(), 1);
     assert.ok(await gitOci.locator('.fl-blockers [data-rule="MIG-GO-02"]').count() >= 1);
     assert.ok(await gitOci.locator('.fl-blockers [data-rule="MIG-GO-10"][data-severity=critical]').count() === 1);

@@ -19,6 +19,15 @@ pub fn mark(name: &str) {
     }
 }
 
+/// Records a mark unless the page has one by that name already.
+pub fn mark_first(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance())
+        && p.get_entries_by_name(name).length() == 0
+    {
+        let _ = p.mark(name);
+    }
+}
+
 /// Records a mark that replaces its previous entry, so a page left open for hours does not
 /// grow the performance timeline by one entry a poll.
 pub fn mark_once(name: &str) {

@@ -68,7 +68,8 @@ fn shown(state: AppState, fresh: Option<Cluster>, first: bool) {
     set_if_changed(state.progress, None);
     state.updated_at.set(Some(js_sys::Date::now()));
     if first {
-        crate::perf::mark(crate::perf::DATA_READY);
+        // Once: at the first load's preview when it has one, else at its model.
+        crate::perf::mark_first(crate::perf::DATA_READY);
     }
 }
 
@@ -143,7 +144,11 @@ async fn drive(
     let mut step = poller.begin(js_sys::Date::now() as i64);
     loop {
         step = match step {
-            Step::Ask(wave) => {
+            Step::Ask(mut wave) => {
+                // The first load's model, shown while its confirming read is under way (#51).
+                if let (Some(preview), Some(state)) = (wave.preview.take(), state) {
+                    shown(*state, Some(*preview), true);
+                }
                 let answers = send_wave(api, &wave, state).await;
                 let next = poller.answer(answers);
                 if let Some(report) = poller.take_first_report()

@@ -180,12 +180,25 @@ pub fn Notices() -> impl IntoView {
                     format!("Incomplete: {kind} — {why}. Nothing of this kind is called missing."),
                 ));
             }
-            if let Some((key, why)) = n.unconfirmed.first() {
+            let (pending, unconfirmed): (Vec<_>, Vec<_>) = n
+                .unconfirmed
+                .iter()
+                .partition(|(_, why)| why == fluxlens_core::model::CONFIRMING);
+            if !pending.is_empty() {
+                lines.push((
+                    String::new(),
+                    format!(
+                        "Confirming {} that look missing with the server…",
+                        fluxlens_core::analyses::verdict::plural(pending.len(), "reference")
+                    ),
+                ));
+            }
+            if let Some((key, why)) = unconfirmed.first() {
                 lines.push((
                     String::new(),
                     format!(
                         "{} references that look missing could not be confirmed (for example {key} — {why}): they are shown as not visible, never missing.",
-                        n.unconfirmed.len()
+                        unconfirmed.len()
                     ),
                 ));
             }

@@ -397,3 +397,75 @@ async fn every_fault_on_a_first_load_and_on_a_watched_page_then_recovered() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_first_view_does_not_wait_for_the_confirming_read_and_calls_nothing_missing_meanwhile()
+{
+    // #51: the first load's model is shown while its confirming read is asked; the references
+    // it asks about are "confirming…" (not visible), and only the server's NotFound (FO
+    // resources.go, the inventory batch read) makes one missing.
+    let state = state("broken");
+    let mut poller: Poller<String> = Poller::default();
+    let mut step = poller.begin(1_764_500_000_000);
+    let mut preview = None;
+    let done = loop {
+        step = match step {
+            Step::Ask(mut wave) => {
+                if let Some(p) = wave.preview.take() {
+                    assert!(preview.is_none(), "one preview, before the confirming read");
+                    assert!(
+                        wave.requests
+                            .iter()
+                            .all(|r| matches!(r, Request::Objects(_)))
+                    );
+                    preview = Some(p);
+                }
+                let mut answers = Vec::new();
+                for r in &wave.requests {
+                    answers.push(send(&state, r).await);
+                }
+                poller.answer(answers)
+            }
+            Step::PageReads => poller.page_reads(Vec::new()),
+            Step::Done(result) => break result.unwrap().unwrap(),
+        };
+    };
+    let preview = preview.expect("broken has references to confirm: a preview is shown first");
+    let pending: Vec<_> = preview
+        .notes
+        .unconfirmed
+        .iter()
+        .map(|(k, _)| k.clone())
+        .collect();
+    assert!(!pending.is_empty());
+    for k in &pending {
+        assert_eq!(
+            preview.presence(k),
+            fluxlens_core::model::Presence::NotVisible(fluxlens_core::model::CONFIRMING.into()),
+            "{k}"
+        );
+    }
+    assert!(
+        pending
+            .iter()
+            .any(|k| done.presence(k) == fluxlens_core::model::Presence::Missing),
+        "the answer settles them"
+    );
+    assert!(done.notes.unconfirmed.is_empty());
+    // A steady poll shows no preview: the page already shows a model.
+    let mut step = poller.begin(1_764_500_030_000);
+    loop {
+        step = match step {
+            Step::Ask(wave) => {
+                assert!(wave.preview.is_none());
+                let mut answers = Vec::new();
+                for r in &wave.requests {
+                    answers.push(send(&state, r).await);
+                }
+                poller.answer(answers)
+            }
+            Step::PageReads => poller.page_reads(Vec::new()),
+            Step::Done(_) => break,
+        };
+    }
+}

@@ -59,6 +59,10 @@ fn lines(n: &ViewNode) -> (String, String) {
             n.id.name.clone(),
             format!("MISSING {} · {}", n.id.kind, n.id.namespace),
         ),
+        NodeKind::NotVisible { reason } if reason == fluxlens_core::model::CONFIRMING => (
+            n.id.name.clone(),
+            format!("CONFIRMING… {} · {}", n.id.kind, n.id.namespace),
+        ),
         NodeKind::NotVisible { .. } => (
             n.id.name.clone(),
             format!("NOT VISIBLE {} · {}", n.id.kind, n.id.namespace),
@@ -91,6 +95,9 @@ pub fn GraphNode(
     let (title, sub) = lines(&n);
     let group_problems = matches!(n.kind, NodeKind::Group { .. }).then_some(n.problems);
     let why = match &n.kind {
+        NodeKind::NotVisible { reason } if reason == fluxlens_core::model::CONFIRMING => {
+            " — confirming with the server…".to_string()
+        }
         NodeKind::NotVisible { reason } => format!(" — not visible to you: {reason}"),
         NodeKind::External { answer } => format!(" — {answer}"),
         _ => String::new(),

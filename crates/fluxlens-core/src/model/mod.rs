@@ -13,5 +13,5 @@ pub mod synthetic;
 pub use cluster::{Cluster, CrdAccess, LoadNotes};
 pub use key::ObjectKey;
 pub use object::FluxObject;
-pub use presence::{Answer, Presence};
+pub use presence::{Answer, CONFIRMING, Presence};
 pub use refs::{RefKind, Reference};

@@ -80,6 +80,10 @@ fn listed_kind(kind: &Kind) -> bool {
     !matches!(kind, Kind::Other(_) | Kind::FluxReport)
 }
 
+/// The reason a reference is not confirmed while its confirming read is under way (#51: the
+/// first view does not wait for it): shown as "confirming…", never as missing.
+pub const CONFIRMING: &str = "confirming…";
+
 /// Where a reference stands before the confirming read has spoken.
 enum Listed {
     Found(Presence),
@@ -91,6 +95,17 @@ enum Listed {
 }
 
 impl Cluster {
+    /// Whether `key` is asked about by a confirming read still under way (#51): the view is
+    /// shown meanwhile, and nothing is said about the reference until the server answers.
+    pub fn confirming(&self, key: &ObjectKey) -> bool {
+        !self.confirmations.contains_key(key)
+            && self
+                .notes
+                .unconfirmed
+                .iter()
+                .any(|(k, why)| k == key && why == CONFIRMING)
+    }
+
     /// Where `key` stands: present, missing, not visible, or external (§0.2). Missing needs
     /// the server's NotFound for exactly that key: a confirming read that failed, timed out or
     /// did not reach it leaves the reference "not confirmed" (not visible), never missing.
@@ -104,6 +119,9 @@ impl Cluster {
                 .find(|(k, _)| k == key)
                 .map(|(_, why)| why.as_str())
                 .unwrap_or("the server has not been asked yet");
+            if why == CONFIRMING {
+                return Presence::NotVisible(CONFIRMING.into());
+            }
             Presence::NotVisible(format!("not confirmed: {why}"))
         };
         match self.listed(key) {

@@ -547,12 +547,18 @@ impl<B: Text> Poller<B> {
         p.phase = Phase::Confirm;
         let requests: Vec<Request> = p.confirm.iter().cloned().map(Request::Objects).collect();
         let n = requests.len();
-        ask(
+        let mut wave = ask_wave(
             p.first,
             "checking references that look missing",
             requests,
             n,
-        )
+        );
+        if p.first {
+            // The view is shown meanwhile: its "confirming…" says what is under way.
+            wave.preview = p.cluster.as_ref().map(|c| Box::new(confirming(c, p)));
+            wave.progress = None;
+        }
+        Step::Ask(wave)
     }
 
     /// What the server answers decides "missing"; what it does not answer for (a failed
@@ -585,12 +591,29 @@ impl<B: Text> Poller<B> {
     }
 }
 
+/// The model as it stands before the confirming read answers: every reference it asks about
+/// pending, so nothing is called missing before the server has said so.
+fn confirming<B>(cluster: &Cluster, p: &Poll<B>) -> Cluster {
+    let mut shown = cluster.clone();
+    let mut pending = p.unconfirmed.clone();
+    for req in &p.confirm {
+        pending.extend(
+            load::requested_keys(req)
+                .into_iter()
+                .map(|k| (k, crate::model::CONFIRMING.to_string())),
+        );
+    }
+    shown.notes.unconfirmed = pending;
+    shown
+}
+
 /// A wave of `requests`, said on the first load as `progress`.
 fn ask_wave(first: bool, progress: &str, requests: Vec<Request>, in_flight: usize) -> Wave {
     Wave {
         requests,
         in_flight: in_flight.max(1),
         progress: (first && !progress.is_empty()).then(|| progress.to_string()),
+        preview: None,
     }
 }
 

@@ -105,6 +105,11 @@ pub struct Wave {
     pub in_flight: usize,
     /// What the first load says it is doing while this wave runs (`None` after it).
     pub progress: Option<String>,
+    /// The first load only: a model to show while this wave is asked, when the wave only
+    /// confirms what the model already holds (#51: no round trip after the app starts stands
+    /// between the data and the first view). Its pending references are "not confirmed" with
+    /// the reason `CONFIRMING`, never missing; the poll's `Done` replaces it.
+    pub preview: Option<Box<crate::model::Cluster>>,
 }
 
 impl Wave {

@@ -29,6 +29,10 @@ impl Rule for DanglingReference {
                 if !(is_source || r.kind == RefKind::DependsOn) {
                     continue;
                 }
+                // #51: shown before the confirming read answers; nothing is said until it has.
+                if cluster.confirming(&r.target) {
+                    continue;
+                }
                 let presence = cluster.presence(&r.target);
                 match presence {
                     Presence::Present | Presence::External(Some(Answer::Found(_))) => continue,
@@ -152,6 +156,22 @@ mod tests {
             r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"}}}"#,
             r#"{"kind":"Kustomization","metadata":{"name":"b","namespace":"apps"},"spec":{"sourceRef":{"kind":"GitRepository","name":"repo"},"dependsOn":[{"name":"a"}]}}"#,
         ]);
+        assert!(run(&ClusterFacts::of(&c)).is_empty());
+    }
+
+    #[test]
+    fn nothing_is_said_while_the_confirming_read_is_under_way() {
+        // #51: the first view is shown before the server has answered for these references.
+        let mut c = cluster(&[
+            r#"{"kind":"Kustomization","metadata":{"name":"a","namespace":"apps"},"spec":{"sourceRef":{"kind":"OCIRepository","name":"gone","namespace":"flux-system"},"dependsOn":[{"name":"infra"}]}}"#,
+        ]);
+        let pending: Vec<ObjectKey> = c.confirmations.keys().cloned().collect();
+        assert_eq!(pending.len(), 2);
+        c.confirmations.clear();
+        c.notes.unconfirmed = pending
+            .into_iter()
+            .map(|k| (k, crate::model::CONFIRMING.to_string()))
+            .collect();
         assert!(run(&ClusterFacts::of(&c)).is_empty());
     }
 

@@ -1,0 +1,181 @@
+// What the load benches share (#15, #28, #51): DevTools' network presets, one visit measured
+// under a preset (cold or warm), fluxlens' and the Flux Operator UI's readiness, the page served
+// with a prefetch lever, and the critical path of a visit: which request or main-thread stretch
+// each millisecond until the view was complete waited on, read from the DevTools protocol's
+// network events (they include the reader worker's requests, which the page's own resource
+// timing does not).
+import { readFileSync, writeFileSync, existsSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import zlib from 'node:zlib';
+
+export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+// Chrome DevTools' presets, with the adjustment factors DevTools itself applies.
+export const PROFILES = {
+  'Fast 4G': { latency: 60 * 2.75, downloadThroughput: (9 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (1.5 * 1000 * 1000) / 8 * 0.9 },
+  'Slow 4G': { latency: 150 * 3.75, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9 },
+};
+// One visit to `url` under `profile`, complete when `ready` holds in the page; `warm`: a first
+// visit fills the HTTP cache, then a second one in the same context is measured (a new tab: the
+// app starts again, only the cache is kept). `prepare(context, page)` runs before navigation.
+export async function visit(browser, url, profile, ready, warm, prepare = async () => {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (warm) {
+    const first = await context.newPage();
+    await prepare(context, first);
+    await first.goto(url);
+    await first.waitForFunction(ready, null, { timeout: 120000 });
+    // A visit long enough to keep its data for the next one (fluxlens, #28; bounded: the
+    // operator UI keeps nothing).
+    await first.waitForFunction(() => performance.getEntriesByName('fluxlens:last-visit-kept').length > 0, null, { timeout: 3000 }).catch(() => {});
+    await first.close();
+  }
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // Cold is a new context (an empty HTTP cache) with the cache on, as a first visit has it:
+  // disabling the cache (as this bench did before #28) also refused the page's reuse of what it
+  // had just fetched, e.g. the reader worker's script, preloaded and then fetched again.
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PROFILES[profile] });
+  let bytes = 0;
+  // Every request of the visit, the reader worker's too, timed from the document's request.
+  const requests = new Map();
+  let origin = null;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (origin === null) origin = e.timestamp;
+    requests.set(e.requestId, { url: e.request.url, method: e.request.method, sent: e.timestamp });
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes += e.encodedDataLength;
+    const r = requests.get(e.requestId);
+    if (r) r.done = e.timestamp;
+  });
+  const timeline = () => [...requests.values()]
+    .filter((r) => r.done !== undefined && origin !== null)
+    .map((r) => ({ what: `${r.method} ${new URL(r.url).pathname}`, start: (r.sent - origin) * 1000, end: (r.done - origin) * 1000 }));
+  await prepare(context, page);
+  await page.goto(url);
+  await page.waitForFunction(ready, null, { timeout: 120000 });
+  return { context, page, bytes: () => bytes, timeline };
+}
+
+/** The critical path of a visit complete at `complete` ms: walking back from it, the request
+ * that finished last before each point (what that point waited on), and the main thread's
+ * stretches between (scripts, the model, the analyses, rendering). Each step `{what, start,
+ * end}`, first to last; a stretch shorter than 2 ms is folded into its neighbour. */
+export function criticalPath(requests, complete, marks = {}) {
+  const path = [];
+  let t = complete;
+  const named = Object.entries(marks).filter(([, at]) => at !== undefined).sort((a, b) => b[1] - a[1]);
+  for (;;) {
+    const waited = requests.filter((r) => r.end <= t + 1).sort((a, b) => b.end - a.end)[0];
+    const from = waited ? waited.end : 0;
+    if (t - from >= 2) {
+      const inside = named.filter(([, at]) => at > from && at <= t).map(([n]) => n);
+      path.unshift({ what: `main thread${inside.length ? ` (until ${inside.join(', ')})` : ''}`, start: from, end: t });
+    }
+    if (!waited) break;
+    path.unshift({ what: waited.what, start: waited.start, end: waited.end });
+    t = waited.start;
+    if (t <= 1) break;
+  }
+  return path;
+}
+
+/** A critical path as one line: `GET / 0–120 → GET /app.wasm 130–950 → main thread 950–1010 …`. */
+export function pathLine(path) {
+  return path.map((s) => `${s.what} ${Math.round(s.start)}–${Math.round(s.end)}`).join(' → ');
+}
+
+export async function measure(browser, base, profile, prefetch, lastVisit, warm = false) {
+  let wasmEncoding = '';
+  const prepare = async (_, page) => {
+    page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
+    await page.addInitScript((lastVisit) => {
+      // Without the last visit's copy: none is there when the page starts (the app keeps one
+      // after each visit; this row measures the page as if it did not).
+      if (!lastVisit) for (const k of Object.keys(localStorage)) if (k.startsWith('fluxlens:last:')) localStorage.removeItem(k);
+      const seen = () => {
+        const el = document.querySelector('[data-identity=Flux]');
+        if (el && el.textContent && el.textContent !== 'unknown' && !window.__factsAt) window.__factsAt = performance.now();
+      };
+      new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true });
+    }, !!lastVisit);
+  };
+  // Complete: the overview shows every card and finding (on a second visit, from the last
+  // visit's data, marked not live); live: the first live read has landed (`data-ready`).
+  const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0 && performance.getEntriesByName('fluxlens:data-ready').length > 0;
+  const { context, page, bytes, timeline } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare);
+  const t = await page.evaluate(() => ({ facts: window.__factsAt, dataReady: performance.getEntriesByName('fluxlens:data-ready')[0].startTime, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, live: Math.max(performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, performance.getEntriesByName('fluxlens:data-ready')[0].startTime) }));
+  await context.close();
+  const path = criticalPath(timeline(), t.complete, { 'data-ready': t.dataReady, 'view-rendered': t.complete });
+  return { ...t, wasmEncoding, bytes: bytes(), path };
+}
+
+// The Flux Operator UI's dashboard beside fluxlens (#28), when its production build is given:
+// OPERATOR_UI_DIST=<flux-operator>/web/dist (npm ci && npx vite build there; this bench cannot
+// fetch it: the machines reach package registries only). It is served by the same nginx with the
+// same treatment (brotli and gzip prebuilt, hashed assets immutable, the API proxied to the same
+// simulator), and is complete when its dashboard shows the report (one request).
+export function operatorSite(dist, port, api) {
+  return `server {
+    listen 127.0.0.1:${port};
+    root ${dist};
+    gzip_static on;
+    ${existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so') ? 'brotli_static on;' : ''}
+    gzip on;
+    gzip_types application/javascript text/css application/json image/svg+xml;
+    location /api/ { proxy_pass ${api}; proxy_http_version 1.1; proxy_set_header Host $host; }
+    location /assets/ { try_files $uri =404; add_header Cache-Control "public, max-age=31536000, immutable" always; }
+    location / { try_files $uri /index.html; add_header Cache-Control "no-cache" always; }
+  }`;
+}
+
+export async function measureOperator(browser, base, profile, warm) {
+  const done = () => window.__completeAt;
+  // Once per context: every page of it watches for the dashboard's report.
+  let watching = false;
+  const prepare = async (context) => {
+    if (watching) return;
+    watching = true;
+    await context.addInitScript(() => {
+      new MutationObserver(() => {
+        const main = document.querySelector('main');
+        if (!window.__completeAt && main && main.textContent.includes('Flux Distribution') && main.textContent.includes('Flux Components')) window.__completeAt = performance.now();
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+  };
+  const { context, page, bytes, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare);
+  const complete = await page.evaluate(done);
+  await context.close();
+  return { complete, bytes: bytes(), path: criticalPath(timeline(), complete) };
+}
+
+/** The built app with its page's prefetch script as a lever row has it: off (the script left
+ * out), up to 'lists' or 'reads' (its `upTo` line edited), or whole (the page as built). The
+ * product reads no switch for this (#48): a row serves a copy of the page, precompressed like
+ * the original, beside the same files. */
+export function withPrefetch(dist, prefetch) {
+  if (prefetch === true) return dist;
+  const page = readFileSync(`${dist}/index.html`, 'utf8');
+  const start = page.indexOf("<script>// The first load's API reads");
+  if (start < 0) throw new Error('the page has no prefetch script');
+  let edited;
+  if (prefetch === false) {
+    edited = page.slice(0, start) + page.slice(page.indexOf('</script>', start) + '</script>'.length);
+  } else {
+    edited = page.replace("var upTo = '';", `var upTo = '${prefetch}';`);
+    if (edited === page) throw new Error("the prefetch script has no `var upTo = '';` line");
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-lever-'));
+  for (const name of readdirSync(dist)) {
+    if (!name.startsWith('index.html')) symlinkSync(join(dist, name), join(dir, name));
+  }
+  const bytes = Buffer.from(edited);
+  writeFileSync(join(dir, 'index.html'), bytes);
+  writeFileSync(join(dir, 'index.html.gz'), zlib.gzipSync(bytes, { level: 9 }));
+  writeFileSync(join(dir, 'index.html.br'), zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  return dir;
+}
+
