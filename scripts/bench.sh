@@ -37,5 +37,6 @@ cost=$(FLUXLENS_SERVER_COST=1 cargo test -q -p fluxlens-sim --release server_cos
 generated server-cost "core's poller against the simulator, 1 first load + 120 polls = one hour at 30 s, synthetic healthy clusters; API-server calls by the operator's v0.58.1 code, see crates/fluxlens-sim/src/server_cost.rs" "$cost"
 node bench/run.mjs
 node bench/load.mjs
+node bench/scenarios.mjs
 node bench/live.mjs
 node bench/fleet.mjs
