@@ -346,19 +346,13 @@ fn physical(o: &Origin) -> Value {
 fn uri(path: &Path) -> String {
     let text = path.to_string_lossy().replace('\\', "/");
     let text = text.strip_prefix("./").unwrap_or(&text);
-    let mut out = String::new();
+    // The query encoder keeps exactly a path's characters: unreserved ones and `/`.
+    let encoded = fluxlens_core::util::query::encode(text);
     if path.is_absolute() {
-        out.push_str("file://");
+        format!("file://{encoded}")
+    } else {
+        encoded
     }
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
