@@ -69,7 +69,9 @@ export function criticalPath(requests, complete, marks = {}) {
   let t = complete;
   const named = Object.entries(marks).filter(([, at]) => at !== undefined).sort((a, b) => b[1] - a[1]);
   for (;;) {
-    const waited = requests.filter((r) => r.end <= t + 1).sort((a, b) => b.end - a.end)[0];
+    // A request that started at t (one served at once, from a cache) cannot be what t waited
+    // on: walking back to it would stand still.
+    const waited = requests.filter((r) => r.end <= t + 1 && r.start < t).sort((a, b) => b.end - a.end)[0];
     const from = waited ? waited.end : 0;
     if (t - from >= 2) {
       const inside = named.filter(([, at]) => at > from && at <= t).map(([n]) => n);

@@ -14,7 +14,10 @@ const kb = (n) => (n / 1024).toFixed(1);
 // script and the main module; the rest arrives later or elsewhere.
 function part(f) {
   if (/^fluxlens-[0-9a-f]+_bg\.wasm$/.test(f)) return { name: 'wasm: the main module (the overview and the app)', first: true };
-  if (f.endsWith('.wasm')) return { name: 'wasm: the other pages\' chunks (fetched when a page opens, or idle after the first view)' };
+  // Code the overview's first view does not run (#51, src/chunks.rs), apart from the pages'.
+  if (/^split_fluxlens_snapshot-/.test(f)) return { name: 'wasm: the snapshot codec (keeps this visit\'s read after the first view; last visit, snapshot links)' };
+  if (/^split_fluxlens_fleet-/.test(f)) return { name: 'wasm: the fleet page and its reads (only on /fleet)' };
+  if (f.endsWith('.wasm')) return { name: 'wasm: the other pages\' chunks and the code they share (fetched when a page opens, or idle after the first view)' };
   if (/^fluxlens-[0-9a-f]+\.js$/.test(f)) return { name: 'js: the app\'s script (bindings, split loader)', first: true };
   if (f.startsWith('snippets/')) return { name: 'js: the reader worker (started after the first load)' };
   if (f.endsWith('.js')) return { name: 'js: the launcher plugin (fluxlens-element.js)' };

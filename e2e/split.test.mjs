@@ -1,10 +1,12 @@
 // The wasm cut in two (#28, src/pages/split.rs, scripts/split.py): the overview runs on the main
 // module alone, every other page brings its chunk when it is opened (or after the first view,
 // while the browser is idle), and a chunk that does not arrive is said so, page by page, with
-// the rest of the app still working.
+// the rest of the app still working. What the first view does not run lives in chunks too
+// (#51, src/chunks.rs): the snapshot codec (the last visit's copy, the kept visits, snapshot
+// links and files) and the fleet's reads; a cold overview fetches neither before it is complete.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch } from './helpers.mjs';
+import { startSim, launch, openMenu } from './helpers.mjs';
 
 let browser;
 let sim;
@@ -34,6 +36,8 @@ test('the overview is complete on the main module alone, then the linked pages\'
   assert.equal(atView.length, 1, `only the main module before the overview: ${atView.join(' ')}`);
   assert.match(atView[0], /^fluxlens-[0-9a-f]{1,16}_bg\.wasm$/);
   assert.ok(await page.locator('[data-rule]').count() > 0, 'the overview shows its findings');
+  // This visit's read is kept after the first view (the snapshot codec's chunk comes then).
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.includes('/split_fluxlens_snapshot-')), null, { timeout: 15000 });
   // After the first view, the five linked pages' own modules are fetched (the fleet's is not).
   await page.waitForFunction(() => ['graph', 'signatures', 'migrations', 'compliance', 'changes']
     .every((p) => performance.getEntriesByType('resource').some((r) => r.name.includes(`/split_fluxlens_${p}-`))), null, { timeout: 15000 });
@@ -78,14 +82,43 @@ test('a chunk that does not arrive is said so on its page; the rest works, and t
   assert.deepEqual(errors.filter((e) => !/failed to load split module|Failed to fetch/.test(e)), []);
 });
 
-test('the embedded panel fetches only the chunk of the page it shows', async () => {
+test('the embedded panel fetches only the chunk of the page it shows (and the codec that keeps its read)', async () => {
   const { page, errors, chunks } = await open('/embed/overview?poll=600');
   await page.waitForFunction(rendered, null, { timeout: 30000 });
   await page.waitForTimeout(2500);
-  assert.deepEqual(chunks, []);
+  // The codec brings the code it shares with pages (chunk_N); no page's own module comes.
+  assert.deepEqual(chunks.filter((c) => c.startsWith('split_') && !c.startsWith('split_fluxlens_snapshot-')), []);
   const graph = await open('/embed/graph?poll=600');
   await graph.page.locator('[data-node-id]').first().waitFor({ timeout: 30000 });
   await graph.page.waitForTimeout(2500);
   assert.ok(graph.chunks.every((c) => !/split_fluxlens_(signatures|migrations|compliance|fleet)-/.test(c)), graph.chunks.join(' '));
   assert.deepEqual([...errors, ...graph.errors], []);
+});
+
+test('without the snapshot codec\'s chunk: a snapshot link says why and contacts no API; a second visit shows the live read, no head start', async () => {
+  const blockCodec = /split_fluxlens_snapshot-[0-9a-f]+\.wasm$/;
+  // A snapshot link made where the chunk arrives.
+  const made = await open('/?poll=600');
+  await made.page.waitForFunction(rendered, null, { timeout: 30000 });
+  await openMenu(made.page, 'share');
+  await made.page.getByRole('button', { name: 'Share snapshot' }).click();
+  const link = await made.page.locator('[data-share-link]').inputValue();
+  assert.match(link, /#snap=fl1\./);
+  const before = (await sim.log()).length;
+  const { page, errors } = await open(link.replace(/^http:\/\/127\.0\.0\.1:\d+/, ''), { block: blockCodec });
+  const error = page.locator('[data-snapshot-error]');
+  await error.waitFor({ timeout: 15000 });
+  assert.match(await error.textContent(), /did not arrive.*Reload the page/);
+  const api = (await sim.log()).slice(before).filter((e) => e.path.startsWith('/api/'));
+  assert.deepEqual(api, [], 'a snapshot link never contacts the API, even when it cannot be opened');
+  assert.deepEqual(errors.filter((e) => !/failed to load split module|Failed to fetch/.test(e)), []);
+  // A second visit in the same browser (its read kept by the first) with the codec blocked.
+  const ctx = made.page.context();
+  const again = await ctx.newPage();
+  await again.route(blockCodec, (route) => route.abort('connectionfailed'));
+  await again.goto(sim.base + '/?poll=600');
+  await again.waitForFunction(rendered, null, { timeout: 30000 });
+  await again.locator('[data-rule]').first().waitFor();
+  assert.equal(await again.locator('[data-notice=last-visit]').count(), 0, 'not said to be the last visit\'s: it is live');
+  assert.equal(await again.locator('.fl-freshness').getAttribute('data-freshness'), 'fresh');
 });

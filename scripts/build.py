@@ -7,7 +7,9 @@ pointing under /fluxlens/), both precompressed. Trunk only serves in development
 The page is index.html with its `data-trunk` links done as Trunk would for a release:
   rel="inline"     a script or stylesheet, written into the page (no request of its own, #28);
   rel="css"        a stylesheet file named by its hash (the load bench's "before #28" page);
-  rel="rust"       the app's module script, in its place, and a preload of the main JS and wasm;
+  rel="rust"       the app's module script, in its place, and a preload of the main JS and wasm
+                   first in the head (the wasm is the cold visit's longest request, #51: its
+                   request goes out before the inline styles and scripts are read);
   rel="copy-file"  copied beside the page, the tag dropped.
 
 Up to date, it builds nothing: what went into dist/ (every input file's bytes, the tools'
@@ -94,7 +96,8 @@ class Page:
         js, wasm = f"{public}{self.stem}.js", f"{public}{self.stem}_bg.wasm"
         preload = (f'<link rel="modulepreload" href="{js}" crossorigin="anonymous" integrity="{sri(out, self.stem + ".js")}">'
                    f'<link rel="preload" href="{wasm}" crossorigin="anonymous" integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
-        split.write_text(os.path.join(out, "index.html"), must_replace(html, "</head>", preload + "</head>"))
+        charset = '<meta charset="utf-8">'
+        split.write_text(os.path.join(out, "index.html"), must_replace(html, charset, charset + "\n  " + preload))
         return written
 
     def link(self, attrs, public, out, written):

@@ -64,5 +64,7 @@ scripts/build.sh
 python3 scripts/build.py | grep -q "up to date" || { echo "build: a second build of the same tree rebuilt"; exit 1; }
 step "deploy image: built (buildah on an mmdebstrap base, or docker) and started as uid 101, read-only root"
 scripts/image-test.sh
+step "bench tooling (its arithmetic, without a browser)"
+node --test bench/
 step "end-to-end (Playwright on the simulator)"
 node --test --test-concurrency=1 e2e/

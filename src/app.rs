@@ -22,9 +22,9 @@ pub fn App() -> impl IntoView {
         // A snapshot link shows the captured data and never contacts the API, even when it is
         // damaged (the user then gets the reason and a link to the live view).
         match crate::components::share::fragment_snapshot() {
-            Some(snap) => {
-                crate::components::share::open_snapshot(state, &snap);
-            }
+            Some(snap) => leptos::task::spawn_local(async move {
+                crate::components::share::open_snapshot(state, snap).await;
+            }),
             None => crate::api::loader::start(state, poll),
         }
     }
@@ -42,14 +42,23 @@ pub fn App() -> impl IntoView {
 fn start_fleet() {
     let fleet = crate::state::FleetState::new();
     provide_context(fleet);
-    match crate::components::fleet_link::fragment_link() {
-        Some(text) => crate::components::fleet_link::open_link(fleet, &text),
-        None => {
-            let poll = query_param("poll")
-                .and_then(|p| p.parse().ok())
-                .filter(|s: &u32| *s >= 1)
-                .unwrap_or(crate::api::fleet::POLL_SECONDS);
-            crate::api::fleet::start(fleet, poll);
+    let link = crate::components::fleet_link::fragment_link();
+    let poll = query_param("poll")
+        .and_then(|p| p.parse().ok())
+        .filter(|s: &u32| *s >= 1)
+        .unwrap_or(crate::api::fleet::POLL_SECONDS);
+    // Without the chunk the fleet page itself says its code did not arrive.
+    leptos::task::spawn_local(async move {
+        let _ = fleet_reads(fleet, link, poll).await;
+    });
+}
+
+crate::chunks::in_chunk! { fluxlens_fleet:
+    /// In the fleet page's chunk: a cluster's dashboard never loads the fleet's readers.
+    fn fleet_reads(fleet: crate::state::FleetState, link: Option<String>, poll: u32) {
+        match link {
+            Some(text) => crate::components::fleet_link::open_link(fleet, &text),
+            None => crate::api::fleet::start(fleet, poll),
         }
     }
 }

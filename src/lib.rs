@@ -6,6 +6,7 @@
 pub mod api;
 pub mod app;
 pub mod base;
+pub mod chunks;
 pub mod clock;
 pub mod components;
 pub mod pages;

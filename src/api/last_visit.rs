@@ -35,14 +35,28 @@ fn cookie() -> Option<fluxlens_core::wire::auth::AuthProvider> {
     fluxlens_core::wire::auth::parse_cookie(&super::cookies())
 }
 
-/// Whether the last visit's data may show before the server has answered this visit.
-pub fn shows_at_once() -> bool {
-    kept::shows_before_an_answer(cookie().as_ref())
+/// At the start of a visit: the kept copy shows at once where the server asks for no sign-in;
+/// behind one, the code that reads it is fetched now, so that it shows as soon as the server
+/// has answered (`restore(state, true)`), before the rest of this visit's reads.
+pub fn begin(state: AppState) {
+    if kept::shows_before_an_answer(cookie().as_ref()) {
+        restore(state, false);
+    } else if storage().is_some_and(|s| s.get_item(&key()).ok().flatten().is_some()) {
+        leptos::task::spawn_local(async {
+            let _ = codec_here().await;
+        });
+    }
+}
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    /// Nothing: calling it brings the snapshot codec's chunk.
+    fn codec_here() {}
 }
 
 /// Shows the last visit's data, if no data is shown yet and a copy is kept that may show
 /// (`answered`: whether the server has answered this visit); a copy that may not (signed out)
-/// or cannot (damaged) is removed, one that waits for an answer is kept.
+/// or cannot (damaged) is removed, one that waits for an answer is kept. Reading it needs the
+/// snapshot codec's chunk: fetched only when a copy is kept.
 pub fn restore(state: AppState, answered: bool) {
     if state.data.with_untracked(Option::is_some) {
         return;
@@ -53,15 +67,33 @@ pub fn restore(state: AppState, answered: bool) {
     let Some(text) = store.get_item(&key()).ok().flatten() else {
         return;
     };
-    match kept::reopen(&text, cookie().as_ref(), answered) {
-        Ok(cluster) => {
-            let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
-            state.last_visit.set(Some(since));
-            state.stale_since.set(Some(since));
-            state.data.set(Some(Arc::new(Loaded::new(cluster))));
+    let cookie = cookie();
+    leptos::task::spawn_local(async move {
+        // No chunk, no head start: the live read shows as it would on a first visit.
+        let _ = reopen(state, text, cookie, answered).await;
+    });
+}
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    fn reopen(
+        state: AppState,
+        text: String,
+        cookie: Option<fluxlens_core::wire::auth::AuthProvider>,
+        answered: bool,
+    ) {
+        // The live read may have landed while the chunk was on its way: it wins.
+        if state.data.with_untracked(Option::is_none) {
+            match kept::reopen(&text, cookie.as_ref(), answered) {
+                Ok(cluster) => {
+                    let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
+                    state.last_visit.set(Some(since));
+                    state.stale_since.set(Some(since));
+                    state.data.set(Some(Arc::new(Loaded::new(cluster))));
+                }
+                Err(kept::NotShown::NotYet) => {}
+                Err(_) => forget(),
+            }
         }
-        Err(kept::NotShown::NotYet) => {}
-        Err(_) => forget(),
     }
 }
 
@@ -89,18 +121,33 @@ pub fn keep_soon(state: AppState) {
         let live = state.last_visit.get_untracked().is_none()
             && state.snapshot.with_untracked(Option::is_none);
         if let Some(data) = state.data.get_untracked().filter(|_| live) {
-            keep(&data.cluster);
-            super::visits::record(state, &data);
+            let cookie = cookie();
+            leptos::task::spawn_local(async move {
+                // No chunk: nothing kept this time, nothing else lost.
+                let _ = keep(state, data, cookie).await;
+            });
         }
     })
     .forget();
 }
 
-fn keep(cluster: &Cluster) {
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    /// Keeps the data as the last visit's copy and adds it to the kept visits.
+    fn keep(
+        state: AppState,
+        data: Arc<Loaded>,
+        cookie: Option<fluxlens_core::wire::auth::AuthProvider>,
+    ) {
+        keep_copy(&data.cluster, cookie.as_ref());
+        super::visits::record(state, &data);
+    }
+}
+
+fn keep_copy(cluster: &Cluster, cookie: Option<&fluxlens_core::wire::auth::AuthProvider>) {
     let Some(store) = storage() else {
         return;
     };
-    match kept::keep(cluster, cookie().as_ref()) {
+    match kept::keep(cluster, cookie) {
         // Full storage: no head start next time, nothing else lost.
         Some(text) => {
             if store.set_item(&key(), &text).is_ok() {

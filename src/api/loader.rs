@@ -18,8 +18,8 @@ pub const POLL_SECONDS: u32 = 30;
 pub fn start(state: AppState, poll_seconds: u32) {
     // The last visit's data while the first read runs (#28), said to be so: at once where the
     // server asks for no sign-in, else once it has answered the report (`drive`).
-    if state.snapshot.with_untracked(Option::is_none) && super::last_visit::shows_at_once() {
-        super::last_visit::restore(state, false);
+    if state.snapshot.with_untracked(Option::is_none) {
+        super::last_visit::begin(state);
     }
     leptos::task::spawn_local(async move {
         let api = Api::page();

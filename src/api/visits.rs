@@ -41,8 +41,32 @@ fn stored() -> Visits {
 }
 
 /// Remembers the kept visits as they are before this visit adds its own (once: after the
-/// server's first answer, when its sign-in cookie is current).
+/// server's first answer, when its sign-in cookie is current). Decoding them needs the
+/// snapshot codec's chunk: fetched only when visits are kept.
 pub fn restore(state: AppState) {
+    if state.visits.with_untracked(Option::is_some) {
+        return;
+    }
+    if storage()
+        .and_then(|s| s.get_item(&key()).ok().flatten())
+        .is_none()
+    {
+        state.visits.set(Some(Arc::new(Visits::default())));
+        return;
+    }
+    // No chunk: no "since your last visit" this time; the visits stay kept.
+    leptos::task::spawn_local(async move {
+        let _ = restore_kept(state).await;
+    });
+}
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    fn restore_kept(state: AppState) {
+        remember(state);
+    }
+}
+
+fn remember(state: AppState) {
     if state.visits.with_untracked(Option::is_none) {
         state.visits.set(Some(Arc::new(stored())));
     }
@@ -50,7 +74,7 @@ pub fn restore(state: AppState) {
 
 /// Adds this read to the kept visits (one an hour: later reads of the hour replace it).
 pub fn record(state: AppState, data: &Loaded) {
-    restore(state);
+    remember(state);
     let mut visits = stored();
     let now = js_sys::Date::now() as i64;
     visits.record(VisitDigest::of(&data.cluster, &data.analysis), now);

@@ -1,5 +1,6 @@
 //! Live links, snapshot links and snapshot files.
 
+use crate::chunks::ChunkFailed;
 use crate::state::{AppState, Loaded, SnapshotInfo};
 use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
 use leptos::prelude::*;
@@ -9,31 +10,80 @@ use wasm_bindgen::JsCast;
 /// The fragment key that carries a snapshot.
 pub const FRAGMENT_KEY: &str = "snap=";
 
-/// Opens an encoded snapshot into the app state (no API is contacted). `true` on success.
-pub fn open_snapshot(state: AppState, text: &str) -> bool {
-    match snapshot::decode(text) {
-        Ok(snap) => {
-            let opened = snap.open();
-            let captured = opened
-                .cluster
-                .notes
-                .captured_at_ms
-                .map(crate::clock::dated)
-                .unwrap_or_else(|| "unknown time".into());
-            state.data.set(Some(Arc::new(Loaded::opened(
-                opened.cluster,
-                opened.verdicts,
-            ))));
-            state.snapshot.set(Some(SnapshotInfo {
-                captured_at: captured,
-            }));
-            state.snapshot_error.set(None);
-            crate::perf::mark(crate::perf::DATA_READY);
-            true
-        }
-        Err(e) => {
-            state.snapshot_error.set(Some(e.to_string()));
+/// Opens an encoded snapshot into the app state (no API is contacted). `true` on success. The
+/// codec is in the snapshot chunk, fetched now if it is not here yet.
+pub async fn open_snapshot(state: AppState, text: String) -> bool {
+    match decode_and_show(state, text).await {
+        Ok(opened) => opened,
+        Err(ChunkFailed) => {
+            state.snapshot_error.set(Some(CHUNK_FAILED.to_string()));
             false
+        }
+    }
+}
+
+/// What the user is told when the snapshot code did not arrive.
+const CHUNK_FAILED: &str = "The snapshot could not be opened or made: this page's code for snapshots did not arrive (the connection, or a newer fluxlens was deployed). Reload the page to try again.";
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    fn decode_and_show(state: AppState, text: String) -> bool {
+        match snapshot::decode(&text) {
+            Ok(snap) => {
+                let opened = snap.open();
+                let captured = opened
+                    .cluster
+                    .notes
+                    .captured_at_ms
+                    .map(crate::clock::dated)
+                    .unwrap_or_else(|| "unknown time".into());
+                state.data.set(Some(Arc::new(Loaded::opened(
+                    opened.cluster,
+                    opened.verdicts,
+                ))));
+                state.snapshot.set(Some(SnapshotInfo {
+                    captured_at: captured,
+                }));
+                state.snapshot_error.set(None);
+                crate::perf::mark(crate::perf::DATA_READY);
+                true
+            }
+            Err(e) => {
+                state.snapshot_error.set(Some(e.to_string()));
+                false
+            }
+        }
+    }
+}
+
+/// A snapshot ready to leave: its encoded text and how many values were redacted from it.
+#[derive(Clone, PartialEq)]
+struct Encoded {
+    text: String,
+    redacted: usize,
+}
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    /// Captures and encodes the data shown; why not, when redaction cannot be completed.
+    fn encode(data: Arc<Loaded>, view: SnapshotView, drop_messages: bool) -> Result<Encoded, String> {
+        let options = SnapshotOptions { view, drop_messages };
+        snapshot::capture(&data.cluster, options)
+            .map(|snap| Encoded {
+                text: snapshot::encode(&snap),
+                redacted: snap.redacted,
+            })
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The data shown, encoded; `None` (the user told why) when it cannot be.
+async fn encode_current(state: AppState, drop_messages: bool) -> Option<Encoded> {
+    let data = state.data.get_untracked()?;
+    let answer = encode(data, current_view(), drop_messages).await;
+    match answer.unwrap_or_else(|ChunkFailed| Err(CHUNK_FAILED.to_string())) {
+        Ok(encoded) => Some(encoded),
+        Err(why) => {
+            state.snapshot_error.set(Some(why));
+            None
         }
     }
 }
@@ -103,34 +153,25 @@ pub fn ShareControls() -> impl IntoView {
     let prepared = RwSignal::new(None::<(String, usize)>);
     // Fails closed: when redaction cannot be completed nothing is prepared and the user is
     // told why.
-    let encode_current = move || {
-        let d = state.data.get_untracked()?;
-        let snap = snapshot::capture(
-            &d.cluster,
-            SnapshotOptions {
-                view: current_view(),
-                drop_messages: drop_messages.get_untracked(),
-            },
-        );
-        match snap {
-            Ok(snap) => Some((snapshot::encode(&snap), snap.redacted)),
-            Err(e) => {
-                state.snapshot_error.set(Some(e.to_string()));
-                None
-            }
-        }
-    };
     let share = move |_| {
-        if let Some((s, n)) = encode_current() {
-            let link = format!("{}#{FRAGMENT_KEY}{s}", live_link());
-            shown.set(Some(link.clone()));
-            prepared.set(Some((link, n)));
-        }
+        leptos::task::spawn_local(async move {
+            if let Some(e) = encode_current(state, drop_messages.get_untracked()).await {
+                let link = format!("{}#{FRAGMENT_KEY}{}", live_link(), e.text);
+                shown.set(Some(link.clone()));
+                prepared.set(Some((link, e.redacted)));
+            }
+        });
     };
     let save = move |_| {
-        if let Some((s, _)) = encode_current() {
-            crate::components::download::download("fluxlens-snapshot.fluxlens", "text/plain", &s);
-        }
+        leptos::task::spawn_local(async move {
+            if let Some(e) = encode_current(state, drop_messages.get_untracked()).await {
+                crate::components::download::download(
+                    "fluxlens-snapshot.fluxlens",
+                    "text/plain",
+                    &e.text,
+                );
+            }
+        });
     };
     let open_file = move |ev: web_sys::Event| {
         let Some(input) = ev
@@ -151,7 +192,7 @@ pub fn ShareControls() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if let Ok(text) = wasm_bindgen_futures::JsFuture::from(file.text()).await
                 && let Some(t) = text.as_string()
-                && open_snapshot(state, t.trim())
+                && open_snapshot(state, t.trim().to_string()).await
             {
                 keep_in_address_bar(t.trim());
             }

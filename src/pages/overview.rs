@@ -6,6 +6,7 @@ use fluxlens_core::Status;
 use fluxlens_core::analyses::migration::Migration;
 use fluxlens_core::analyses::summary::ClusterSummary;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// What the compliance card says.
 #[derive(Clone, PartialEq)]
@@ -45,27 +46,54 @@ pub fn OverviewPage() -> impl IntoView {
     }
 }
 
+/// What "since your last visit" says: when that visit read the cluster, when this one did
+/// (ms since the epoch) and what differs (`None`: nothing).
+#[derive(Clone, PartialEq)]
+struct SinceLastVisit {
+    at: i64,
+    now: i64,
+    phrase: Option<String>,
+}
+
+crate::chunks::in_chunk! { fluxlens_snapshot:
+    /// Compares this read with the last kept visit (the visits' chunk is here once they are).
+    fn since_last_visit_of(
+        visits: Arc<fluxlens_core::share::visits::Visits>,
+        data: Arc<crate::state::Loaded>,
+    ) -> Option<SinceLastVisit> {
+        use fluxlens_core::analyses::changes::{diff, digest::VisitDigest, summary};
+        visits.last().map(|last| {
+            let now = VisitDigest::of(&data.cluster, &data.analysis);
+            SinceLastVisit {
+                at: last.read_at_ms,
+                now: now.read_at_ms,
+                phrase: summary::phrase(&diff::between(last, &now)),
+            }
+        })
+    }
+}
+
 /// One line on what changed since the read kept at the last visit (#49), with a link to the
 /// timeline; nothing before this visit's first live read, or when no visit is kept.
 fn since_last_visit() -> impl IntoView {
-    use fluxlens_core::analyses::changes::{diff, digest::VisitDigest, summary};
     let state = crate::state::AppState::expect();
-    let line = Memo::new(move |_| {
+    let line = RwSignal::new(None::<SinceLastVisit>);
+    // The comparison runs in the snapshot codec's chunk (here once the visits are read).
+    Effect::new(move |_| {
         // Only live data is compared (not the last visit's own copy shown while it loads).
-        if state.last_visit.get().is_some() || state.snapshot.with(Option::is_some) {
-            return None;
+        let live = state.last_visit.get().is_none() && state.snapshot.with(Option::is_none);
+        let visits = state.visits.get().filter(|v| live && v.last().is_some());
+        match (visits, state.data.get()) {
+            (Some(visits), Some(data)) => leptos::task::spawn_local(async move {
+                if let Ok(said) = since_last_visit_of(visits, data).await {
+                    line.try_set(said);
+                }
+            }),
+            _ => line.set(None),
         }
-        let visits = state.visits.get()?;
-        let last = visits.last()?;
-        state.data.with(|d| {
-            let d = d.as_deref()?;
-            let now = VisitDigest::of(&d.cluster, &d.analysis);
-            let phrase = summary::phrase(&diff::between(last, &now));
-            Some((last.read_at_ms, now.read_at_ms, phrase))
-        })
     });
     move || {
-        line.get().map(|(at, now, phrase)| {
+        line.get().map(|SinceLastVisit { at, now, phrase }| {
             let when = fluxlens_core::util::time::shown(at, now);
             let what = phrase.unwrap_or_else(|| "no difference between the two reads".to_string());
             view! {

@@ -8,16 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A page that could not be loaded: its chunk did not arrive (network, a newer deploy).
-#[derive(Debug, Clone, Copy)]
-pub struct ChunkFailed;
-
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkFailed {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        ChunkFailed
-    }
-}
+pub use crate::chunks::ChunkFailed;
 
 /// A page whose code may live in another chunk.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -75,7 +75,7 @@ pub fn rolling_reread(rows: &[ResourceSummary], poll: u32, roots: &[ObjectKey]) 
         (&r.kind, &r.namespace, &r.name)
     }
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_unstable_by(|&a, &b| ident(&rows[a]).cmp(&ident(&rows[b])));
+    crate::util::sort::by(&mut order, |&a, &b| ident(&rows[a]).cmp(&ident(&rows[b])));
     for i in order {
         let r = &rows[i];
         if is_root(r) {
@@ -307,7 +307,7 @@ pub fn helm_storage_due(
         .map(|k| (read_at.get(k).copied(), k))
         .collect();
     // Never read (None) sorts first; a stable sort keeps the candidates' natural order.
-    due.sort_by_key(|(at, _)| *at);
+    crate::util::sort::by(&mut due, |a, b| a.0.cmp(&b.0));
     due.into_iter().take(cap).map(|(_, k)| k.clone()).collect()
 }
 

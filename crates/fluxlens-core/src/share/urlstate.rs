@@ -133,10 +133,23 @@ impl GraphQuery {
             push("owners", "1".into());
         }
         if let Some((z, x, y)) = self.viewport {
-            push("vp", format!("{z:.3},{x:.0},{y:.0}"));
+            push("vp", viewport_param(z, x, y));
         }
         parts.join("&")
     }
+}
+
+/// `vp=`: the zoom to three decimals, the offsets whole. In integer arithmetic: float
+/// formatting would bring core's float printer into the main module (12 KB, #51).
+fn viewport_param(z: f32, x: f32, y: f32) -> String {
+    let thousandths = (z.max(0.0) * 1000.0).round() as i64;
+    format!(
+        "{}.{:03},{},{}",
+        thousandths / 1000,
+        thousandths % 1000,
+        x.round() as i64,
+        y.round() as i64
+    )
 }
 
 /// Query keys that belong to the visit, not to one view (the poll interval a wall screen was
@@ -260,6 +273,19 @@ mod tests {
         assert_eq!(GraphQuery::from_query(&format!("?{s}")), q);
         assert_eq!(GraphQuery::default().to_query(), "");
         assert_eq!(GraphQuery::from_query(""), GraphQuery::default());
+    }
+
+    #[test]
+    fn the_viewport_is_written_as_the_float_printer_wrote_it() {
+        for (z, x, y) in [
+            (0.5f32, -120.0f32, 40.0f32),
+            (1.23456, 0.4, -7.6),
+            (2.0, 1e6, -1e6),
+            (0.0004, 3.49, 12.5),
+        ] {
+            let expected = format!("{z:.3},{:.0},{:.0}", x.round(), y.round());
+            assert_eq!(viewport_param(z, x, y), expected, "{z} {x} {y}");
+        }
     }
 
     #[test]

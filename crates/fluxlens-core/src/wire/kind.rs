@@ -170,9 +170,13 @@ impl Kind {
             Kind::OciRepository => "ocirepositories".to_string(),
             Kind::ImagePolicy => "imagepolicies".to_string(),
             Kind::GitRepository | Kind::HelmRepository | Kind::ImageRepository => {
-                format!("{}ies", self.as_str().to_lowercase().trim_end_matches('y'))
+                format!(
+                    "{}ies",
+                    self.as_str().to_ascii_lowercase().trim_end_matches('y')
+                )
             }
-            k => format!("{}s", k.as_str().to_lowercase()),
+            // Kinds are ASCII: no Unicode case tables in the main module (#51).
+            k => format!("{}s", k.as_str().to_ascii_lowercase()),
         };
         let group = self.default_api_version().split('/').next()?;
         Some(format!("{plural}.{group}"))

@@ -107,7 +107,7 @@ impl VisitDigest {
                 message: f.message.clone(),
             })
             .collect();
-        findings.sort();
+        crate::util::sort::natural(&mut findings);
         findings.dedup_by(|a, b| a.rule == b.rule && a.subject == b.subject);
         let stages = a
             .migrations

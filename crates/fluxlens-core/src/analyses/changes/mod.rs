@@ -162,7 +162,7 @@ impl Timeline {
     /// Sorts newest first (then by subject, so equal times read in a stable order) and drops
     /// exact repeats (the same change read from two places).
     pub fn settle(&mut self) {
-        self.changes.sort_by(|a, b| {
+        crate::util::sort::by(&mut self.changes, |a, b| {
             b.at_ms
                 .cmp(&a.at_ms)
                 .then_with(|| a.subject.cmp(&b.subject))

@@ -53,7 +53,7 @@ fn cause(s: &Stuck) -> Vec<ObjectKey> {
         .iter()
         .map(|k| (*k).clone())
         .collect();
-    cycle.sort();
+    crate::util::sort::natural(&mut cycle);
     cycle
 }
 
