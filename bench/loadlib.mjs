@@ -144,14 +144,19 @@ export async function measureOperator(browser, base, profile, warm) {
     await context.addInitScript(() => {
       new MutationObserver(() => {
         const main = document.querySelector('main');
-        if (!window.__completeAt && main && main.textContent.includes('Flux Distribution') && main.textContent.includes('Flux Components')) window.__completeAt = performance.now();
+        if (window.__inDomAt || !main || !main.textContent.includes('Flux Distribution') || !main.textContent.includes('Flux Components')) return;
+        window.__inDomAt = performance.now();
+        // Complete once painted, as fluxlens's view-rendered is (src/perf.rs, mark_after_paint:
+        // the next frame, then a task): both are timed at the same moment (#51; before, the
+        // operator's view counted from its insertion into the DOM, a frame earlier).
+        requestAnimationFrame(() => setTimeout(() => { window.__completeAt = performance.now(); }, 0));
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
   };
   const { context, page, bytes, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare);
-  const complete = await page.evaluate(done);
+  const { complete, inDom } = await page.evaluate(() => ({ complete: window.__completeAt, inDom: window.__inDomAt }));
   await context.close();
-  return { complete, bytes: bytes(), path: criticalPath(timeline(), complete) };
+  return { complete, inDom, bytes: bytes(), path: criticalPath(timeline(), complete) };
 }
 
 /** The built app with its page's prefetch script as a lever row has it: off (the script left

@@ -22,6 +22,7 @@ function part(f) {
   if (f.startsWith('snippets/')) return { name: 'js: the reader worker (started after the first load)' };
   if (f.endsWith('.js')) return { name: 'js: the launcher plugin (fluxlens-element.js)' };
   if (f === 'index.html') return { name: 'html: index.html (style and page scripts inline)', first: true };
+  if (f === 'rules.html') return { name: 'html: the rule reference (rules.html, opened from a finding)' };
   return { name: `other: ${f}` };
 }
 
@@ -32,6 +33,7 @@ function sizes() {
   // Every file, also in directories (snippets/ holds the reader worker's script).
   for (const f of readdirSync(`${ROOT}dist`, { recursive: true })) {
     if (f.endsWith('.gz') || f.endsWith('.br')) continue; // the build's precompressed copies
+    if (f.startsWith('.')) continue; // the build's stamp (.build-inputs), never served
     if (!statSync(`${ROOT}dist/${f}`).isFile()) continue;
     const buf = readFileSync(`${ROOT}dist/${f}`);
     const gz = gzipSync(buf, { level: 9 }).length;
