@@ -12,10 +12,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let theme = crate::components::theme::ThemeState::provide();
-    let poll = query_param("poll")
-        .and_then(|p| p.parse().ok())
-        .filter(|s: &u32| *s >= 1)
-        .unwrap_or(crate::api::loader::POLL_SECONDS);
+    let poll = poll_seconds(crate::api::loader::POLL_SECONDS);
     if crate::router::is_fleet_page() {
         start_fleet();
     } else {
@@ -37,16 +34,21 @@ pub fn App() -> impl IntoView {
     view! { <Layout /> }
 }
 
+/// The poll interval the visit asked for (`?poll=N`, at least one second), else `default`.
+fn poll_seconds(default: u32) -> u32 {
+    query_param("poll")
+        .and_then(|p| p.parse().ok())
+        .filter(|s: &u32| *s >= 1)
+        .unwrap_or(default)
+}
+
 /// The fleet page's state and loader, or the fleet link it opens instead (no cluster is
 /// contacted then).
 fn start_fleet() {
     let fleet = crate::state::FleetState::new();
     provide_context(fleet);
     let link = crate::components::fleet_link::fragment_link();
-    let poll = query_param("poll")
-        .and_then(|p| p.parse().ok())
-        .filter(|s: &u32| *s >= 1)
-        .unwrap_or(crate::api::fleet::POLL_SECONDS);
+    let poll = poll_seconds(crate::api::fleet::POLL_SECONDS);
     // Without the chunk the fleet page itself says its code did not arrive.
     leptos::task::spawn_local(async move {
         let _ = fleet_reads(fleet, link, poll).await;

@@ -78,6 +78,13 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
 fn since_last_visit() -> impl IntoView {
     let state = crate::state::AppState::expect();
     let line = RwSignal::new(None::<SinceLastVisit>);
+    // Written only when it differs, as a memo would: a poll that leaves the line as it was
+    // redraws nothing.
+    let say = move |said: Option<SinceLastVisit>| {
+        if line.with_untracked(|l| *l != said) {
+            line.try_set(said);
+        }
+    };
     // The comparison runs in the snapshot codec's chunk (here once the visits are read).
     Effect::new(move |_| {
         // Only live data is compared (not the last visit's own copy shown while it loads).
@@ -86,10 +93,10 @@ fn since_last_visit() -> impl IntoView {
         match (visits, state.data.get()) {
             (Some(visits), Some(data)) => leptos::task::spawn_local(async move {
                 if let Ok(said) = since_last_visit_of(visits, data).await {
-                    line.try_set(said);
+                    say(said);
                 }
             }),
-            _ => line.set(None),
+            _ => say(None),
         }
     });
     move || {
