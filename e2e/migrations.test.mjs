@@ -42,11 +42,12 @@ test('broken: invariants block the stepper; CRDs forbidden show unknown', async 
     await page.goto(sim.base + '/migrations');
     const gitOci = page.locator('[data-migration=git-oci]');
     await gitOci.waitFor();
-    // Blocked once the confirming read has said the references are missing (#51: the first
-    // view does not wait for it, and calls nothing missing before it answers).
-    await gitOci.locator('[data-state=blocked]').waitFor();
+    // MIG-GO-02 blocks once the confirming read has said the references are missing (#51: the
+    // first view does not wait for it, and calls nothing missing before it answers). The stage
+    // may already be blocked before that by MIG-GO-10, read from the root's own status: wait
+    // for the confirmed blocker itself, not for the blocked state (a race CI lost once).
+    await gitOci.locator('.fl-blockers [data-rule="MIG-GO-02"]').first().waitFor();
     assert.equal(await gitOci.locator('[data-state=blocked]').count(), 1);
-    assert.ok(await gitOci.locator('.fl-blockers [data-rule="MIG-GO-02"]').count() >= 1);
     assert.ok(await gitOci.locator('.fl-blockers [data-rule="MIG-GO-10"][data-severity=critical]').count() === 1);
   } finally { await cleanup(browser, sim); }
   const sim2 = await startSim(['--scenario', 'upstream-bootstrap', '--crds-forbidden']);
