@@ -17,6 +17,8 @@ function part(f) {
   // Code the overview's first view does not run (#51, src/chunks.rs), apart from the pages'.
   if (/^split_fluxlens_snapshot-/.test(f)) return { name: 'wasm: the snapshot codec (keeps this visit\'s read after the first view; last visit, snapshot links)' };
   if (/^split_fluxlens_fleet-/.test(f)) return { name: 'wasm: the fleet page and its reads (only on /fleet)' };
+  // The main module's functions the first view does not call (#51, scripts/cold.py).
+  if (/^cold-[0-9a-f]+\.wasm$/.test(f)) return { name: 'wasm: the main module\'s code the first view does not run (fetched once it is on screen)' };
   if (f.endsWith('.wasm')) return { name: 'wasm: the other pages\' chunks and the code they share (fetched when a page opens, or idle after the first view)' };
   if (/^fluxlens-[0-9a-f]+\.js$/.test(f)) return { name: 'js: the app\'s script (bindings, split loader)', first: true };
   if (f.startsWith('snippets/')) return { name: 'js: the reader worker (started after the first load)' };

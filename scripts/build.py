@@ -17,6 +17,7 @@ versions, the options) is hashed into dist/.build-inputs, and an equal hash skip
 
   scripts/build.py                       # dist/ and dist-fluxlens/
   scripts/build.py --one-module --html index.one-module.html --dist target/dist-one-module
+  scripts/build.py --first-view-profile --dist target/first-view/dist   # scripts/first-view.mjs
 """
 import argparse, base64, hashlib, os, re, shutil, subprocess, sys, tempfile
 
@@ -29,7 +30,7 @@ STAMP = ".build-inputs"
 # What the app's bytes are made of (tracked and untracked files under these paths).
 INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.html", "Cargo.toml",
           "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
-          "scripts/precompress.py"]
+          "scripts/cold.py", "scripts/wasmbin.py", "scripts/first-view.txt", "scripts/precompress.py"]
 SUBPATH = "/fluxlens/"
 STARTED_EVENT = "fluxlens:wasm-started"
 
@@ -40,9 +41,12 @@ def main():
     ap.add_argument("--dist", default="dist")
     ap.add_argument("--subpath-dist", default="dist-fluxlens", help=f"the app served under {SUBPATH}")
     ap.add_argument("--one-module", action="store_true", help="no split (the load bench's baseline)")
+    ap.add_argument("--first-view-profile", action="store_true",
+                    help="the main module whole, with its function names (scripts/first-view.mjs)")
     args = ap.parse_args()
     os.chdir(ROOT)
-    dists = [args.dist] if args.one_module else [args.dist, args.subpath_dist]
+    one = args.one_module or args.first_view_profile
+    dists = [args.dist] if one else [args.dist, args.subpath_dist]
     inputs = inputs_hash(args)
     if all(read_stamp(d) == inputs for d in dists):
         print(f"build: {', '.join(dists)} up to date")
@@ -56,7 +60,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="fluxlens-build-", dir=ROOT) as staging:
         app = os.path.join(staging, "app")
         os.mkdir(app)
-        stem = (split.one_module if args.one_module else split.split_app)(source, app)
+        if args.one_module:
+            stem = split.one_module(source, app)
+        else:
+            stem = split.split_app(source, app, profile=args.first_view_profile)
         page = Page(template, stem)
         page.copy_files(app)
         # Compressed once for both folders; only each page (and a stylesheet file) apart.

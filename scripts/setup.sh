@@ -27,6 +27,20 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! 
     libnginx-mod-http-brotli-static brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
 fi
 
+# binaryen's wasm-split cuts the main module by what the first view runs (scripts/cold.py): Debian's
+# package, unpacked under .tools/ (the build's wasm-opt stays the npm one, version 132).
+BINARYEN_DEB=108-1
+if [ ! -x ".tools/binaryen-$BINARYEN_DEB/usr/bin/wasm-split" ]; then
+  say "unpacking binaryen $BINARYEN_DEB (apt, for its wasm-split) under .tools/"
+  deb=$(mktemp -d)
+  chmod 777 "$deb"
+  (cd "$deb" && { apt-get download -qq "binaryen=$BINARYEN_DEB" 2>/dev/null \
+    || { SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo; $SUDO apt-get update -qq && apt-get download -qq "binaryen=$BINARYEN_DEB"; }; })
+  mkdir -p .tools
+  dpkg -x "$deb"/binaryen_*.deb ".tools/binaryen-$BINARYEN_DEB"
+  rm -rf "$deb"
+fi
+
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
 # make release: the plugin's static Linux binaries (scripts/release.py).

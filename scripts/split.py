@@ -11,6 +11,8 @@ so it starts from cargo's own output:
      and chunks of code that several pages share, and the loader (__wasm_split.js);
   2. wasm-bindgen binds the main module (--target web);
   3. wasm-opt -Oz optimizes every module (two at a time);
+  3b. the main module is cut again by what the overview's first view runs (scripts/cold.py):
+     the rest goes to the `cold` module, fetched after the first view (#51);
   4. the main JS takes in the modules it imports (the loader, the API reader's snippet), so the
      app's script is one request: on HTTP/1.1 the first load has six connections for the script,
      the wasm and the API reads, and each small module held one of them for a round trip (#28);
@@ -25,12 +27,19 @@ whole, its linker sections dropped, and optimised once.
 """
 import concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cold  # noqa: E402
+import wasmbin  # noqa: E402
+
 APP = "fluxlens"
 LOADER = "__wasm_split"
+# The main module's code the first view does not run (scripts/cold.py), named as a chunk.
+COLD = "cold"
 
 
-def split_app(source, out):
-    """Writes the split app into `out`; returns its stem (fluxlens-<hash>)."""
+def split_app(source, out, profile=False):
+    """Writes the split app into `out`; returns its stem (fluxlens-<hash>). `profile`: the main
+    module keeps its function names and its cold code (scripts/first-view.mjs measures it)."""
     with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
         run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", APP])
         bound = os.path.join(tmp, "bound")
@@ -39,16 +48,23 @@ def split_app(source, out):
         export_function_table(os.path.join(bound, APP + "_bg.wasm"))
         chunks = sorted(n for n in os.listdir(tmp) if n.endswith(".wasm") and n != APP + ".wasm")
         modules = [os.path.join(bound, APP + "_bg.wasm")] + [os.path.join(tmp, n) for n in chunks]
-        optimize(modules)
+        optimize(modules, names_in_main=True)
+        js = with_modules_inlined(read_text(os.path.join(bound, APP + ".js")), APP, tmp, bound)
+        cut = ""
+        if not profile:
+            kept, moved = cold.cut(modules[0], os.path.join(tmp, COLD + ".wasm"))
+            chunks.append(COLD + ".wasm")
+            js = cold.with_cold_runtime(js)
+            cut = f" ({kept} functions; {moved} more in the cold module)"
         files = {
-            "js": with_modules_inlined(read_text(os.path.join(bound, APP + ".js")), APP, tmp, bound),
+            "js": js,
             "wasm": read_bytes(modules[0]),
             "chunks": {n[:-len(".wasm")]: read_bytes(os.path.join(tmp, n)) for n in chunks},
         }
         new = APP + "-" + build_hash(files)
         write_outputs(out, APP, new, files)
         write_snippets(out, bound, new)
-    print(f"split: {new}: main module and {len(files['chunks'])} chunks")
+    print(f"split: {new}: main module{cut} and {len(files['chunks'])} chunks")
     return new
 
 
@@ -70,10 +86,14 @@ def one_module(source, out):
     return new
 
 
-def optimize(modules):
-    # -Oz: the smallest code; two at a time (this machine's two cores).
+def optimize(modules, names_in_main=False):
+    # -Oz: the smallest code; two at a time (this machine's two cores). The main module keeps
+    # its function names for the cold cut (scripts/cold.py), which drops them.
+    def one(m):
+        names = ["-g"] if names_in_main and m == modules[0] else []
+        run(["wasm-opt", "-Oz", *names, m, "-o", m], quiet=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in pool.map(lambda m: run(["wasm-opt", "-Oz", m, "-o", m], quiet=True), modules):
+        for _ in pool.map(one, modules):
             pass
 
 
@@ -81,18 +101,18 @@ def export_function_table(path):
     """Exports the funcref table again as `__indirect_function_table`: the chunks import it to
     call into the main module and back, and wasm-bindgen (0.2.130) drops that export."""
     wasm = read_bytes(path)
-    sections = list(wasm_sections(wasm))
-    table = function_table_index(wasm, sections)
+    sections = list(wasmbin.sections(wasm))
+    table = function_table_index(wasm)
     name = b"__indirect_function_table"
     out = bytearray(wasm[:8])
     for sid, start, end in sections:
         body = wasm[start:end]
         if sid == 7:
-            count, at = uleb(body, 0)
+            count, at = wasmbin.uleb(body, 0)
             if name in body:
                 return
-            body = leb(count + 1) + body[at:] + leb(len(name)) + name + b"\x01" + leb(table)
-        out += bytes([sid]) + leb(len(body)) + body
+            body = wasmbin.leb(count + 1) + body[at:] + wasmbin.leb(len(name)) + name + b"\x01" + wasmbin.leb(table)
+        out += bytes([sid]) + wasmbin.leb(len(body)) + body
     write_bytes(path, bytes(out))
 
 
@@ -101,88 +121,23 @@ def strip_link_sections(path):
     bytes dropped."""
     wasm = read_bytes(path)
     out = bytearray(wasm[:8])
-    for sid, start, end in wasm_sections(wasm):
+    for sid, start, end in wasmbin.sections(wasm):
         if sid == 0:
-            size, at = uleb(wasm, start)
+            size, at = wasmbin.uleb(wasm, start)
             name = wasm[at:at + size]
             if name == b"linking" or name.startswith(b"reloc."):
                 continue
-        out += bytes([sid]) + leb(end - start) + wasm[start:end]
+        out += bytes([sid]) + wasmbin.leb(end - start) + wasm[start:end]
     write_bytes(path, bytes(out))
     return len(wasm) - len(out)
 
 
-def wasm_sections(wasm):
-    at = 8
-    while at < len(wasm):
-        sid = wasm[at]
-        size, at = uleb(wasm, at + 1)
-        yield sid, at, at + size
-        at += size
-
-
-def function_table_index(wasm, sections):
+def function_table_index(wasm):
     """The index of the first funcref table, imported tables counted first."""
-    index = 0
-    for sid, start, end in sections:
-        if sid == 2:  # imports: a table import is kind 1, its element type follows
-            count, at = uleb(wasm, start)
-            for _ in range(count):
-                for _ in range(2):
-                    size, at = uleb(wasm, at)
-                    at += size
-                kind = wasm[at]
-                at += 1
-                if kind == 1:
-                    if wasm[at] == 0x70:
-                        return index
-                    index += 1
-                    at = skip_limits(wasm, at + 1)
-                elif kind == 0:
-                    _, at = uleb(wasm, at)
-                elif kind == 2:
-                    at = skip_limits(wasm, at)
-                elif kind == 3:
-                    at += 2
-                else:
-                    sys.exit("split: unexpected import kind in the main module")
-        if sid == 4:
-            count, at = uleb(wasm, start)
-            for _ in range(count):
-                if wasm[at] == 0x70:
-                    return index
-                index += 1
-                at = skip_limits(wasm, at + 1)
-    sys.exit("split: the main module has no function table")
-
-
-def skip_limits(wasm, at):
-    flags = wasm[at]
-    _, at = uleb(wasm, at + 1)
-    if flags & 1:
-        _, at = uleb(wasm, at)
-    return at
-
-
-def uleb(data, at):
-    value = shift = 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, at
-
-
-def leb(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+    types = wasmbin.table_types(wasm)
+    if 0x70 not in types:
+        sys.exit("split: the main module has no function table")
+    return types.index(0x70)
 
 
 def build_hash(files):
