@@ -15,7 +15,7 @@ build:
 # Measure which functions the overview's first view runs (scripts/first-view.txt: what the build
 # keeps in the main module; the rest is fetched after the first view)
 first-view:
-	scripts/setup.sh && cargo build --release -p fluxlens-sim && node scripts/first-view.mjs
+	scripts/setup.sh && cargo build --release -p fluxlens-sim && PATH="$$HOME/.cargo/bin:$$PWD/node_modules/.bin:$$PATH" node scripts/first-view.mjs
 # The Flux CLI plugin's release: archives for linux amd64/arm64, checksums.txt and the catalog
 # manifest flux-lens.plugin.yaml in release/ (TAG=vX.Y.Z to name the tag; default v<version>)
 release:
