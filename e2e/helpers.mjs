@@ -32,11 +32,12 @@ export async function startSim(args = []) {
   };
 }
 
-export async function launch() {
+/** Headless Chromium; `extra`: more command-line flags (scripts/first-view.mjs turns tier-up off). */
+export async function launch(extra = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extra],
   });
 }
 

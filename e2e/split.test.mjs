@@ -32,6 +32,10 @@ async function open(path, { block = null } = {}) {
 
 const nav = (page, name) => page.locator(`nav.fl-nav a[href="/${name}"]`).click();
 
+/** Waits until the cold module has been asked for (its resource entry, fetched or failed). */
+const coldRequested = (page) => page.waitForFunction((cold) => performance.getEntriesByType('resource')
+  .some((r) => new RegExp(cold).test(r.name)), COLD_MODULE.source, { timeout: 15000 });
+
 /** The wasm files the page asked for before its view was on screen (what came after it, e.g. the
  * cold module fetched once the view is painted, may already be listed by the time this runs). */
 const wasmBeforeView = (page) => page.evaluate(() => {
@@ -49,7 +53,7 @@ test('the overview is complete on the main module alone, then the linked pages\'
   // This visit's read is kept after the first view (the snapshot codec's chunk comes then).
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.includes('/split_fluxlens_snapshot-')), null, { timeout: 15000 });
   // So does the main module's code the first view did not run (#51, scripts/cold.py).
-  await page.waitForFunction((cold) => performance.getEntriesByType('resource').some((r) => new RegExp(cold).test(r.name)), COLD_MODULE.source, { timeout: 15000 });
+  await coldRequested(page);
   // After the first view, the five linked pages' own modules are fetched (the fleet's is not).
   await page.waitForFunction(() => ['graph', 'signatures', 'migrations', 'compliance', 'changes']
     .every((p) => performance.getEntriesByType('resource').some((r) => r.name.includes(`/split_fluxlens_${p}-`))), null, { timeout: 15000 });
@@ -77,7 +81,7 @@ test('the first view needs none of the cold code on a cluster shaped like the op
     await page.waitForFunction(rendered, null, { timeout: 30000 });
     const atView = await wasmBeforeView(page);
     assert.deepEqual(atView.filter((n) => !/^fluxlens-[0-9a-f]{1,16}_bg\.wasm$/.test(n)), []);
-    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => /\/cold-[0-9a-f]+\.wasm$/.test(r.name)), null, { timeout: 15000 });
+    await coldRequested(page);
     await nav(page, 'graph');
     await page.locator('[data-node-id]').first().waitFor();
     assert.deepEqual(errors, []);
@@ -112,7 +116,7 @@ test('a call into the cold code before it arrived fetches it at once: the share 
   });
   await page.goto(sim.base + '/?poll=600');
   await page.waitForFunction(rendered, null, { timeout: 30000 });
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => /\/cold-[0-9a-f]+\.wasm$/.test(r.name)), null, { timeout: 15000 });
+  await coldRequested(page);
   assert.ok(!cold.includes('xhr'), 'nothing called into the cold code yet');
   await openMenu(page, 'share');
   await page.getByRole('button', { name: 'Share snapshot' }).click();

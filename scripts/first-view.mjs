@@ -8,8 +8,8 @@
 // name, in scripts/first-view.txt. `make first-view`; then `make build` cuts by the new list.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { startSim } from '../e2e/helpers.mjs';
+import { startSim, launch } from '../e2e/helpers.mjs';
+import { PROFILES } from '../bench/loadlib.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DIST = `${ROOT}target/first-view/dist`;
@@ -34,8 +34,6 @@ const visits = [
   [['--scenario', 'demo', '--auth', 'anonymous'], '/', { warm: true }],
   [['--synthetic', '1200'], '/', {}],
 ];
-// Slow 4G as the load bench has it (bench/loadlib.mjs).
-const SLOW_4G = { offline: false, latency: 150 * 3.75, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 };
 
 const ready = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
 const covered = new Set();
@@ -43,10 +41,7 @@ for (const [args, path, how] of visits) {
   const sim = await startSim([...args, '--dist', DIST]);
   // Without tier-up, a second visit finds no optimised code the first one left in the browser's
   // cache: every function it runs is compiled, and counted, again.
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--js-flags=--no-wasm-tier-up'],
-  });
+  const browser = await launch(['--js-flags=--no-wasm-tier-up']);
   try {
     const context = await browser.newContext();
     const url = `${sim.base}${path}?poll=600`;
@@ -60,7 +55,7 @@ for (const [args, path, how] of visits) {
     const cdp = await context.newCDPSession(page);
     if (how.throttle) {
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PROFILES['Slow 4G'] });
     }
     const events = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));

@@ -11,6 +11,7 @@ WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); 
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 # FLUXLENS_BUILD_ONLY=1 (the Docker build stage): only what building the app needs.
@@ -19,7 +20,6 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! 
    || ! command -v qemu-aarch64-static >/dev/null || ! command -v buildah >/dev/null || ! command -v mmdebstrap >/dev/null \
    || ! command -v podman >/dev/null; }; then
   say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap (apt)"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh);
   # buildah, podman and mmdebstrap build the deploy image from Debian's packages (image-test.sh).
@@ -35,7 +35,7 @@ if [ ! -x ".tools/binaryen-$BINARYEN_DEB/usr/bin/wasm-split" ]; then
   deb=$(mktemp -d)
   chmod 777 "$deb"
   (cd "$deb" && { apt-get download -qq "binaryen=$BINARYEN_DEB" 2>/dev/null \
-    || { SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo; $SUDO apt-get update -qq && apt-get download -qq "binaryen=$BINARYEN_DEB"; }; })
+    || { $SUDO apt-get update -qq && apt-get download -qq "binaryen=$BINARYEN_DEB"; }; })
   mkdir -p .tools
   dpkg -x "$deb"/binaryen_*.deb ".tools/binaryen-$BINARYEN_DEB"
   rm -rf "$deb"

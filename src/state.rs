@@ -190,3 +190,11 @@ impl Default for FleetState {
         Self::new()
     }
 }
+
+/// Sets a signal only when the value differs: an equal set still wakes every subscriber. A
+/// signal already disposed (its view gone while an answer was on its way) is left alone.
+pub fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.try_with_untracked(|v| *v != value) == Some(true) {
+        signal.try_set(value);
+    }
+}

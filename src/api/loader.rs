@@ -5,7 +5,7 @@
 //! state stays and the page says "stale since".
 
 use super::{Api, ApiError, Body};
-use crate::state::{AppState, Loaded};
+use crate::state::{AppState, Loaded, set_if_changed};
 use fluxlens_core::load::poll::{PageRead, Poller, Step, Wave};
 use fluxlens_core::model::Cluster;
 use futures_util::StreamExt;
@@ -115,16 +115,6 @@ impl ClusterReader {
     /// `None` when a poll found nothing new.
     pub async fn read(&mut self) -> Result<Option<Cluster>, ApiError> {
         drive(&mut self.poller, &self.api, None).await
-    }
-}
-
-/// Sets a signal only when the value differs: an equal set still wakes every subscriber.
-fn set_if_changed<T: PartialEq + Send + Sync + 'static>(
-    signal: RwSignal<Option<T>>,
-    value: Option<T>,
-) {
-    if signal.with_untracked(|v| *v != value) {
-        signal.set(value);
     }
 }
 

@@ -79,12 +79,8 @@ fn since_last_visit() -> impl IntoView {
     let state = crate::state::AppState::expect();
     let line = RwSignal::new(None::<SinceLastVisit>);
     // Written only when it differs, as a memo would: a poll that leaves the line as it was
-    // redraws nothing.
-    let say = move |said: Option<SinceLastVisit>| {
-        if line.with_untracked(|l| *l != said) {
-            line.try_set(said);
-        }
-    };
+    // redraws nothing (and an answer that lands after the view is gone touches nothing).
+    let say = move |said: Option<SinceLastVisit>| crate::state::set_if_changed(line, said);
     // The comparison runs in the snapshot codec's chunk (here once the visits are read).
     Effect::new(move |_| {
         // Only live data is compared (not the last visit's own copy shown while it loads).
