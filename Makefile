@@ -12,8 +12,8 @@ setup:
 	scripts/setup.sh
 build:
 	scripts/build.sh
-# Measure which functions the overview's first view runs (scripts/first-view.txt: what the build
-# keeps in the main module; the rest is fetched after the first view)
+# Measure which functions the overview's first view runs (scripts/cold-functions.txt: those it does
+# not, which the build moves out of the main module and fetches after the first view)
 first-view:
 	scripts/setup.sh && cargo build --release -p fluxlens-sim && PATH="$$HOME/.cargo/bin:$$PWD/node_modules/.bin:$$PATH" node scripts/first-view.mjs
 # The Flux CLI plugin's release: archives for linux amd64/arm64, checksums.txt and the catalog

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync, existsSync, mkdtempSync, readdirSync, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
+import { prefetchScript } from '../e2e/helpers.mjs';
 
 export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 // Chrome DevTools' presets, with the adjustment factors DevTools itself applies.
@@ -174,15 +175,10 @@ export async function measureOperator(browser, base, profile, warm) {
 export function withPrefetch(dist, prefetch) {
   if (prefetch === true) return dist;
   const page = readFileSync(`${dist}/index.html`, 'utf8');
-  const start = page.indexOf("<script>// The first load's API reads");
-  if (start < 0) throw new Error('the page has no prefetch script');
-  let edited;
-  if (prefetch === false) {
-    edited = page.slice(0, start) + page.slice(page.indexOf('</script>', start) + '</script>'.length);
-  } else {
-    edited = page.replace("var upTo = '';", `var upTo = '${prefetch}';`);
-    if (edited === page) throw new Error("the prefetch script has no `var upTo = '';` line");
-  }
+  const { start, end, lever } = prefetchScript(page);
+  const edited = prefetch === false
+    ? page.slice(0, start) + page.slice(end)
+    : page.replace(lever, `var upTo='${prefetch}';`);
   const dir = mkdtempSync(join(tmpdir(), 'fluxlens-lever-'));
   for (const name of readdirSync(dist)) {
     if (!name.startsWith('index.html')) symlinkSync(join(dist, name), join(dir, name));

@@ -93,3 +93,14 @@ export async function openMenu(page, id) {
   await menu.waitFor();
   if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
 }
+
+/** The built page's prefetch script (src/api/prefetch.js, inlined and minified by
+ * scripts/build.py): where its `<script>` element starts and ends, found by its `upTo` lever
+ * (names survive the build's minifying), and that lever's line. */
+export function prefetchScript(html) {
+  const lever = /var upTo=(""|'');/.exec(html);
+  if (!lever) throw new Error('the page has no prefetch script');
+  const start = html.lastIndexOf('<script>', lever.index);
+  const end = html.indexOf('</script>', lever.index) + '</script>'.length;
+  return { start, end, lever: lever[0] };
+}

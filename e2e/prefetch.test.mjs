@@ -2,7 +2,7 @@
 // they move reads earlier, never add one, and what a last visit remembered never shows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, cleanup } from './helpers.mjs';
+import { startSim, launch, cleanup, prefetchScript } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -24,9 +24,8 @@ async function visit(sim, context, { noPrefetch = false, seed = null } = {}) {
     await page.route((url) => url.pathname === '/', async (route) => {
       const response = await route.fetch();
       const body = await response.text();
-      const start = body.indexOf("<script>// The first load's API reads");
-      assert.ok(start >= 0, 'the page has its prefetch script');
-      const alone = body.slice(0, start) + body.slice(body.indexOf('</script>', start) + '</script>'.length);
+      const { start, end } = prefetchScript(body);
+      const alone = body.slice(0, start) + body.slice(end);
       await route.fulfill({ response, body: alone });
     });
   }

@@ -70,8 +70,8 @@ test('the overview is complete on the main module alone, then the linked pages\'
 });
 
 test('the first view needs none of the cold code on a cluster shaped like the operator\'s own; the rest of the app does', async () => {
-  // A stale scripts/first-view.txt fails here (make first-view): the overview would wait for a
-  // synchronous fetch of the cold module.
+  // A list that moves a function this first view runs fails here (make first-view:
+  // scripts/cold-functions.txt): the overview would wait for a synchronous fetch of the cold module.
   const mock = await startSim(['--scenario', 'operator-mock']);
   try {
     const page = await (await browser.newContext()).newPage();

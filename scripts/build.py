@@ -22,6 +22,7 @@ versions, the options) is hashed into dist/.build-inputs, and an equal hash skip
 import argparse, base64, hashlib, os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import minify  # noqa: E402
 import precompress  # noqa: E402
 import split  # noqa: E402
 
@@ -30,7 +31,8 @@ STAMP = ".build-inputs"
 # What the app's bytes are made of (tracked and untracked files under these paths).
 INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.html", "Cargo.toml",
           "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
-          "scripts/cold.py", "scripts/wasmbin.py", "scripts/first-view.txt", "scripts/precompress.py"]
+          "scripts/cold.py", "scripts/wasmbin.py", "scripts/cold-functions.txt",
+          "scripts/precompress.py", "scripts/minify.py", "scripts/minify.mjs"]
 SUBPATH = "/fluxlens/"
 STARTED_EVENT = "fluxlens:wasm-started"
 
@@ -115,10 +117,11 @@ class Page:
         if rel == "copy-file":
             return ""
         text = read_text(href)
+        # Inline scripts keep their names (the load bench edits the prefetch script's `upTo`).
         if rel == "inline" and href.endswith(".js"):
-            return f"<script>{text}</script>"
+            return f"<script>{minify.minify(text, 'js', whitespace_only=True).strip()}</script>"
         if rel == "inline" and href.endswith(".css"):
-            return f"<style>{text}</style>"
+            return f"<style>{minify.minify(text, 'css').strip()}</style>"
         if rel == "css":
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
             name = f"{os.path.splitext(os.path.basename(href))[0]}-{digest}.css"
@@ -143,7 +146,8 @@ def inputs_hash(args):
     for path in input_files([*INPUTS, args.html]):
         h.update(path.encode() + b"\0")
         h.update(split.read_bytes(path))
-    for tool in (["wasm-bindgen", "--version"], ["wasm-opt", "--version"], ["rustc", "--version"]):
+    for tool in (["wasm-bindgen", "--version"], ["wasm-opt", "--version"], ["rustc", "--version"],
+                 minify.VERSION):
         h.update(subprocess.run(tool, capture_output=True, text=True).stdout.encode())
     h.update(repr(vars(args)).encode())
     return h.hexdigest()

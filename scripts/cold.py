@@ -1,21 +1,24 @@
 """The main module cut in two by what the overview's first view runs (#51): the functions it
-calls stay in the main module, every other one moves to a module of its own, `cold`, fetched
-after the first view (scripts/split.py step 3b; the JS side is COLD_RUNTIME below).
+calls stay in the main module, the others move to a module of their own, `cold`, fetched after
+the first view (scripts/split.py step 3b; the JS side is COLD_RUNTIME below).
 
 Which functions the first view runs is measured, not guessed: scripts/first-view.mjs opens the
 overview on every simulator scenario (first and second visits, the embedded panel, Slow 4G, a
-few server variants), in a build that keeps its function names and is not cut, and lists the functions V8 compiled before `fluxlens:view-rendered` (each wasm function is
-compiled on its first call) in scripts/first-view.txt, by their symbol names. A symbol's hash
-stays while its crate's build does (not its source: a dependency's version or a feature); where
-the list's hashes are all gone for a name, every function by that name stays (`kept`).
+few server variants), in a build that keeps its function names and is not cut, notes the
+functions V8 compiled before `fluxlens:view-rendered` (each wasm function is compiled on its
+first call), and lists the main module's other functions, those no first view ran, in
+scripts/cold-functions.txt by their symbol names.
 
-What the list does not name moves. A function the first view runs that the list misses (a new
-one, or a path no scenario takes) is still there when called: its table slot holds a
-placeholder that fetches and instantiates the cold module synchronously, then calls it. So a
-stale list costs time, never correctness; e2e/split.test.mjs fails when the overview's first
-view needs the cold module (the demo, a second visit, the operator-mock scenario): regenerate the
-list with `make first-view`. FLUXLENS_COLD_MAP=<file> at build time writes which placeholder
-(table index, as the runtime's placeholder is called) stands for which function.
+Only what the list names moves: a function it does not name stays in the main module. So a new
+or renamed function (its symbol is not in the list) costs the main module a few bytes until
+`make first-view` runs again, never a fetch before the view; where a dependency or a feature
+changed a crate's symbol hashes, that crate's functions stay (the build says how many of the
+list's names it did not find). A moved function the first view does run after all (a path no
+scenario took) still works when called: its table slot holds a placeholder that fetches and
+instantiates the cold module synchronously, then calls it; e2e/split.test.mjs fails when the
+overview's first view needs the cold module (the demo, a second visit, operator-mock).
+FLUXLENS_COLD_MAP=<file> at build time writes which placeholder (table index, as the runtime's
+placeholder is called) stands for which function.
 
 The cut is binaryen's `wasm-split` (Debian's binaryen 108, unpacked under .tools/ by
 scripts/setup.sh): the placeholders are imports "placeholder" "<table index>", the cold module
@@ -28,7 +31,7 @@ import wasmbin  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARYEN = os.path.join(ROOT, ".tools", "binaryen-108-1", "usr", "bin")
-FIRST_VIEW = os.path.join(ROOT, "scripts", "first-view.txt")
+COLD_LIST = os.path.join(ROOT, "scripts", "cold-functions.txt")
 # The features rustc's wasm32 target and wasm-bindgen use; binaryen 108 reads them only when told.
 FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
             "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"]
@@ -61,37 +64,32 @@ def exact(name):
     return re.sub(r"\.\d+$", "", name)
 
 
-def stable(name):
-    """A function's name without what changes when its crate's build changes (a dependency's
-    version, a feature): the symbol hash and the crate disambiguator."""
-    name = re.sub(r"::h[0-9a-f]{16}$", "", exact(name))
-    return re.sub(r"\\5b[0-9a-f]{16}\\5d", "", name)
+def moved_names(names, imported, cold_list):
+    """The functions (index → name) that move: those the list names, by their exact symbol.
+    A function without a name (binaryen calls it by its index: wasm-bindgen's and wasm-split's
+    own stubs) cannot be matched from one build to the next: it stays."""
+    return {i: n for i, n in names.items()
+            if i >= imported and not n.isdigit() and exact(n) in cold_list}
 
 
-def kept(names, first_view):
-    """The functions (index → name) that stay: those the list names exactly; where none of the
-    list's functions by a stable name is in the module any more (their hashes changed), every
-    function by that stable name."""
-    present = {exact(n) for n in names.values()}
-    drifted = {stable(n) for n in first_view if n not in present}
-    # A function without a name (binaryen calls it by its index: wasm-bindgen's and wasm-split's
-    # own stubs) cannot be matched from one build to the next: it stays.
-    return {i for i, n in names.items() if n.isdigit() or exact(n) in first_view or stable(n) in drifted}
-
-
-def read_first_view():
-    with open(FIRST_VIEW, encoding="utf-8") as f:
+def read_cold_list():
+    with open(COLD_LIST, encoding="utf-8") as f:
         return {line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")}
 
 
 def cut(main, cold_out):
     """Cuts `main` (optimised, names kept) in place into the first view's module and writes the
     rest to `cold_out`; both optimised again without names. Returns (functions kept, moved)."""
-    first_view = read_first_view()
+    cold_list = read_cold_list()
     names = function_names(main)
     imported = wasmbin.imported_functions(read(main))
-    keep = kept(names, first_view)
-    moved = [n for i, n in names.items() if i >= imported and i not in keep]
+    moved = list(moved_names(names, imported, cold_list).values())
+    missing = len(cold_list - {exact(n) for n in names.values()})
+    if missing > len(cold_list) // 20:
+        # Not an error: they stay in the main module, which is only larger for it.
+        print(f"cold: {missing} of the {len(cold_list)} functions scripts/cold-functions.txt names "
+              "are not in this build (renamed, or a dependency changed): run `make first-view`",
+              file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="fluxlens-cold-") as tmp:
         listing = os.path.join(tmp, "moved.txt")
         with open(listing, "w", encoding="utf-8") as f:

@@ -4,8 +4,10 @@
 // copy first) and the embedded panel — on a few server variants (a tenant, a failing confirming
 // read, an older operator, a search cache, a sign-in) and on Slow 4G (its progress while the reads
 // run), each in a fresh browser, and lists every function V8 compiled before
-// `fluxlens:view-rendered` (a wasm function is compiled when it is first called) by its symbol
-// name, in scripts/first-view.txt. `make first-view`; then `make build` cuts by the new list.
+// `fluxlens:view-rendered` (a wasm function is compiled when it is first called); the main
+// module's functions none of them ran are listed by their symbol names in
+// scripts/cold-functions.txt, what scripts/cold.py moves out. `make first-view`; then `make build`
+// cuts by the new list.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { startSim, launch } from '../e2e/helpers.mjs';
@@ -13,11 +15,11 @@ import { PROFILES } from '../bench/loadlib.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DIST = `${ROOT}target/first-view/dist`;
-const OUT = `${ROOT}scripts/first-view.txt`;
+const OUT = `${ROOT}scripts/cold-functions.txt`;
 
 execFileSync('python3', [`${ROOT}scripts/build.py`, '--first-view-profile', '--dist', DIST], { stdio: 'inherit' });
 const main = readdirSync(DIST).find((f) => /^fluxlens-[0-9a-f]+_bg\.wasm$/.test(f));
-const names = functionNames(`${DIST}/${main}`);
+const { names, sizes } = functionNames(`${DIST}/${main}`);
 
 // Every cluster scenario (the fleet's is a hub: its page is the fleet's chunk, not the overview).
 const scenarios = readdirSync(`${ROOT}scenarios`).filter((s) => s !== 'fleet' && statSync(`${ROOT}scenarios/${s}`).isDirectory());
@@ -60,14 +62,14 @@ for (const [args, path, how] of visits) {
     const events = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-    await cdp.send('Tracing.start', { categories: 'v8.wasm,blink.user_timing', transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', { categories: 'v8.wasm,disabled-by-default-v8.wasm.detailed,blink.user_timing', transferMode: 'ReportEvents' });
     await page.goto(url);
     // A view that never shows (a sign-in) still counts what ran until then.
     await page.waitForFunction(ready, null, { timeout: 30000 }).catch(() => {});
     await cdp.send('Tracing.end');
     await done;
     const shown = events.filter((e) => e.name === 'fluxlens:view-rendered').map((e) => e.ts).sort((a, b) => a - b)[0] ?? Infinity;
-    const lazy = events.filter((e) => e.name === 'wasm.CompileLazy' && e.ts <= shown).map((e) => e.args.func_index);
+    const lazy = mainModuleCompiles(events, shown, sizes);
     const before = covered.size;
     // An unnamed function (its index for a name) always stays (scripts/cold.py `kept`).
     for (const i of lazy) if (names.has(i) && !/^\d+$/.test(names.get(i))) covered.add(names.get(i));
@@ -78,14 +80,32 @@ for (const [args, path, how] of visits) {
     await browser.close();
   }
 }
-const header = '# The main module\'s functions the overview\'s first view runs (scripts/first-view.mjs, make first-view):\n# kept in the main module by scripts/cold.py; every other one moves to the cold module.\n';
-writeFileSync(OUT, header + [...covered].sort().join('\n') + '\n');
-console.log(`first-view: ${covered.size} names written to scripts/first-view.txt`);
+const cold = [...new Set(names.values())].filter((n) => !/^\d+$/.test(n) && !covered.has(n)).sort();
+const header = '# The main module\'s functions no overview\'s first view ran (scripts/first-view.mjs, make first-view):\n# scripts/cold.py moves them to the cold module; every function not named here stays.\n';
+writeFileSync(OUT, header + cold.join('\n') + '\n');
+console.log(`first-view: ${covered.size} names ran, ${cold.length} did not: written to scripts/cold-functions.txt`);
 
-/** Function index → name, as scripts/cold.py reads the module and matches the list. */
+/** The main module's functions V8 compiled before `shown` (µs), by index. A chunk's function
+ * (the snapshot codec's, on a second visit) is traced by its index in its own module, which a
+ * main-module function also has: a compile whose body size is not that main-module function's is
+ * the chunk's and is not counted. */
+function mainModuleCompiles(events, shown, sizes) {
+  const baseline = events.filter((e) => e.name === 'wasm.CompileBaseline');
+  return events.filter((e) => e.name === 'wasm.CompileLazy' && e.ts <= shown).filter((lazy) => {
+    const index = lazy.args.func_index;
+    const inside = baseline.find((b) => b.args.funcIndex === index && b.ts >= lazy.ts && b.ts <= lazy.ts + (lazy.dur || 0));
+    // Without its baseline compile (another tier did it) the size is not known: counted.
+    return !inside || inside.args.bodySize === sizes.get(index);
+  }).map((lazy) => lazy.args.func_index);
+}
+
+/** Function index → name, as scripts/cold.py reads the module and matches the list, and index →
+ * the size of its body in bytes (as V8's trace gives it). */
 function functionNames(wasm) {
-  const code = `import sys, json; sys.path.insert(0, "${ROOT}scripts"); import cold
-print(json.dumps({i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items()}))`;
-  const out = execFileSync('python3', ['-c', code, wasm], { maxBuffer: 64 << 20 });
-  return new Map(Object.entries(JSON.parse(out.toString())).map(([i, n]) => [Number(i), n]));
+  const code = `import sys, json; sys.path.insert(0, "${ROOT}scripts"); import cold, wasmbin
+print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items()},
+                  "sizes": wasmbin.body_sizes(open(sys.argv[1], "rb").read())}))`;
+  const out = JSON.parse(execFileSync('python3', ['-c', code, wasm], { maxBuffer: 64 << 20 }).toString());
+  const map = (o) => new Map(Object.entries(o).map(([i, v]) => [Number(i), v]));
+  return { names: map(out.names), sizes: map(out.sizes) };
 }

@@ -67,11 +67,11 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && ! leptosfmt --version 2>/dev/null | grep
   cargo install leptosfmt --locked --version "$LEPTOSFMT_VERSION"
 fi
 if [ -n "${FLUXLENS_BUILD_ONLY:-}" ]; then
-  # The Docker build stage: only wasm-opt is needed, not the 43 MB SARIF validator.
-  [ -x node_modules/.bin/wasm-opt ] || npm ci --no-audit --no-fund --omit=optional
-elif [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+  # The Docker build stage: only wasm-opt and esbuild are needed, not the 43 MB SARIF validator.
+  { [ -x node_modules/.bin/wasm-opt ] && [ -f node_modules/esbuild-wasm/package.json ]; } || npm ci --no-audit --no-fund --omit=optional
+elif [ ! -x node_modules/.bin/wasm-opt ] || [ ! -f node_modules/esbuild-wasm/package.json ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] \
    || [ ! -f node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
-  say "installing node tooling (binaryen wasm-opt, playwright-core, axe-core, SARIF Multitool)"
+  say "installing node tooling (binaryen wasm-opt, esbuild, playwright-core, axe-core, SARIF Multitool)"
   npm ci --no-audit --no-fund
 fi
 # Debian's binaryen 108 silently breaks the app; package.json pins binaryen 132, first on PATH.

@@ -88,3 +88,18 @@ def table_types(wasm):
 def imported_functions(wasm):
     """How many functions `wasm` imports (they come first in the function index space)."""
     return sum(1 for kind, _ in imports(wasm) if kind == 0)
+
+
+def body_sizes(wasm):
+    """Function index → the size of its body in bytes (the code section's entry, without its
+    size), as V8's trace reports a compiled function's `bodySize`."""
+    first = imported_functions(wasm)
+    out = {}
+    for sid, start, _ in sections(wasm):
+        if sid == 10:
+            count, at = uleb(wasm, start)
+            for n in range(count):
+                size, at = uleb(wasm, at)
+                out[first + n] = size
+                at += size
+    return out
