@@ -64,12 +64,22 @@ def exact(name):
     return re.sub(r"\.\d+$", "", name)
 
 
+# Names a build gives by position (wasm-bindgen's shims and closures, binaryen's `fimport$N`):
+# the same name can stand for another function in the next build.
+BY_POSITION = re.compile(r"\$\d+|shim_\d+|shim_idx|^<unknown>")
+
+
+def matchable(name):
+    """Whether `name` names the same function from one build to the next: a symbol, not a
+    name given by position (or an index, binaryen's name for a function without one)."""
+    return not name.isdigit() and not BY_POSITION.search(name)
+
+
 def moved_names(names, imported, cold_list):
     """The functions (index → name) that move: those the list names, by their exact symbol.
-    A function without a name (binaryen calls it by its index: wasm-bindgen's and wasm-split's
-    own stubs) cannot be matched from one build to the next: it stays."""
+    A function the list cannot name for sure (see `matchable`) stays."""
     return {i: n for i, n in names.items()
-            if i >= imported and not n.isdigit() and exact(n) in cold_list}
+            if i >= imported and matchable(n) and exact(n) in cold_list}
 
 
 def read_cold_list():

@@ -71,8 +71,7 @@ for (const [args, path, how] of visits) {
     const shown = events.filter((e) => e.name === 'fluxlens:view-rendered').map((e) => e.ts).sort((a, b) => a - b)[0] ?? Infinity;
     const lazy = mainModuleCompiles(events, shown, sizes);
     const before = covered.size;
-    // An unnamed function (its index for a name) always stays (scripts/cold.py `kept`).
-    for (const i of lazy) if (names.has(i) && !/^\d+$/.test(names.get(i))) covered.add(names.get(i));
+    for (const i of lazy) if (names.has(i)) covered.add(names.get(i));
     const said = [how.warm && 'second visit', how.throttle && 'Slow 4G'].filter(Boolean).join(', ');
     console.log(`first-view: ${args.join(' ')} ${path}${said ? ` (${said})` : ''}: ${lazy.length} functions run, ${covered.size - before} new`);
   } finally {
@@ -80,7 +79,7 @@ for (const [args, path, how] of visits) {
     await browser.close();
   }
 }
-const cold = [...new Set(names.values())].filter((n) => !/^\d+$/.test(n) && !covered.has(n)).sort();
+const cold = [...new Set(names.values())].filter((n) => !covered.has(n)).sort();
 const header = '# The main module\'s functions no overview\'s first view ran (scripts/first-view.mjs, make first-view):\n# scripts/cold.py moves them to the cold module; every function not named here stays.\n';
 writeFileSync(OUT, header + cold.join('\n') + '\n');
 console.log(`first-view: ${covered.size} names ran, ${cold.length} did not: written to scripts/cold-functions.txt`);
@@ -99,11 +98,12 @@ function mainModuleCompiles(events, shown, sizes) {
   }).map((lazy) => lazy.args.func_index);
 }
 
-/** Function index → name, as scripts/cold.py reads the module and matches the list, and index →
- * the size of its body in bytes (as V8's trace gives it). */
+/** Function index → name, as scripts/cold.py reads the module and matches the list (only the
+ * functions it can name from one build to the next: `matchable`; the others always stay), and
+ * index → the size of its body in bytes (as V8's trace gives it). */
 function functionNames(wasm) {
   const code = `import sys, json; sys.path.insert(0, "${ROOT}scripts"); import cold, wasmbin
-print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items()},
+print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items() if cold.matchable(n)},
                   "sizes": wasmbin.body_sizes(open(sys.argv[1], "rb").read())}))`;
   const out = JSON.parse(execFileSync('python3', ['-c', code, wasm], { maxBuffer: 64 << 20 }).toString());
   const map = (o) => new Map(Object.entries(o).map(([i, v]) => [Number(i), v]));

@@ -133,6 +133,22 @@ impl<T: ToJson> ToJson for Vec<T> {
     }
 }
 
+/// A pair is a list of exactly two items of the expected shapes (a supported range, low and
+/// high).
+impl<A: FromJson, B: FromJson> FromJson for (A, B) {
+    fn from_json(v: &Value) -> Option<Self> {
+        match v.as_array()?.as_slice() {
+            [a, b] => Some((A::from_json(a)?, B::from_json(b)?)),
+            _ => None,
+        }
+    }
+}
+impl<A: ToJson, B: ToJson> ToJson for (A, B) {
+    fn to_json(&self) -> Value {
+        Value::Array(vec![self.0.to_json(), self.1.to_json()])
+    }
+}
+
 /// A string map (labels, annotations, artifact metadata); non-string values are dropped.
 impl FromJson for BTreeMap<String, String> {
     fn from_json(v: &Value) -> Option<Self> {
@@ -230,6 +246,19 @@ mod tests {
             pub inner: Option<Box<Probe>> = "inner",
         }
     );
+
+    #[test]
+    fn a_pair_is_a_list_of_exactly_two() {
+        let pair = |text: &str| <(String, u64)>::from_json(&serde_json::from_str(text).unwrap());
+        assert_eq!(pair(r#"["1.33", 2]"#), Some(("1.33".to_string(), 2)));
+        assert_eq!(pair(r#"["1.33"]"#), None);
+        assert_eq!(pair(r#"["1.33", 2, 3]"#), None);
+        assert_eq!(pair(r#"[2, "1.33"]"#), None);
+        assert_eq!(
+            ("a".to_string(), 1u64).to_json(),
+            serde_json::json!(["a", 1])
+        );
+    }
 
     #[test]
     fn mismatched_fields_cost_only_themselves() {

@@ -1,55 +1,63 @@
 //! The bundled version and digest catalogs (`crates/fluxlens-core/data/*.json`, each with
 //! its source and date).
 
-use serde::Deserialize;
+use crate::wire::json::{FromJson, Value};
 use std::sync::OnceLock;
 
-/// One Flux minor.
-#[derive(Debug, Clone, Deserialize)]
-pub struct MinorInfo {
-    pub minor: String,
-    pub latest_patch: String,
-    pub kubernetes: Option<(String, String)>,
-    pub openshift: Option<(String, String)>,
-}
+crate::json_struct!(
+    /// One Flux minor.
+    pub struct MinorInfo {
+        pub minor: String = "minor",
+        pub latest_patch: String = "latest_patch",
+        pub kubernetes: Option<(String, String)> = "kubernetes",
+        pub openshift: Option<(String, String)> = "openshift",
+    }
+);
 
-/// `flux-versions.json`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct VersionCatalog {
-    pub source: String,
-    pub date: String,
-    pub latest_minor: String,
-    pub minors: Vec<MinorInfo>,
-}
+crate::json_struct!(
+    /// `flux-versions.json`.
+    pub struct VersionCatalog {
+        pub source: String = "source",
+        pub date: String = "date",
+        pub latest_minor: String = "latest_minor",
+        pub minors: Vec<MinorInfo> = "minors",
+    }
+);
 
-/// One digest entry of `flux-digests.json`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct DigestEntry {
-    pub version: String,
-    pub variant: String,
-    pub component: String,
-    pub tag: String,
-    pub digest: String,
-    /// The catalog file it came from and that file's commit.
-    #[serde(default)]
-    pub source_path: String,
-    #[serde(default)]
-    pub source_commit: String,
-}
+crate::json_struct!(
+    /// One digest entry of `flux-digests.json`.
+    pub struct DigestEntry {
+        pub version: String = "version",
+        pub variant: String = "variant",
+        pub component: String = "component",
+        pub tag: String = "tag",
+        pub digest: String = "digest",
+        /// The catalog file it came from and that file's commit.
+        pub source_path: String = "source_path",
+        pub source_commit: String = "source_commit",
+    }
+);
 
-/// `flux-digests.json`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct DigestCatalog {
-    pub source: String,
-    pub date: String,
-    pub entries: Vec<DigestEntry>,
+crate::json_struct!(
+    /// `flux-digests.json`.
+    pub struct DigestCatalog {
+        pub source: String = "source",
+        pub date: String = "date",
+        pub entries: Vec<DigestEntry> = "entries",
+    }
+);
+
+/// A bundled catalog, read by the one JSON walk every API model uses (no serde visitor of its
+/// own in the wasm: #51). `None` only if the file does not parse, which a test rules out.
+fn bundled<T: FromJson>(text: &str) -> Option<T> {
+    T::from_json(&serde_json::from_str::<Value>(text).ok()?)
 }
 
 /// The version catalog.
 pub fn versions() -> &'static VersionCatalog {
     static V: OnceLock<VersionCatalog> = OnceLock::new();
     V.get_or_init(|| {
-        serde_json::from_str(include_str!("../../../data/flux-versions.json"))
+        bundled(include_str!("../../../data/flux-versions.json"))
             .expect("bundled flux-versions.json is valid")
     })
 }
@@ -58,7 +66,7 @@ pub fn versions() -> &'static VersionCatalog {
 pub fn digests() -> &'static DigestCatalog {
     static D: OnceLock<DigestCatalog> = OnceLock::new();
     D.get_or_init(|| {
-        serde_json::from_str(include_str!("../../../data/flux-digests.json"))
+        bundled(include_str!("../../../data/flux-digests.json"))
             .expect("bundled flux-digests.json is valid")
     })
 }
