@@ -1,34 +1,59 @@
 //! RFC 3339 timestamps in both flavours the API emits: Kubernetes whole seconds
 //! (`2026-03-02T10:15:00Z`) and Go `time.Time` with fractions or offsets.
 
-/// Parses a Go duration (`1m`, `10m0s`, `1h30m`, `500ms`) into milliseconds.
+/// Parses a Go duration (`1m`, `10m0s`, `1h30m`, `500ms`, `1.5h`) into milliseconds (a
+/// fraction of a millisecond dropped).
 pub fn parse_duration_ms(s: &str) -> Option<i64> {
     let s = s.trim();
     if s.is_empty() {
         return None;
     }
-    let (mut total, mut num, mut rest) = (0f64, String::new(), s);
+    // In billionths of a millisecond, integers only: `str::parse::<f64>` links the float
+    // parser's 10 KB table of powers into the first view's module (#51).
+    let mut total: i128 = 0;
+    let mut rest = s;
     while !rest.is_empty() {
         let digits = rest
             .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
             .unwrap_or(rest.len());
-        num.clear();
-        num.push_str(&rest[..digits]);
+        let number = decimal_billionths(&rest[..digits])?;
         rest = &rest[digits..];
         let unit_len = rest
             .find(|ch: char| ch.is_ascii_digit() || ch == '.')
             .unwrap_or(rest.len());
-        let factor = match &rest[..unit_len] {
-            "ms" => 1.0,
-            "s" => 1_000.0,
-            "m" => 60_000.0,
-            "h" => 3_600_000.0,
+        let factor: i128 = match &rest[..unit_len] {
+            "ms" => 1,
+            "s" => 1_000,
+            "m" => 60_000,
+            "h" => 3_600_000,
             _ => return None,
         };
-        total += num.parse::<f64>().ok()? * factor;
+        total = total.checked_add(number.checked_mul(factor)?)?;
         rest = &rest[unit_len..];
     }
-    Some(total as i64)
+    i64::try_from(total / BILLION).ok()
+}
+
+const BILLION: i128 = 1_000_000_000;
+
+/// `12.5` as 12_500_000_000: digits with at most one point and at least one digit (`1.`,
+/// `.5`); digits past the ninth decimal are dropped.
+fn decimal_billionths(text: &str) -> Option<i128> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        return None;
+    }
+    let mut value: i128 = 0;
+    for d in whole.bytes() {
+        value = value.checked_mul(10)?.checked_add(i128::from(d - b'0'))?;
+    }
+    let mut scale = BILLION;
+    value = value.checked_mul(BILLION)?;
+    for d in fraction.bytes().take(9) {
+        scale /= 10;
+        value += i128::from(d - b'0') * scale;
+    }
+    Some(value)
 }
 
 /// Parses an RFC 3339 timestamp into Unix milliseconds; `None` when malformed.
@@ -156,6 +181,33 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_durations_in_milliseconds() {
+        for (text, ms) in [
+            ("1m", Some(60_000)),
+            ("10m0s", Some(600_000)),
+            ("1h30m", Some(5_400_000)),
+            ("500ms", Some(500)),
+            ("1.5h", Some(5_400_000)),
+            (".5s", Some(500)),
+            ("1.s", Some(1_000)),
+            ("0.001ms", Some(0)),
+            ("1.0000001s", Some(1_000)),
+            (" 2m ", Some(120_000)),
+            ("", None),
+            ("5", None),
+            ("h", None),
+            (".s", None),
+            ("1..5s", None),
+            ("1.5.2s", None),
+            ("-1m", None),
+            ("1us", None),
+            ("99999999999999999999999999999999999999h", None),
+        ] {
+            assert_eq!(parse_duration_ms(text), ms, "{text:?}");
+        }
+    }
 
     #[test]
     fn parses_both_flavours_and_offsets() {
