@@ -102,13 +102,16 @@ function mainModuleCompiles(events, shown, sizes) {
   }).map((lazy) => lazy.args.func_index);
 }
 
-/** Function index → name, as scripts/cold.py reads the module and matches the list (only the
- * functions it can name from one build to the next: `matchable`; the others always stay), and
+/** Function index → name of the main module's own functions (not its imports), as scripts/cold.py
+ * reads the module and matches the list (only those it can name from one build to the next:
+ * `matchable`; the others always stay), and
  * index → the size of its body in bytes (as V8's trace gives it). */
 function functionNames(wasm) {
   const code = `import sys, json; sys.path.insert(0, "${ROOT}scripts"); import cold, wasmbin
-print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items() if cold.matchable(n)},
-                  "sizes": wasmbin.body_sizes(open(sys.argv[1], "rb").read())}))`;
+wasm = open(sys.argv[1], "rb").read()
+first = wasmbin.imported_functions(wasm)
+print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys.argv[1]).items() if i >= first and cold.matchable(n)},
+                  "sizes": wasmbin.body_sizes(wasm)}))`;
   const out = JSON.parse(execFileSync('python3', ['-c', code, wasm], { maxBuffer: 64 << 20 }).toString());
   const map = (o) => new Map(Object.entries(o).map(([i, v]) => [Number(i), v]));
   return { names: map(out.names), sizes: map(out.sizes) };
