@@ -32,7 +32,8 @@ STAMP = ".build-inputs"
 INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.html", "Cargo.toml",
           "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
           "scripts/cold.py", "scripts/wasmbin.py", "scripts/cold-functions.txt",
-          "scripts/precompress.py", "scripts/minify.py", "scripts/minify.mjs"]
+          "scripts/precompress.py", "scripts/minify.py", "scripts/minify.mjs",
+          "scripts/short_imports.py"]
 SUBPATH = "/fluxlens/"
 STARTED_EVENT = "fluxlens:wasm-started"
 

@@ -30,6 +30,7 @@ import concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cold  # noqa: E402
 import minify  # noqa: E402
+import short_imports  # noqa: E402
 import wasmbin  # noqa: E402
 
 APP = "fluxlens"
@@ -58,10 +59,10 @@ def split_app(source, out, profile=False):
             js = cold.with_cold_runtime(js)
             cut = f" ({kept} functions; {moved} more in the cold module)"
         # The bindings, the chunks' loaders and the cold runtime: a third of the bytes (#51).
-        js = minify.minify(js, "js")
+        js, wasm = short_imports.shorten(minify.minify(js, "js"), read_bytes(modules[0]))
         files = {
             "js": js,
-            "wasm": read_bytes(modules[0]),
+            "wasm": wasm,
             "chunks": {n[:-len(".wasm")]: read_bytes(os.path.join(tmp, n)) for n in chunks},
         }
         new = APP + "-" + build_hash(files)

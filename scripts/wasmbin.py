@@ -56,21 +56,23 @@ def imports(wasm):
                 size, at = uleb(wasm, at)
                 at += size
             kind = wasm[at]
-            at += 1
-            if kind == 0:
-                _, at = uleb(wasm, at)
-                yield kind, None
-            elif kind == 1:
-                yield kind, wasm[at]
-                at = skip_limits(wasm, at + 1)
-            elif kind == 2:
-                at = skip_limits(wasm, at)
-                yield kind, None
-            elif kind == 3:
-                at += 2
-                yield kind, None
-            else:
-                sys.exit("wasm: an import kind this build cannot read")
+            yield kind, wasm[at + 1] if kind == 1 else None
+            at = skip_import_desc(wasm, at)
+
+
+def skip_import_desc(wasm, at):
+    """The offset after the import description at `at` (its kind and what that kind holds)."""
+    kind = wasm[at]
+    at += 1
+    if kind == 0:
+        return uleb(wasm, at)[1]
+    if kind == 1:
+        return skip_limits(wasm, at + 1)
+    if kind == 2:
+        return skip_limits(wasm, at)
+    if kind == 3:
+        return at + 2
+    sys.exit("wasm: an import kind this build cannot read")
 
 
 def table_types(wasm):
