@@ -123,7 +123,9 @@ def cut(main, cold_out):
 
 
 def optimise(src, dst):
-    done = subprocess.run(["wasm-opt", "-Oz", "--strip-debug", *FEATURES, src, "-o", dst],
+    # --low-memory-unused: as scripts/split.py's LOW_MEMORY says.
+    done = subprocess.run(["wasm-opt", "-Oz", "--low-memory-unused", "--strip-debug", *FEATURES,
+                           src, "-o", dst],
                           capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"cold: wasm-opt on {src} failed:\n{done.stderr}")
