@@ -16,7 +16,10 @@ changed a crate's symbol hashes, that crate's functions stay (the build says how
 list's names it did not find). A moved function the first view does run after all (a path no
 scenario took) still works when called: its table slot holds a placeholder that fetches and
 instantiates the cold module synchronously, then calls it; e2e/split.test.mjs fails when the
-overview's first view needs the cold module (the demo, a second visit, operator-mock).
+overview's first view needs the cold module (the demo, a second visit, operator-mock). The list
+follows what wasm-opt inlined, too: a change of its flags can turn a function the profile only
+saw inlined into one the first view calls (it happened with --low-memory-unused); `make
+first-view` after any change to the optimisation.
 FLUXLENS_COLD_MAP=<file> at build time writes which placeholder (table index, as the runtime's
 placeholder is called) stands for which function.
 
