@@ -182,11 +182,20 @@ test('read-only: visiting every route sends no mutating request', async () => {
       // The check has buttons to press (the embedded overview has none: no chrome, links only).
       if (r !== '/embed/overview') assert.ok(buttons.length > 3, `${r}: ${buttons.length} buttons`);
       for (const b of buttons) {
-        await b.evaluate((el) => {
-          const mine = el.closest('details.fl-menu');
-          document.querySelectorAll('details.fl-menu').forEach((d) => { d.open = d === mine; });
-        });
-        await b.click();
+        // A menu can close between its opening and the click (an earlier button's answer, e.g.
+        // a copied link, closes it when it lands): opened again and clicked, a few times.
+        for (let attempt = 1; ; attempt++) {
+          await b.evaluate((el) => {
+            const mine = el.closest('details.fl-menu');
+            document.querySelectorAll('details.fl-menu').forEach((d) => { d.open = d === mine; });
+          });
+          try {
+            await b.click({ timeout: 3000 });
+            break;
+          } catch (e) {
+            if (attempt === 3) throw e;
+          }
+        }
       }
     }
     const log = await sim.log();
