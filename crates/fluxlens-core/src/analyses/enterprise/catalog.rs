@@ -1,7 +1,6 @@
 //! The bundled version and digest catalogs (`crates/fluxlens-core/data/*.json`, each with
 //! its source and date).
 
-use crate::wire::json::{FromJson, Value};
 use std::sync::OnceLock;
 
 crate::json_struct!(
@@ -47,17 +46,14 @@ crate::json_struct!(
     }
 );
 
-/// A bundled catalog, read by the one JSON walk every API model uses (no serde visitor of its
-/// own in the wasm: #51). `None` only if the file does not parse, which a test rules out.
-fn bundled<T: FromJson>(text: &str) -> Option<T> {
-    T::from_json(&serde_json::from_str::<Value>(text).ok()?)
-}
+// The catalogs are `json_struct!` models: `serde_json::from_str` reads them with the one JSON
+// walk every API model uses (no serde visitor of their own in the wasm, #51).
 
 /// The version catalog.
 pub fn versions() -> &'static VersionCatalog {
     static V: OnceLock<VersionCatalog> = OnceLock::new();
     V.get_or_init(|| {
-        bundled(include_str!("../../../data/flux-versions.json"))
+        serde_json::from_str(include_str!("../../../data/flux-versions.json"))
             .expect("bundled flux-versions.json is valid")
     })
 }
@@ -66,7 +62,7 @@ pub fn versions() -> &'static VersionCatalog {
 pub fn digests() -> &'static DigestCatalog {
     static D: OnceLock<DigestCatalog> = OnceLock::new();
     D.get_or_init(|| {
-        bundled(include_str!("../../../data/flux-digests.json"))
+        serde_json::from_str(include_str!("../../../data/flux-digests.json"))
             .expect("bundled flux-digests.json is valid")
     })
 }
