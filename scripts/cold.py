@@ -35,6 +35,11 @@ import wasmbin  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARYEN = os.path.join(ROOT, ".tools", "binaryen-108-1", "usr", "bin")
 COLD_LIST = os.path.join(ROOT, "scripts", "cold-functions.txt")
+# wasm-opt may fold an address's constant part into its load or store when memory below 1 KiB is
+# never read or written: rustc's wasm32 layout puts the stack first, from 1 MiB down, and the data
+# after it, so only a stack overflowing its whole megabyte would reach there (#51: −1.6 KB brotli
+# of the main module). Every wasm-opt pass of the build is given it (scripts/split.py too).
+LOW_MEMORY = ["--low-memory-unused"]
 # The features rustc's wasm32 target and wasm-bindgen use; binaryen 108 reads them only when told.
 FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
             "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"]
@@ -126,9 +131,7 @@ def cut(main, cold_out):
 
 
 def optimise(src, dst):
-    # --low-memory-unused: as scripts/split.py's LOW_MEMORY says.
-    done = subprocess.run(["wasm-opt", "-Oz", "--low-memory-unused", "--strip-debug", *FEATURES,
-                           src, "-o", dst],
+    done = subprocess.run(["wasm-opt", "-Oz", *LOW_MEMORY, "--strip-debug", *FEATURES, src, "-o", dst],
                           capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"cold: wasm-opt on {src} failed:\n{done.stderr}")
@@ -163,12 +166,11 @@ def table_exports(wasm):
         if sid == 7:
             count, at = wasmbin.uleb(wasm, start)
             for _ in range(count):
-                size, at = wasmbin.uleb(wasm, at)
-                name = wasm[at:at + size].decode()
-                kind = wasm[at + size]
-                index, after = wasmbin.uleb(wasm, at + size + 1)
+                name, at = wasmbin.name(wasm, at)
+                kind = wasm[at]
+                index, after = wasmbin.uleb(wasm, at + 1)
                 if kind == 1:
-                    out.append((name, index, at + size + 1))
+                    out.append((name.decode(), index, at + 1))
                 at = after
     return out
 

@@ -42,8 +42,8 @@ def rename_imports(wasm):
             count, at = wasmbin.uleb(wasm, start)
             body += wasmbin.leb(count)
             for _ in range(count):
-                module, at = read_name(wasm, at)
-                field, at = read_name(wasm, at)
+                module, at = wasmbin.name(wasm, at)
+                field, at = wasmbin.name(wasm, at)
                 rest, at = at, wasmbin.skip_import_desc(wasm, at)
                 if module == BINDINGS and wasm[rest] == 0:
                     renamed[field.decode()] = short_name(len(renamed))
@@ -53,11 +53,6 @@ def rename_imports(wasm):
                 body += wasm[rest:at]
         out += bytes([sid]) + wasmbin.leb(len(body)) + bytes(body)
     return bytes(out), renamed
-
-
-def read_name(wasm, at):
-    size, at = wasmbin.uleb(wasm, at)
-    return wasm[at:at + size], at + size
 
 
 if __name__ == "__main__":

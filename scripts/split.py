@@ -35,11 +35,6 @@ import wasmbin  # noqa: E402
 
 APP = "fluxlens"
 LOADER = "__wasm_split"
-# wasm-opt may fold an address's constant part into its load or store when memory below 1 KiB is
-# never read or written: rustc's wasm32 layout puts the stack first, from 1 MiB down, and the data
-# after it, so only a stack overflowing its whole megabyte would reach there (#51: −1.6 KB brotli
-# of the main module).
-LOW_MEMORY = ["--low-memory-unused"]
 # The main module's code the first view does not run (scripts/cold.py), named as a chunk.
 COLD = "cold"
 
@@ -100,7 +95,7 @@ def optimize(modules, names_in_main=False):
     # its function names for the cold cut (scripts/cold.py), which drops them.
     def one(m):
         names = ["-g"] if names_in_main and m == modules[0] else []
-        run(["wasm-opt", "-Oz", *LOW_MEMORY, *names, m, "-o", m], quiet=True)
+        run(["wasm-opt", "-Oz", *cold.LOW_MEMORY, *names, m, "-o", m], quiet=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for _ in pool.map(one, modules):
             pass

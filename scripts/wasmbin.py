@@ -36,6 +36,12 @@ def sections(wasm):
         at += size
 
 
+def name(wasm, at):
+    """The name (bytes) at `at`, and the offset after it."""
+    size, at = uleb(wasm, at)
+    return wasm[at:at + size], at + size
+
+
 def skip_limits(wasm, at):
     flags = wasm[at]
     _, at = uleb(wasm, at + 1)
@@ -53,8 +59,7 @@ def imports(wasm):
         count, at = uleb(wasm, start)
         for _ in range(count):
             for _ in range(2):  # module and field names
-                size, at = uleb(wasm, at)
-                at += size
+                _, at = name(wasm, at)
             kind = wasm[at]
             yield kind, wasm[at + 1] if kind == 1 else None
             at = skip_import_desc(wasm, at)
