@@ -128,16 +128,17 @@ export async function measure(browser, base, profile, prefetch, lastVisit, warm 
 // OPERATOR_UI_DIST=<flux-operator>/web/dist (npm ci && npx vite build there; this bench cannot
 // fetch it: the machines reach package registries only). It is served by the same nginx with the
 // same treatment (brotli and gzip prebuilt, hashed assets immutable, the API proxied to the same
-// simulator), and is complete when its dashboard shows the report (one request).
+// simulator and its answers compressed by nginx, with brotli where the module is loaded, as the
+// kit does), and is complete when its dashboard shows the report (one request).
 export function operatorSite(dist, port, api) {
   return `server {
     listen 127.0.0.1:${port};
     root ${dist};
     gzip_static on;
-    ${existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so') ? 'brotli_static on;' : ''}
+    ${existsSync('/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so') ? 'brotli_static on; brotli on; brotli_types application/javascript text/css application/json image/svg+xml;' : ''}
     gzip on;
     gzip_types application/javascript text/css application/json image/svg+xml;
-    location /api/ { proxy_pass ${api}; proxy_http_version 1.1; proxy_set_header Host $host; }
+    location /api/ { proxy_pass ${api}; proxy_http_version 1.1; proxy_set_header Host $host; proxy_set_header Accept-Encoding ""; }
     location /assets/ { try_files $uri =404; add_header Cache-Control "public, max-age=31536000, immutable" always; }
     location / { try_files $uri /index.html; add_header Cache-Control "no-cache" always; }
   }`;

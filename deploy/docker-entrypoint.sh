@@ -26,6 +26,9 @@ ancestors=${FLUXLENS_FRAME_ANCESTORS:-"'self'"}
 listen=${FLUXLENS_LISTEN:-8080}
 run=${FLUXLENS_RUN_DIR:-/tmp/fluxlens}
 conf=${FLUXLENS_CONF_DIR:-/etc/fluxlens}
+# Debian's brotli modules: the prebuilt .br files, and the API's answers compressed as they pass.
+brotli_static=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+brotli_filter=/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
 
 fail() { echo "fluxlens: $*" >&2; exit 2; }
 case "$mode" in
@@ -55,7 +58,7 @@ if [ "$mode" = fleet ]; then
   fi
   [ -r "$file" ] || fail "fleet: no fleet file at $file (mount one, or set FLUXLENS_FLEET)"
   brotli_flag=""
-  [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] && brotli_flag=--brotli
+  [ -f "$brotli_static" ] && [ -f "$brotli_filter" ] && brotli_flag=--brotli
   python3 "$kit/render.py" --dist "$app" --fleet "$file" --listen "$listen" \
     --frame-ancestors "$ancestors" $brotli_flag --out "$run/site.conf" || exit 2
 else
@@ -64,9 +67,8 @@ else
       "$conf/$mode.conf.in" > "$run/site.conf"
 fi
 
-brotli=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 modules=""
-[ -f "$brotli" ] && modules="load_module $brotli;"
+[ -f "$brotli_static" ] && [ -f "$brotli_filter" ] && modules="load_module $brotli_static; load_module $brotli_filter;"
 # As root (not how the image runs) the workers drop to nobody, who must own the temp files.
 user=""
 if [ "$(id -u)" = 0 ]; then

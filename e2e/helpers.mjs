@@ -63,7 +63,8 @@ export async function cleanup(browser, sim) {
 
 /**
  * Starts Debian's nginx with a site config rendered by deploy/render.py (the deploy kit as it
- * runs), loading the installed dynamic modules (brotli_static). Resolves once it answers.
+ * runs), loading the installed dynamic modules (brotli's static and filter modules). Resolves once
+ * it answers.
  */
 export async function startNginx(site, port) {
   const { mkdtempSync, writeFileSync, chmodSync, existsSync } = await import('node:fs');
@@ -74,8 +75,8 @@ export async function startNginx(site, port) {
   writeFileSync(join(dir, 'site.conf'), site);
   const user = process.getuid && process.getuid() === 0 ? 'user root;\n' : '';
   // Debian's modules-enabled files name modules relative to the default prefix: load by path.
-  const brotli = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
-  const modules = existsSync(brotli) ? `load_module ${brotli};\n` : '';
+  const brotli = ['static', 'filter'].map((m) => `/usr/lib/nginx/modules/ngx_http_brotli_${m}_module.so`);
+  const modules = brotli.filter((m) => existsSync(m)).map((m) => `load_module ${m};\n`).join('');
   writeFileSync(join(dir, 'nginx.conf'), `${user}${modules}worker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;\n include ${dir}/site.conf;\n}\n`);
   const proc = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';

@@ -75,6 +75,25 @@ test('the deployed wasm is compressed: brotli when accepted, gzip otherwise, for
   assert.ok(['br', 'gzip'].includes(encoding), encoding);
 });
 
+test('the API\'s answers pass compressed: brotli when accepted, gzip otherwise, the JSON unchanged (#51)', async () => {
+  const objects = JSON.stringify({ objects: [{ apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization', name: 'flux-system', namespace: 'flux-system' }] });
+  const reads = [['/api/v1/resources', {}], ['/api/v1/inventory/objects', { method: 'POST', body: objects, headers: { 'Content-Type': 'application/json' } }]];
+  // Both layouts forward /api/ at the root (the app under /fluxlens/ reads the same origin's API).
+  for (const b of [base, subBase]) {
+    for (const [path, init] of reads) {
+      const url = `${b}${path}`;
+      const plain = await (await fetch(url, { ...init, headers: { ...init.headers, 'Accept-Encoding': 'identity' } })).json();
+      for (const [accept, encoding] of [['gzip, br', 'br'], ['gzip', 'gzip']]) {
+        // Node's fetch decodes both, as a browser does: what arrives is the operator's JSON.
+        const r = await fetch(url, { ...init, headers: { ...init.headers, 'Accept-Encoding': accept } });
+        assert.equal(r.status, 200, url);
+        assert.equal(r.headers.get('content-encoding'), encoding, `${url}, Accept-Encoding: ${accept}`);
+        assert.deepEqual(await r.json(), plain, `${url}: the same answer once decoded`);
+      }
+    }
+  }
+});
+
 test('hashed assets are cached for a year, index.html is revalidated, a missing hash is a 404', async () => {
   const html = await (await fetch(base + '/')).text();
   // Trunk's hash is a 64-bit number in hex without leading zeros: 1 to 16 digits (a 15-digit

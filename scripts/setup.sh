@@ -13,18 +13,18 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 
-BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+BROTLI_MODULES="/usr/lib/nginx/modules/ngx_http_brotli_static_module.so /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so"
 # FLUXLENS_BUILD_ONLY=1 (the Docker build stage): only what building the app needs.
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v nginx >/dev/null \
-   || ! command -v brotli >/dev/null || [ ! -f "$BROTLI_MODULE" ] || ! python3 -c 'import yaml' 2>/dev/null \
+   || ! command -v brotli >/dev/null || ! ls $BROTLI_MODULES >/dev/null 2>&1 || ! python3 -c 'import yaml' 2>/dev/null \
    || ! command -v qemu-aarch64-static >/dev/null || ! command -v buildah >/dev/null || ! command -v mmdebstrap >/dev/null \
    || ! command -v podman >/dev/null; }; then
-  say "installing chromium, chromium-driver, nginx with brotli_static, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap (apt)"
+  say "installing chromium, chromium-driver, nginx with brotli's static and filter modules, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap (apt)"
   $SUDO apt-get update -qq
   # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh);
   # buildah, podman and mmdebstrap build the deploy image from Debian's packages (image-test.sh).
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver nginx-light \
-    libnginx-mod-http-brotli-static brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
+    libnginx-mod-http-brotli-static libnginx-mod-http-brotli-filter brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
 fi
 
 # binaryen's wasm-split cuts the main module by what the first view runs (scripts/cold.py): Debian's
