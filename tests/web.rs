@@ -209,3 +209,15 @@ fn list_keys_follow_content_and_twins_get_distinct_keys() {
     let changed = content_hash(&finding("a", "verify failed"));
     assert_ne!(changed, keys[0]);
 }
+
+#[wasm_bindgen_test]
+fn a_body_reaches_wasm_as_the_same_text() {
+    use fluxlens::api::Body;
+    // Through the browser's TextEncoder (#51): ASCII, other scripts, astral characters and
+    // escapes come through unchanged; a lone surrogate, which no UTF-8 holds, as U+FFFD.
+    let text = "{\"name\":\"flux-système ✓ 😀\",\"q\":\"\\u00e9\\n\"}";
+    assert_eq!(Body::from(js_sys::JsString::from(text)).text(), text);
+    assert_eq!(Body::from(js_sys::JsString::from("")).text(), "");
+    let lone = js_sys::JsString::from_char_code(&[0x61, 0xD800, 0x62]);
+    assert_eq!(Body::from(lone).text(), "a\u{FFFD}b");
+}
