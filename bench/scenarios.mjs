@@ -6,7 +6,7 @@
 // RUNS; for the median cold run of each, its critical path (bench/loadlib.mjs). Writes the
 // "load-scenarios" section of BENCHMARKS.md. Run through `make bench`, or alone:
 //   OPERATOR_UI_DIST=<flux-operator>/web/dist RUNS=3 node bench/scenarios.mjs
-import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startSim, launch, freePort, startNginx } from '../e2e/helpers.mjs';
 import { median, PROFILES, measure, measureOperator, operatorSite, pathLine } from './loadlib.mjs';
@@ -16,10 +16,6 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const SCENARIOS = (process.env.SCENARIOS || 'demo,operator-mock').split(',');
 const OPERATOR_UI_DIST = process.env.OPERATOR_UI_DIST || '';
 if (!existsSync(`${ROOT}dist/index.html`)) throw new Error('dist/ is not built: run scripts/build.sh');
-// The operator UI gets the kit's treatment: its assets precompressed (gzip -9, brotli q11).
-if (OPERATOR_UI_DIST && !readdirSync(`${OPERATOR_UI_DIST}/assets`).some((f) => f.endsWith('.br'))) {
-  execFileSync('python3', [`${ROOT}scripts/precompress.py`, OPERATOR_UI_DIST]);
-}
 
 /** The median run of `runs` by `key`, whole (its critical path with it). */
 const medianRun = (runs, key) => {
