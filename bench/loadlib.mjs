@@ -128,9 +128,10 @@ export async function measure(browser, base, profile, prefetch, lastVisit, warm 
 // The Flux Operator UI's dashboard beside fluxlens (#28), when its production build is given:
 // OPERATOR_UI_DIST=<flux-operator>/web/dist (npm ci && npx vite build there; this bench cannot
 // fetch it: the machines reach package registries only). It is served by the same nginx with the
-// same treatment (brotli and gzip prebuilt — its page and every file under assets/, precompressOperator —, hashed assets immutable, the API proxied to the same
-// simulator and its answers compressed by nginx, with brotli where the module is loaded, as the
-// kit does), and is complete when its dashboard shows the report (one request).
+// same treatment (brotli and gzip prebuilt for its page and every file under assets/, see
+// precompressOperator; hashed assets immutable; the API proxied to the same simulator, its
+// answers compressed by nginx, with brotli where the module is loaded, as the kit does), and is
+// complete when its dashboard shows the report (one request).
 export function operatorSite(dist, port, api) {
   precompressOperator(dist);
   return `server {
@@ -193,10 +194,9 @@ export function withPrefetch(dist, prefetch) {
   return dir;
 }
 
-
 /**
  * The operator UI's build precompressed as fluxlens's is (gzip -9, brotli q11): the page and the
- * files under assets/, where vite writes its script and styles. Until #51's last stop only the
+ * files under assets/, where vite writes its script and styles. Before #51's fifth step only the
  * top folder was (scripts/precompress.py does not descend), so its 492 KB script travelled with
  * nginx's on-the-fly gzip at level 1: every earlier side-by-side figure had the operator UI
  * slower than it deploys.
