@@ -24,10 +24,14 @@ const { names, sizes } = functionNames(`${DIST}/${main}`);
 // Every cluster scenario (the fleet's is a hub: its page is the fleet's chunk, not the overview).
 const scenarios = readdirSync(`${ROOT}scenarios`).filter((s) => s !== 'fleet' && statSync(`${ROOT}scenarios/${s}`).isDirectory());
 // [simulator flags, path, how]: `warm`, a second visit (the last visit's copy shown first);
-// `throttle`, Slow 4G (the first view's progress while the reads are under way).
+// `throttle`, Slow 4G (the first view's progress while the reads are under way); `late`, one side
+// of a second visit's race held 1.5 s: `live`, the live reads (the last visit's copy on screen
+// first, then replaced), `copy`, the snapshot codec's module (the live rows in before the copy is
+// decoded). Left to chance, one order ran cold code before the view in 1 of 4 runs of
+// e2e/split.test.mjs: an unhurried visit takes whichever order the machine gives it.
 const visits = [
   ...scenarios.flatMap((s) => [[['--scenario', s], '/', {}], [['--scenario', s], '/', { warm: true }], [['--scenario', s], '/embed/overview', {}]]),
-  ...['demo', 'operator-mock', 'broken'].flatMap((s) => [[['--scenario', s], '/', { throttle: true }], [['--scenario', s], '/', { warm: true, throttle: true }]]),
+  ...['demo', 'operator-mock', 'broken'].flatMap((s) => [[['--scenario', s], '/', { throttle: true }], [['--scenario', s], '/', { warm: true, throttle: true }], [['--scenario', s], '/', { warm: true, late: 'live' }], [['--scenario', s], '/', { warm: true, late: 'copy' }]]),
   [['--scenario', 'demo', '--namespaces', 'team-payments,team-ledger'], '/', {}],
   [['--scenario', 'broken', '--confirm-fail'], '/', {}],
   [['--scenario', 'demo', '--operator-version', 'v0.52.0'], '/', {}],
@@ -47,6 +51,8 @@ const covered = new Set();
 // answered before the wasm started, a confirming read's turn), and one pass has missed functions
 // the next one ran; a function missed here is moved and, when called, fetched synchronously.
 const PASSES = Number(process.env.PASSES || 2);
+// How long after a second visit's live data the count goes on (ms): its redraw of the copy.
+const SETTLE_MS = 500;
 for (const [args, path, how] of Array.from({ length: PASSES }, () => visits).flat()) {
   const sim = await startSim([...args, '--dist', DIST]);
   // Without tier-up, a second visit finds no optimised code the first one left in the browser's
@@ -60,8 +66,12 @@ for (const [args, path, how] of Array.from({ length: PASSES }, () => visits).fla
       await first.goto(url);
       await first.waitForFunction(() => performance.getEntriesByName('fluxlens:last-visit-kept').length > 0, null, { timeout: 15000 }).catch(() => {});
       await first.close();
+      if (how.late === 'live') await sim.faults('latency-ms=1500');
     }
     const page = await context.newPage();
+    if (how.late === 'copy') {
+      await page.route(/split_fluxlens_snapshot-[0-9a-f]+\.wasm$/, (r) => setTimeout(() => r.continue(), 1500));
+    }
     const cdp = await context.newCDPSession(page);
     if (how.throttle) {
       await cdp.send('Network.enable');
@@ -74,15 +84,20 @@ for (const [args, path, how] of Array.from({ length: PASSES }, () => visits).fla
     await page.goto(url);
     // A view that never shows (a sign-in) still counts what ran until then.
     await page.waitForFunction(ready, null, { timeout: 30000 }).catch(() => {});
+    // A second visit: until the live data has replaced the copy on screen too (comparing the two,
+    // redrawing what differs). Which lands first is a race; where the live read wins by a frame,
+    // that work comes before the view is marked, so it counts as the first view's.
+    if (how.warm) await page.waitForTimeout(SETTLE_MS);
     await cdp.send('Tracing.end');
     await done;
     const earliest = (name) => events.filter((e) => e.name === name).map((e) => e.ts).sort((a, b) => a - b)[0];
     const view = earliest('fluxlens:view-rendered') ?? Infinity;
-    const shown = Math.max(view, earliest('fluxlens:data-ready') ?? view);
+    const live = Math.max(view, earliest('fluxlens:data-ready') ?? view);
+    const shown = how.warm ? live + SETTLE_MS * 1000 : live;
     const lazy = mainModuleCompiles(events, shown, sizes);
     const before = covered.size;
     for (const i of lazy) if (names.has(i)) covered.add(names.get(i));
-    const said = [how.warm && 'second visit', how.throttle && 'Slow 4G'].filter(Boolean).join(', ');
+    const said = [how.warm && 'second visit', how.throttle && 'Slow 4G', how.late && `the ${how.late === 'live' ? 'live reads' : 'copy'} late`].filter(Boolean).join(', ');
     console.log(`first-view: ${args.join(' ')} ${path}${said ? ` (${said})` : ''}: ${lazy.length} functions run, ${covered.size - before} new`);
   } finally {
     sim.stop();
