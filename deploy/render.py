@@ -24,11 +24,6 @@ p.add_argument("--brotli", action="store_true",
                help="serve the prebuilt .br files and the API's answers with brotli (needs nginx's brotli static and filter modules loaded)")
 p.add_argument("--no-compression", action="store_true", help="benchmarks only: serve everything uncompressed (the kit before issue #15)")
 a = p.parse_args()
-# The prebuilt .br files as they are; what has none — the API's JSON answers — compressed as it
-# passes: the demo's objects read is 19.5 KB with brotli against 23.8 KB with gzip (#51). Level 6
-# (the module's default) takes ≈ 3 ms of CPU on that read, as gzip level 6 does.
-BROTLI = "\n    ".join(["brotli_static on;", "brotli on;", "brotli_comp_level 6;",
-                        "brotli_types application/wasm application/javascript text/javascript text/css application/json image/svg+xml;"])
 if bool(a.api) == bool(a.fleet):
     sys.exit("render.py: give --api URL (one cluster) or --fleet FILE (a fleet), not both")
 
@@ -46,9 +41,15 @@ if a.fleet:
     clusters = fleet_kit.read(a.fleet)
     conf = conf.replace("@CLUSTERS_JSON@", fleet_kit.clusters_json(clusters)).replace("@CLUSTERS@", fleet_kit.locations(clusters))
 api = (a.api or "http://unused.invalid").rstrip("/")
+# The prebuilt .br files as they are; what has none — the API's JSON answers — compressed as it
+# passes, the same types gzip covers (the template's list): the demo's objects read is 19.5 KB
+# with brotli against 23.8 KB with gzip (#51). Level 6 (the module's default) takes ≈ 3 ms of CPU
+# on that read, as gzip level 6 does.
+types = re.search(r"\n    gzip_types ([^;]+);", conf).group(1)
+brotli = "\n    ".join(["brotli_static on;", "brotli on;", "brotli_comp_level 6;", f"brotli_types {types};"])
 values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": api, "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
           "@UI@": (a.ui or api).rstrip("/"), "@PLUGIN@": a.plugin_root or os.path.join(here, "plugin"),
-          "@BROTLI@": BROTLI if a.brotli else "# brotli: not enabled (render with --brotli where the modules are loaded)"}
+          "@BROTLI@": brotli if a.brotli else "# brotli: not enabled (render with --brotli where the modules are loaded)"}
 for k, v in values.items():
     conf = conf.replace(k, v)
 if a.no_compression:
