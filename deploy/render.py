@@ -28,7 +28,10 @@ if bool(a.api) == bool(a.fleet):
     sys.exit("render.py: give --api URL (one cluster) or --fleet FILE (a fleet), not both")
 
 html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
-scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
+# A script element with a type that is not a script's is data (the main module the page carries,
+# scripts/inline_wasm.py): never run, so it needs no hash.
+scripts = [body for attrs, body in re.findall(r"<script((?![^>]*\bsrc=)[^>]*)>(.*?)</script>", html, flags=re.S)
+           if re.search(r'\btype="(?!module"|text/javascript")', attrs) is None]
 hashes = " ".join("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts)
 for name, value in [("frame-ancestors", a.frame_ancestors)]:
     if any(c in value for c in ";\n{}"):

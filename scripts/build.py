@@ -22,6 +22,7 @@ versions, the options) is hashed into dist/.build-inputs, and an equal hash skip
 import argparse, base64, hashlib, os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import inline_wasm  # noqa: E402
 import minify  # noqa: E402
 import precompress  # noqa: E402
 import split  # noqa: E402
@@ -32,7 +33,7 @@ STAMP = ".build-inputs"
 INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.html", "Cargo.toml",
           "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
           "scripts/cold.py", "scripts/wasmbin.py", "scripts/cold-functions.txt",
-          "scripts/precompress.py", "scripts/minify.py", "scripts/minify.mjs",
+          "scripts/precompress.py", "scripts/minify.py", "scripts/inline_wasm.py", "scripts/minify.mjs",
           "scripts/short_imports.py"]
 SUBPATH = "/fluxlens/"
 # The shipped module's panics name no source location (#51): every bounds check and unwrap the
@@ -75,7 +76,9 @@ def main():
             stem = split.one_module(source, app)
         else:
             stem = split.split_app(source, app, profile=args.first_view_profile)
-        page = Page(template, stem)
+        # The first view's page carries its main module (#51); the load bench's one-module
+        # baseline and the profile's build fetch it as before.
+        page = Page(template, stem, carries_wasm=not one)
         page.copy_files(app)
         # Compressed once for both folders; only each page (and a stylesheet file) apart.
         precompress.main([app])
@@ -94,9 +97,10 @@ def main():
 class Page:
     """index.html with its `data-trunk` links done (see the module's doc)."""
 
-    def __init__(self, template, stem):
+    def __init__(self, template, stem, carries_wasm=False):
         self.template = template
         self.stem = stem
+        self.carries_wasm = carries_wasm
 
     def copy_files(self, out):
         """Copies the `copy-file` links' files beside the page."""
@@ -112,8 +116,13 @@ class Page:
         if public != "/":
             html = html.replace("<head>", f'<head>\n  <meta name="fluxlens-base" content="{public.rstrip("/")}">', 1)
         js, wasm = f"{public}{self.stem}.js", f"{public}{self.stem}_bg.wasm"
-        preload = (f'<link rel="modulepreload" href="{js}" crossorigin="anonymous" integrity="{sri(out, self.stem + ".js")}">'
-                   f'<link rel="preload" href="{wasm}" crossorigin="anonymous" integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
+        preload = f'<link rel="modulepreload" href="{js}" crossorigin="anonymous" integrity="{sri(out, self.stem + ".js")}">'
+        if self.carries_wasm:
+            module = open(os.path.join(out, self.stem + "_bg.wasm"), "rb").read()
+            html = must_replace(html, "<body>", "<body>" + inline_wasm.data_block(module))
+        else:
+            preload += (f'<link rel="preload" href="{wasm}" crossorigin="anonymous" '
+                        f'integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
         charset = '<meta charset="utf-8">'
         split.write_text(os.path.join(out, "index.html"), must_replace(html, charset, charset + "\n  " + preload))
         return written
@@ -140,9 +149,13 @@ class Page:
         sys.exit(f"build: {href}: a data-trunk link this build does not do (rel={rel})")
 
     def module_script(self, public):
+        wasm = f"'{public}{self.stem}_bg.wasm'"
+        if self.carries_wasm:
+            wasm = f"{inline_wasm.READ_FUNCTION}({wasm})"
         return (f"<script type=\"module\">\n"
                 f"import init, * as bindings from '{public}{self.stem}.js';\n"
-                f"const wasm = await init({{ module_or_path: '{public}{self.stem}_bg.wasm' }});\n"
+                + (inline_wasm.reader_js() if self.carries_wasm else "") +
+                f"const wasm = await init({{ module_or_path: {wasm} }});\n"
                 f"window.wasmBindings = bindings;\n"
                 f"dispatchEvent(new CustomEvent(\"{STARTED_EVENT}\", {{detail: {{wasm}}}}));\n"
                 f"</script>")

@@ -64,6 +64,8 @@ step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the pa
 scripts/build.sh
 # A tree already built is not built again (what `make demo` relies on to start at once).
 python3 scripts/build.py | grep -q "up to date" || { echo "build: a second build of the same tree rebuilt"; exit 1; }
+# The page carries the main module byte for byte, in both folders (#51).
+python3 scripts/inline_wasm.py dist && python3 scripts/inline_wasm.py dist-fluxlens
 step "deploy image: built (buildah on an mmdebstrap base, or docker) and started as uid 101, read-only root"
 scripts/image-test.sh
 step "bench tooling (its arithmetic, without a browser)"
