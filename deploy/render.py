@@ -32,7 +32,8 @@ html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
 # scripts/inline_wasm.py): never run, so it needs no hash.
 scripts = [body for attrs, body in re.findall(r"<script((?![^>]*\bsrc=)[^>]*)>(.*?)</script>", html, flags=re.S)
            if re.search(r'\btype="(?!module"|text/javascript")', attrs) is None]
-hashes = " ".join("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts)
+# Each once: the page's module-feeding scripts share one text (scripts/inline_wasm.py).
+hashes = " ".join(dict.fromkeys("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts))
 for name, value in [("frame-ancestors", a.frame_ancestors)]:
     if any(c in value for c in ";\n{}"):
         sys.exit(f"render.py: --{name} must not contain ; newline or braces")

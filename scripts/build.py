@@ -119,7 +119,8 @@ class Page:
         preload = f'<link rel="modulepreload" href="{js}" crossorigin="anonymous" integrity="{sri(out, self.stem + ".js")}">'
         if self.carries_wasm:
             module = open(os.path.join(out, self.stem + "_bg.wasm"), "rb").read()
-            html = must_replace(html, "<body>", "<body>" + inline_wasm.data_block(module))
+            preload += f"<script>{inline_wasm.feeder_js(len(module))}</script>"
+            html = must_replace(html, "<body>", "<body>" + inline_wasm.blocks(module))
         else:
             preload += (f'<link rel="preload" href="{wasm}" crossorigin="anonymous" '
                         f'integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
@@ -151,7 +152,7 @@ class Page:
     def module_script(self, public):
         wasm = f"'{public}{self.stem}_bg.wasm'"
         if self.carries_wasm:
-            wasm = f"{inline_wasm.READ_FUNCTION}({wasm})"
+            wasm = f"await {inline_wasm.READ_FUNCTION}({wasm})"
         return (f"<script type=\"module\">\n"
                 f"import init, * as bindings from '{public}{self.stem}.js';\n"
                 + (inline_wasm.reader_js() if self.carries_wasm else "") +

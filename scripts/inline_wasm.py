@@ -3,8 +3,8 @@
 A cold visit used to take two round trips before the wasm's first byte: the page, then the
 module its head names. Carried in the page, the module streams right behind the head (whose
 inline script has already sent the first API reads), so the visit costs one round trip less:
-≈ 560 ms on Slow 4G, ≈ 165 ms on Fast 4G. The module's file stays beside the page (the
-embedded panel, the bench's baseline and a page that arrives cut short still fetch it).
+≈ 560 ms on Slow 4G, ≈ 165 ms on Fast 4G. The module's file stays beside the page (the bench's
+baseline and a page that arrives cut short or altered still fetch it).
 
 Each byte is written as the character with that code (ISO-8859-1, sent as UTF-8), which
 brotli packs to within ≈ 4 % of the module's own bytes (base64 would cost ≈ 29 %, hex ≈ 7 %),
@@ -12,48 +12,83 @@ except the three bytes the HTML parser would not hand back unchanged inside a sc
 text: NUL (read as U+FFFD), CR (read as a line feed) and `<` (which could close the element or
 open a comment). Those are written 256 above their code.
 
+The text comes in blocks of BLOCK bytes, each followed by a one-line script that hands it to
+the browser's streaming compiler as the parser reaches it, so the module is compiled while the
+rest of the page arrives, as a fetched module would be. Every feeding script has the same text:
+one CSP hash. The app's module script (run once the page is parsed) takes the compiled module,
+or the file when a block is missing or altered.
+
   python3 scripts/inline_wasm.py dist    # checks the built page carries its module whole
 """
 import os, re, sys
 
-ELEMENT_ID = "fluxlens-wasm"
-READ_FUNCTION = "carriedWasm"
+BLOCK_TYPE = "application/x-fluxlens-wasm"
+BLOCK = 64 * 1024
 ESCAPED = (0x00, 0x0D, 0x3C)
 SHIFT = 0x100
+READ_FUNCTION = "carriedWasm"
+# The feeding script's whole text (its CSP hash is the same for every block).
+FEED = "__fluxlensFeed(document.currentScript)"
 _TABLE = {b: chr(b + SHIFT) for b in ESCAPED}
 
 
-def data_block(module):
-    """A script element the browser keeps as data (its type is not a script's), holding
-    `module`'s bytes as characters, with their count to check the page arrived whole."""
+def blocks(module):
+    """The module as data blocks (script elements the browser keeps as data: their type is
+    not a script's), each followed by its feeding script."""
     text = module.decode("latin-1").translate(_TABLE)
-    return (f'<script type="application/x-fluxlens-wasm" id="{ELEMENT_ID}" '
-            f'data-bytes="{len(module)}">{text}</script>')
+    return "".join(f'<script type="{BLOCK_TYPE}">{text[i:i + BLOCK]}</script><script>{FEED}</script>'
+                   for i in range(0, len(text), BLOCK))
+
+
+def feeder_js(length):
+    """The head's script: a stream into `WebAssembly.compileStreaming`, fed block by block.
+    A character that is not a carried byte, or more bytes than `length`, fails the compile;
+    `end()` (the module script, once the page is parsed) fails it too when bytes are missing."""
+    checks = " && ".join(f"c !== {b}" for b in ESCAPED)
+    return ("(function () {\n"
+            "  if (typeof ReadableStream !== 'function' || !WebAssembly.compileStreaming) return;\n"
+            "  var sink, fed = 0, failed = false;\n"
+            "  var stream = new ReadableStream({ start: function (c) { sink = c; } });\n"
+            "  var compiled = WebAssembly.compileStreaming(new Response(stream, { headers: { 'Content-Type': 'application/wasm' } }));\n"
+            "  compiled.catch(function () {});\n"
+            "  var fail = function (why) { if (!failed) { failed = true; sink.error(new Error(why)); } };\n"
+            "  window.__fluxlensFeed = function (script) {\n"
+            "    var block = script.previousElementSibling;\n"
+            "    script.remove();\n"
+            f"    if (!block || block.type !== '{BLOCK_TYPE}') return fail('a carried block is missing');\n"
+            "    var text = block.textContent;\n"
+            "    block.remove();\n"
+            "    if (failed) return;\n"
+            "    var bytes = new Uint8Array(text.length);\n"
+            "    for (var i = 0; i < text.length; i++) {\n"
+            "      var c = text.charCodeAt(i);\n"
+            f"      if (c > 255) {{ c -= {SHIFT}; if ({checks}) return fail('a carried block was altered'); }}\n"
+            "      bytes[i] = c;\n"
+            "    }\n"
+            "    fed += bytes.length;\n"
+            f"    if (fed > {length}) return fail('more carried bytes than the module has');\n"
+            "    sink.enqueue(bytes);\n"
+            f"    if (fed === {length}) sink.close();\n"
+            "  };\n"
+            "  window.__fluxlensCarried = { compiled: compiled, end: function () {\n"
+            f"    if (fed !== {length}) fail('the page arrived without every carried block');\n"
+            "  } };\n"
+            "})();")
 
 
 def reader_js():
-    """`READ_FUNCTION(file)`: the carried module's bytes, or `file` (its URL) when the page has
-    no block, or one that did not arrive whole and unchanged. The block is dropped once read:
-    its text would otherwise stay in the DOM beside the module's memory."""
-    escaped = " && ".join(f"c !== {b}" for b in ESCAPED)
-    return (f"function {READ_FUNCTION}(file) {{\n"
-            f"  const block = document.getElementById('{ELEMENT_ID}');\n"
-            f"  if (!block) return file;\n"
-            f"  const text = block.textContent;\n"
-            f"  block.remove();\n"
-            f"  if (text.length !== Number(block.dataset.bytes)) return file;\n"
-            f"  const bytes = new Uint8Array(text.length);\n"
-            f"  for (let i = 0; i < text.length; i++) {{\n"
-            f"    let c = text.charCodeAt(i);\n"
-            f"    if (c > 255) {{ c -= {SHIFT}; if ({escaped}) return file; }}\n"
-            f"    bytes[i] = c;\n"
-            f"  }}\n"
-            f"  return bytes;\n"
-            f"}}\n")
+    """`READ_FUNCTION(file)`: the compiled carried module, or `file` (its URL) when the page
+    carries none or the carried one did not arrive whole and unchanged."""
+    return (f"async function {READ_FUNCTION}(file) {{\n"
+            "  const carried = window.__fluxlensCarried;\n"
+            "  if (!carried) return file;\n"
+            "  carried.end();\n"
+            "  try { return await carried.compiled; } catch (e) { return file; }\n"
+            "}\n")
 
 
 def decode(text):
-    """The bytes a data block's text stands for (the reader's rule; for tests)."""
+    """The bytes a block's text stands for (the feeding script's rule; for tests)."""
     out = bytearray()
     for ch in text:
         c = ord(ch)
@@ -65,18 +100,23 @@ def decode(text):
     return bytes(out)
 
 
+def carried(html):
+    """The bytes a page carries, its blocks joined in order."""
+    pattern = rf'<script type="{re.escape(BLOCK_TYPE)}">(.*?)</script><script>{re.escape(FEED)}</script>'
+    return b"".join(decode(t) for t in re.findall(pattern, html, flags=re.S))
+
+
 def check(dist):
     """Every byte value survives the round trip, and the page in `dist` carries the main
     module's file byte for byte (what scripts/test.sh runs after the build)."""
-    every = bytes(range(256)) * 2
-    block = data_block(every)
-    text = re.search(r'data-bytes="512">(.*)</script>', block, flags=re.S).group(1)
-    assert decode(text) == every and not any(ch in text for ch in "\0\r<"), "the byte mapping"
+    every = bytes(range(256)) * 600
+    page = blocks(every)
+    assert carried(page) == every and page.count(FEED) == -(-len(every) // BLOCK), "the byte mapping"
+    assert not any(ch in page.replace("<script", "").replace("</script>", "") for ch in "\0\r<"), "escapes"
     html = open(os.path.join(dist, "index.html"), encoding="utf-8").read()
-    found = re.search(rf'id="{ELEMENT_ID}" data-bytes="(\d+)">(.*?)</script>', html, flags=re.S)
     name = re.search(rf"{READ_FUNCTION}\('[^']*?([\w-]+_bg\.wasm)'\)", html).group(1)
     module = open(os.path.join(dist, name), "rb").read()
-    assert found and int(found.group(1)) == len(module) and decode(found.group(2)) == module, \
+    assert carried(html) == module and f"fed === {len(module)}" in html, \
         f"{dist}/index.html does not carry {name} byte for byte"
     print(f"inline_wasm: {dist}/index.html carries {name} ({len(module)} bytes)")
 
