@@ -4,6 +4,7 @@
 mod args;
 #[cfg(test)]
 mod conformance;
+mod crd_schema;
 #[cfg(test)]
 mod deploy_kit;
 mod faults;

@@ -172,7 +172,8 @@ impl Store {
             entries,
             index,
             events,
-            crds,
+            // Served whole, as an API server does: a schema for each that has none.
+            crds: crds.into_iter().map(crate::crd_schema::filled).collect(),
             external,
         }
     }
