@@ -25,12 +25,48 @@ test('demo: mid consumer flip, progress counts, receiver path, commands; overvie
     // Storage: CRDs readable, HelmRelease still stored at v2beta2.
     await page.goto(sim.base + '/migrations');
     const storage = page.locator('[data-migration=storage]');
-    await storage.waitFor();
-    assert.equal(await storage.locator('[data-stage=S2]').getAttribute('data-state'), 'in progress');
+    // Once the CRDs' read, which follows the first view (#51), has answered.
+    await storage.locator('[data-stage=S2][data-state="in progress"]').waitFor();
+    await page.locator('[data-rule="MIG-API-01"]').first().waitFor();
     assert.equal(await page.locator('[data-rule="MIG-API-01"]').count(), 1);
     await page.goto(sim.base + '/');
     await page.locator('[data-card=migration-git-oci] [data-current-stage]').waitFor();
     assert.match(await page.locator('[data-card=migration-git-oci] [data-current-stage]').textContent(), /^M3/);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('the first view does not wait for the CRDs: "reading the Flux CRDs…" until they come, then the storage stages (#51)', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    // Hold the CRDs' read (a batch of CustomResourceDefinitions) until the view is on screen.
+    let release;
+    const held = new Promise((r) => { release = r; });
+    const crdReads = [];
+    await page.context().route('**/api/v1/inventory/objects', async (route) => {
+      if ((route.request().postData() || '').includes('"CustomResourceDefinition"')) {
+        crdReads.push(route.request().url());
+        await held;
+      }
+      await route.continue();
+    });
+    await page.goto(sim.base + '/migrations');
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 30000 });
+    const storage = page.locator('[data-migration=storage]');
+    await storage.waitFor();
+    // Meanwhile: said, neither pass nor fail, no storage finding, the notice naming the read.
+    assert.equal(crdReads.length, 1, 'the CRDs are asked once, after the objects');
+    assert.equal(await storage.locator('[data-stage=S1] [data-check]').getAttribute('data-check'), 'unknown');
+    assert.match(await storage.locator('[data-stage=S1]').textContent(), /reading the Flux CRDs…/);
+    assert.equal(await page.locator('[data-rule="MIG-API-01"]').count(), 0);
+    assert.match(await page.locator('[data-progress]').textContent(), /Loading the Flux CRDs \(storage versions\)…/);
+    release();
+    // Then what the CRDs say: HelmRelease still stored at v2beta2.
+    await storage.locator('[data-stage=S2][data-state="in progress"]').waitFor();
+    await page.locator('[data-rule="MIG-API-01"]').first().waitFor();
+    assert.equal(await storage.locator('[data-stage=S1] [data-check]').getAttribute('data-check'), 'pass');
+    assert.equal(await page.locator('[data-progress]').count(), 0);
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
@@ -56,8 +92,12 @@ test('broken: invariants block the stepper; CRDs forbidden show unknown', async 
     await page.goto(sim2.base + '/migrations');
     const storage = page.locator('[data-migration=storage]');
     await storage.waitFor();
+    // The first view comes before the CRDs' read (#51): "reading the Flux CRDs…" until it
+    // answers, then what it answered. Never pass or fail meanwhile.
     assert.equal(await storage.locator('[data-stage=S1] [data-check]').getAttribute('data-check'), 'unknown');
-    assert.match(await storage.textContent(), /unknown \(no access\)/);
+    await storage.getByText(/unknown \(no access\)/).first().waitFor();
+    assert.equal(await storage.locator('[data-stage=S1] [data-check]').getAttribute('data-check'), 'unknown');
+    assert.doesNotMatch(await storage.textContent(), /reading the Flux CRDs/);
     assert.equal(await page.locator('[data-rule="MIG-API-07"]').count(), 1);
     assert.equal(await page.locator('[data-rule="MIG-DIST-01"]').count(), 1);
     // Intent before progress: bootstrap with no FluxInstance shows no second origin yet.

@@ -9,6 +9,10 @@ pub const VIEW_RENDERED: &str = "fluxlens:view-rendered";
 /// The live data was kept for the next visit (`api::last_visit`).
 pub const LAST_VISIT_KEPT: &str = "fluxlens:last-visit-kept";
 
+/// The first load has read everything it reads (after the view: the confirming read and the
+/// CRDs, #51), whether it succeeded or not.
+pub const LOAD_SETTLED: &str = "fluxlens:load-settled";
+
 /// A live poll starts (one entry kept: each poll clears the last; observe it to see them all).
 pub const POLL_STARTED: &str = "fluxlens:poll-started";
 

@@ -40,6 +40,7 @@ pub fn start(state: AppState, poll_seconds: u32) {
                 Ok(fresh) => shown(state, fresh, first),
                 Err(e) => failed(state, e),
             }
+            crate::perf::mark_first(crate::perf::LOAD_SETTLED);
             let wait = poller.wait_seconds(poll_seconds);
             gloo_timers::future::TimeoutFuture::new(wait * 1000).await;
         }

@@ -4,9 +4,10 @@
 // page shows: a read the app does not take is wasted, never wrong.
 //
 // Cold, the reads follow each other as the answers come: the report and the default list; then
-// the lists by kind the report names; and the objects as soon as their rows are in: the CRDs,
-// the default list's objects and the FluxInstance's events once the report and that list have
-// answered, the objects of the lists by kind once those have. A second visit also sends at once what the last one read
+// the lists by kind the report names; and the objects as soon as their rows are in: the default
+// list's objects and the FluxInstance's events once the report and that list have answered, the
+// objects of the lists by kind once those have. Not the CRDs: their schemas make them the
+// largest read of all on a real cluster, and the app reads them once its first view is shown. A second visit also sends at once what the last one read
 // (remembered per API base in localStorage: kinds, names and paths, never an answer), so its
 // whole read is one round trip; the rows then add only what is new.
 (function () {
@@ -28,11 +29,11 @@
 
   // Generated from fluxlens_core::load::script_constants (make generate; a core test fails when
   // this line is stale): the kinds the default list holds (with FluxInstance and FluxReport),
-  // the batch size, batches in flight and deadline the app keeps, the operator version from
-  // which the default list holds every kind, and each kind's CRD name.
-  var CORE = {"batchSize":500,"crds":{"Alert":"alerts.notification.toolkit.fluxcd.io","ArtifactGenerator":"artifactgenerators.source.extensions.fluxcd.io","Bucket":"buckets.source.toolkit.fluxcd.io","ExternalArtifact":"externalartifacts.source.toolkit.fluxcd.io","FluxInstance":"fluxinstances.fluxcd.controlplane.io","FluxReport":"fluxreports.fluxcd.controlplane.io","GitRepository":"gitrepositories.source.toolkit.fluxcd.io","HelmChart":"helmcharts.source.toolkit.fluxcd.io","HelmRelease":"helmreleases.helm.toolkit.fluxcd.io","HelmRepository":"helmrepositories.source.toolkit.fluxcd.io","ImagePolicy":"imagepolicies.image.toolkit.fluxcd.io","ImageRepository":"imagerepositories.image.toolkit.fluxcd.io","ImageUpdateAutomation":"imageupdateautomations.image.toolkit.fluxcd.io","Kustomization":"kustomizations.kustomize.toolkit.fluxcd.io","OCIRepository":"ocirepositories.source.toolkit.fluxcd.io","Provider":"providers.notification.toolkit.fluxcd.io","Receiver":"receivers.notification.toolkit.fluxcd.io","ResourceSet":"resourcesets.fluxcd.controlplane.io","ResourceSetInputProvider":"resourcesetinputproviders.fluxcd.controlplane.io"},"everyKindSince":[0,53,0],"inFlight":2,"listed":["ResourceSet","Kustomization","HelmRelease","GitRepository","OCIRepository","HelmChart","HelmRepository","Bucket","ArtifactGenerator","ResourceSetInputProvider","FluxInstance","FluxReport"],"timeoutMs":30000};
+  // the batch size, batches in flight and deadline the app keeps, and the operator version from
+  // which the default list holds every kind.
+  var CORE = {"batchSize":500,"everyKindSince":[0,53,0],"inFlight":2,"listed":["ResourceSet","Kustomization","HelmRelease","GitRepository","OCIRepository","HelmChart","HelmRepository","Bucket","ArtifactGenerator","ResourceSetInputProvider","FluxInstance","FluxReport"],"timeoutMs":30000};
   var LISTED = CORE.listed, BATCH_SIZE = CORE.batchSize, IN_FLIGHT = CORE.inFlight, TIMEOUT_MS = CORE.timeoutMs;
-  var EVERY_KIND_SINCE = CORE.everyKindSince, CRDS = CORE.crds;
+  var EVERY_KIND_SINCE = CORE.everyKindSince;
   var OBJECTS = '/api/v1/inventory/objects';
   // What is remembered for the next visit, at most (a ref is ~100 bytes).
   var REMEMBERED_ITEMS = 4000;
@@ -139,22 +140,19 @@
     var reconcilers = (report && report.spec && Array.isArray(report.spec.reconcilers)) ? report.spec.reconcilers : [];
     var every = listsEveryKind(report);
     var lists = [];
-    var crds = [];
     reconcilers.forEach(function (r) {
       var s = (r && r.stats) || {};
       if (!r || typeof r.kind !== 'string') return;
-      if (CRDS[r.kind]) crds.push(ref('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', CRDS[r.kind]));
       if (every || LISTED.indexOf(r.kind) >= 0 || (s.running || 0) + (s.suspended || 0) <= 0) return;
       var path = '/api/v1/resources?kind=' + encodeURIComponent(r.kind);
       remember.gets.push(path);
       lists.push(json(get(path)));
     });
-    return { report: report, reconcilers: reconcilers, lists: lists, crds: crds };
+    return { report: report, reconcilers: reconcilers, lists: lists };
   });
   pre.kinds = byKind;
   // Each batch goes as soon as what names its objects is in, not when every list is (#28): the
-  // CRDs, the default list's objects and the instance's events once the report and that list
-  // have come; the objects of the lists by kind once those have. Over HTTP/1.1 the page has six
+  // default list's objects and the instance's events once the report and that list have come; the objects of the lists by kind once those have. Over HTTP/1.1 the page has six
   // connections and the wasm holds one: the lists by kind, sent first, are on the longest
   // chain (report, lists, their objects), and what is sent after them waits for a connection
   // only as long as they take.
@@ -164,8 +162,7 @@
     return listed.then(function (list) {
       if (!objectsToo || !k.report) return;
       var rows = rowsOf(k.reconcilers, list ? [list] : []);
-      sendBatch(k.crds.concat(rows.refs));
-      remember.posts.push(k.crds);
+      sendBatch(rows.refs);
       events(rows.instance);
     });
   });

@@ -469,3 +469,83 @@ async fn the_first_view_does_not_wait_for_the_confirming_read_and_calls_nothing_
         };
     }
 }
+
+/// Whether a request reads the Flux CRDs.
+fn reads_crds(r: &Request) -> bool {
+    matches!(r, Request::Objects(b) if b.objects.iter().any(|o| o.kind == "CustomResourceDefinition"))
+}
+
+/// One wave of a first load: its requests, what it says, the view it shows meanwhile.
+type WaveSeen = (Vec<Request>, Option<String>, Option<Cluster>);
+
+/// The first load's waves, each with the preview it shows meanwhile (none for most).
+async fn first_load_waves(state: &Arc<AppState>) -> (Vec<WaveSeen>, Cluster) {
+    let mut poller: Poller<String> = Poller::default();
+    let mut waves = Vec::new();
+    let mut step = poller.begin(1_764_500_000_000);
+    loop {
+        step = match step {
+            Step::Ask(mut wave) => {
+                let mut answers = Vec::new();
+                for r in &wave.requests {
+                    answers.push(send(state, r).await);
+                }
+                let preview = wave.preview.take().map(|c| *c);
+                waves.push((wave.requests.clone(), wave.progress.clone(), preview));
+                poller.answer(answers)
+            }
+            Step::PageReads => poller.page_reads(Vec::new()),
+            Step::Done(result) => return (waves, *result.unwrap().unwrap()),
+        };
+    }
+}
+
+#[tokio::test]
+async fn the_first_load_shows_its_view_before_the_crds_then_reads_them() {
+    // #51: on a real cluster the CRDs' schemas make them the largest read of all (the
+    // operator's inventory_objects.go `GetInventoryObjects` returns each whole, sanitize.go
+    // `cleanObjectForExport` keeping spec); the view does not wait for them.
+    use fluxlens_core::model::CrdAccess;
+    let state = state("demo");
+    let (waves, last) = first_load_waves(&state).await;
+    let at = waves.iter().position(|(w, _, _)| w.iter().any(reads_crds));
+    let at = at.expect("the CRDs are read on the first load");
+    let objects = waves.iter().position(|(w, _, _)| {
+        w.iter()
+            .any(|r| matches!(r, Request::Objects(b) if b.objects.iter().any(|o| o.kind == "Kustomization")))
+    });
+    assert!(objects.expect("objects are read") < at, "after the objects");
+    let (_, said, preview) = &waves[at];
+    let preview = preview.as_ref().expect("the view is shown meanwhile");
+    // The page's notice says what is still read.
+    assert_eq!(said.as_deref(), Some(fluxlens_core::load::poll::CRDS));
+    assert_eq!(preview.crds, CrdAccess::Reading);
+    assert!(!preview.objects().is_empty());
+    assert!(matches!(&last.crds, CrdAccess::Known(v) if !v.is_empty()));
+    // What the storage stage says meanwhile, then once they came.
+    let said = |c: &Cluster| {
+        let a = fluxlens_core::analyses::analysis::Analysis::of(c, None);
+        let m = a
+            .migrations
+            .iter()
+            .find(|m| m.id == "storage")
+            .expect("storage migration")
+            .clone();
+        m.stages[0].checks[0].detail.clone()
+    };
+    assert_eq!(
+        said(preview),
+        fluxlens_core::analyses::migration::CRDS_READING
+    );
+    assert_eq!(said(&last), "");
+}
+
+#[tokio::test]
+async fn crds_that_cannot_be_read_leave_the_first_load_whole() {
+    use fluxlens_core::model::CrdAccess;
+    let state = state("demo");
+    faults(&state, |f| f.crds_forbidden = true);
+    let (_, last) = first_load_waves(&state).await;
+    assert_eq!(last.crds, CrdAccess::Forbidden);
+    assert!(!last.objects().is_empty());
+}

@@ -153,11 +153,6 @@ pub const LISTED_BY_DEFAULT: [&str; 10] = [
 pub fn script_constants() -> String {
     let mut listed: Vec<&str> = LISTED_BY_DEFAULT.to_vec();
     listed.extend(["FluxInstance", "FluxReport"]);
-    let crds: serde_json::Map<String, serde_json::Value> = crate::wire::kind::FLUX_KINDS
-        .iter()
-        .chain([&Kind::FluxReport])
-        .filter_map(|k| Some((k.as_str().to_string(), k.crd_name()?.into())))
-        .collect();
     let (a, b, c) = crate::wire::server::DEFAULT_LIST_EVERY_KIND_SINCE;
     let v = serde_json::json!({
         "listed": listed,
@@ -165,7 +160,6 @@ pub fn script_constants() -> String {
         "inFlight": BATCHES_IN_FLIGHT,
         "timeoutMs": REQUEST_TIMEOUT_SECONDS * 1000,
         "everyKindSince": [a, b, c],
-        "crds": crds,
     });
     format!("  var CORE = {v};")
 }
@@ -581,7 +575,7 @@ mod tests {
     #[test]
     fn the_page_script_plans_with_the_constants_core_generates() {
         // The script lists by kind only what the default list leaves out, batches as the app
-        // does, keeps the app's deadline and names each CRD as `Kind::crd_name` does: its one
+        // does and keeps the app's deadline: its one
         // line of constants is generated (make generate), so it cannot drift (#47: it replayed
         // batches of 2,000 with no deadline while the app sent 500, two at a time).
         let path =

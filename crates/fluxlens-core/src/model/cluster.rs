@@ -15,6 +15,9 @@ pub enum CrdAccess {
     Unknown,
     /// The API answered `Forbidden`: shown as "unknown (no access)", never pass or fail.
     Forbidden,
+    /// Being read: the first load shows its view before the CRDs, whose schemas make them the
+    /// largest read of all (hundreds of KB on a real cluster, #51); said so until they come.
+    Reading,
     /// The CRDs that could be read.
     Known(Vec<ApiObject>),
 }

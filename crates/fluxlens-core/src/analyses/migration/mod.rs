@@ -9,7 +9,7 @@ mod storage;
 
 pub use distribution::distribution_switch;
 pub use git_oci::git_to_oci;
-pub use storage::storage_migration;
+pub use storage::{CRDS_READING, storage_migration};
 
 use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::Finding;

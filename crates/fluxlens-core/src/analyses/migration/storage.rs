@@ -9,6 +9,9 @@ use crate::model::{Cluster, CrdAccess, ObjectKey};
 use crate::util::version::Version;
 use crate::wire::kind::Kind;
 
+/// What the storage checks say while the CRDs are being read (the first view comes first).
+pub const CRDS_READING: &str = "reading the Flux CRDs…";
+
 /// CRDs whose `status.storedVersions` is not exactly `[storage version]`.
 pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>> {
     let CrdAccess::Known(crds) = &c.crds else {
@@ -66,7 +69,11 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
             None => Check::new(
                 "storedVersions == [storage version] for every Flux CRD",
                 None,
-                "unknown (no access to CustomResourceDefinitions)",
+                if c.crds == CrdAccess::Reading {
+                    CRDS_READING
+                } else {
+                    "unknown (no access to CustomResourceDefinitions)"
+                },
             ),
         }],
     );
@@ -97,7 +104,11 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         _ => vec![],
     };
     let mut stages = vec![
-        Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, if access.is_none() { "unknown (no access): grant get on customresourcedefinitions to see storage state" } else { "" })]),
+        Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, match &c.crds {
+            CrdAccess::Known(_) => "",
+            CrdAccess::Reading => CRDS_READING,
+            _ => "unknown (no access): grant get on customresourcedefinitions to see storage state",
+        })]),
         s2,
         Stage::new("S3", "CRDs match the installed minor", vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())]),
         Stage::new("S4", "Ready for the next minor", vec![

@@ -4,7 +4,7 @@
 
 use super::memory::{BatchAnswer, Memory, Part, list_print, request_print};
 use super::relist::{RELIST_IN_FLIGHT, Relists};
-use super::wire::{Answer, PageRead, Request, Step, Text, Wave};
+use super::wire::{self, Answer, PageRead, Request, Step, Text, Wave};
 use super::{Kept, plan_reads, settle_gone};
 use crate::load::{self, BATCHES_IN_FLIGHT, prefetched};
 use crate::model::{Cluster, CrdAccess, ObjectKey};
@@ -53,6 +53,9 @@ struct Poll<B> {
     dirty: bool,
     batches: Vec<InventoryObjectsRequest>,
     crd_request: Option<InventoryObjectsRequest>,
+    /// The first load's CRD request, sent with the confirming read once the view is shown: on
+    /// a real cluster the CRDs' schemas make them the largest read of all (#51).
+    crds_after_view: Option<InventoryObjectsRequest>,
     events_of: Option<ObjectKey>,
     total: usize,
     parts: Vec<Part<B>>,
@@ -131,6 +134,7 @@ impl<B: Text> Poller<B> {
             dirty: first,
             batches: Vec::new(),
             crd_request: None,
+            crds_after_view: None,
             events_of: None,
             total: 0,
             parts: Vec::new(),
@@ -375,6 +379,9 @@ impl<B: Text> Poller<B> {
         // CRD access that failed is asked again (on the first load, then with the renewals).
         let ask_crds = p.first || (p.renew && m.crds == CrdAccess::Unknown);
         p.crd_request = load::crd_request(&p.report).filter(|_| ask_crds);
+        if p.first {
+            p.crds_after_view = p.crd_request.take();
+        }
         // One request for ENT-14 (the operator's OutdatedVersion event); optional.
         p.events_of = p
             .rows
@@ -406,7 +413,7 @@ impl<B: Text> Poller<B> {
             return self.objects_read(p);
         }
         p.phase = Phase::Objects;
-        let mut wave = ask_wave(p.first, "objects", requests, sides + BATCHES_IN_FLIGHT);
+        let mut wave = ask_wave(p.first, wire::OBJECTS, requests, sides + BATCHES_IN_FLIGHT);
         wave.progress = wave.progress_with(0);
         Step::Ask(wave)
     }
@@ -449,7 +456,7 @@ impl<B: Text> Poller<B> {
         }
         p.phase = Phase::Halves;
         let requests = p.halves.iter().cloned().map(Request::Objects).collect();
-        ask(p.first, "objects", requests, BATCHES_IN_FLIGHT)
+        ask(p.first, wire::OBJECTS, requests, BATCHES_IN_FLIGHT)
     }
 
     fn on_halves(&mut self, p: &mut Poll<B>, answers: Vec<Answer<B>>) -> Step {
@@ -541,11 +548,17 @@ impl<B: Text> Poller<B> {
         p.unconfirmed = beyond.into_iter().map(|k| (k, why.clone())).collect();
         p.cluster = Some(cluster);
         p.confirm = requests;
-        if p.confirm.is_empty() {
+        if p.confirm.is_empty() && p.crds_after_view.is_none() {
             return self.on_confirm(p, Vec::new());
         }
         p.phase = Phase::Confirm;
-        let requests: Vec<Request> = p.confirm.iter().cloned().map(Request::Objects).collect();
+        let requests: Vec<Request> = p
+            .confirm
+            .iter()
+            .chain(&p.crds_after_view)
+            .cloned()
+            .map(Request::Objects)
+            .collect();
         let n = requests.len();
         let mut wave = ask_wave(
             p.first,
@@ -554,9 +567,10 @@ impl<B: Text> Poller<B> {
             n,
         );
         if p.first {
-            // The view is shown meanwhile: its "confirming…" says what is under way.
+            // The view is shown meanwhile: its "confirming…" says what is under way, and the
+            // notice the CRDs' read.
             wave.preview = p.cluster.as_ref().map(|c| Box::new(confirming(c, p)));
-            wave.progress = None;
+            wave.progress = p.crds_after_view.as_ref().map(|_| wire::CRDS.to_string());
         }
         Step::Ask(wave)
     }
@@ -565,7 +579,8 @@ impl<B: Text> Poller<B> {
     /// batch, an item not returned, beyond the cap) stays "not confirmed", with why.
     fn on_confirm(&mut self, p: &mut Poll<B>, answers: Vec<Answer<B>>) -> Step {
         let m = &mut self.memory;
-        for (req, answer) in p.confirm.iter().zip(answers) {
+        let mut answers = answers.into_iter();
+        for (req, answer) in p.confirm.iter().zip(answers.by_ref()) {
             match answer.and_then(|b| decode::<InventoryObjectsResponse>(&b.text())) {
                 Ok(r) => {
                     for k in load::not_returned(req, &r.objects) {
@@ -581,9 +596,18 @@ impl<B: Text> Poller<B> {
                 ),
             }
         }
+        if p.crds_after_view.take().is_some() {
+            // Optional, as with the objects: a failure is "unknown", asked again at a renewal.
+            let read =
+                next(&mut answers).and_then(|b| decode::<InventoryObjectsResponse>(&b.text()));
+            m.crds = read.map_or(CrdAccess::Unknown, |r| load::crd_access(r.objects));
+            // The model shown at last is built with them: the next poll compares with that.
+            m.last_notes = Some(m.notes_print());
+        }
         let Some(mut cluster) = p.cluster.take() else {
             return Step::Done(Ok(None));
         };
+        cluster.crds = m.crds.clone();
         cluster.notes.unconfirmed = std::mem::take(&mut p.unconfirmed);
         m.last_unconfirmed = cluster.notes.unconfirmed.len();
         cluster.confirmations = m.confirmations.clone();
@@ -604,6 +628,9 @@ fn confirming<B>(cluster: &Cluster, p: &Poll<B>) -> Cluster {
         );
     }
     shown.notes.unconfirmed = pending;
+    if p.crds_after_view.is_some() {
+        shown.crds = CrdAccess::Reading;
+    }
     shown
 }
 

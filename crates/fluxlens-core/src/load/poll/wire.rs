@@ -98,6 +98,12 @@ impl Request {
     }
 }
 
+/// The progress of a wave of object batches, said as a count once answers come.
+pub const OBJECTS: &str = "objects";
+
+/// What the first load says while it reads the CRDs, its view shown (#51).
+pub const CRDS: &str = "the Flux CRDs (storage versions)";
+
 /// Requests sent together, answered in their order; at most `in_flight` at a time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Wave {
@@ -118,7 +124,9 @@ impl Wave {
     pub fn progress_with(&self, objects_done: usize) -> Option<String> {
         let total: usize = self.requests.iter().map(Request::object_count).sum();
         match &self.progress {
-            Some(_) if total > 0 => Some(format!("objects {objects_done} of {total}")),
+            Some(p) if total > 0 && p == OBJECTS => {
+                Some(format!("objects {objects_done} of {total}"))
+            }
             said => said.clone(),
         }
     }

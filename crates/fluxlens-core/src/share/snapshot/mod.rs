@@ -120,7 +120,8 @@ fn reduced(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
     let (crds, crds_forbidden) = match &cluster.crds {
         CrdAccess::Known(v) => (v.iter().map(|c| reduce(c, drop)).collect(), false),
         CrdAccess::Forbidden => (vec![], true),
-        CrdAccess::Unknown => (vec![], false),
+        // A copy made while they were being read does not know them.
+        CrdAccess::Unknown | CrdAccess::Reading => (vec![], false),
     };
     let verdicts = drop.then(|| Verdicts::capture(cluster, &messages(cluster)).whole());
     let mut instance_events = cluster.instance_events.clone();
