@@ -148,6 +148,39 @@ test('hashed assets are cached for a year, index.html is revalidated, a missing 
   assert.ok(cached.some((p) => /^\/split_fluxlens_graph-[0-9a-f]{1,16}\.wasm$/.test(p)), cached.join(' '));
 });
 
+test('a browser that holds the module\'s file gets the page without its copy; another build\'s cookie, the whole page (#51)', async () => {
+  const html = await (await fetch(base + '/')).text();
+  const build = html.match(/(fluxlens-[0-9a-f]{1,16})_bg\.wasm/)[1];
+  const carries = (text) => text.includes('application/x-fluxlens-wasm');
+  for (const [b, prefix] of [[base, ''], [subBase, '/fluxlens']]) {
+    const kept = await fetch(`${b}${prefix}/graph`, { headers: { Cookie: `fluxlens_module=${build}` } });
+    const text = await kept.text();
+    assert.equal(kept.status, 200, `${b}${prefix}`);
+    assert.ok(!carries(text) && text.includes(`${prefix}/${build}_bg.wasm" crossorigin`), `${b}${prefix}: the page without the copy`);
+    assert.ok(text.length < html.length / 10, `${b}${prefix}: ${text.length} bytes`);
+    assert.match(kept.headers.get('vary') ?? '', /Cookie/);
+    assert.equal(kept.headers.get('cache-control'), 'no-cache');
+    for (const other of ['fluxlens-0000000000000000', '../index.html', '']) {
+      const page = await fetch(`${b}${prefix}/`, { headers: { Cookie: `fluxlens_module=${other}` } });
+      assert.ok(carries(await page.text()), `${b}${prefix}: cookie ${JSON.stringify(other)}`);
+    }
+  }
+  // In a browser: the first visit names the build once it has fetched the file; the next visit
+  // gets the page that preloads it, and works as the first did.
+  const first = await newPage(browser);
+  await first.goto(base + '/?poll=600');
+  await first.locator('[data-count=objects]').waitFor();
+  await first.waitForFunction((b) => document.cookie.includes(`fluxlens_module=${b}`), build, { timeout: 15000 });
+  const second = await first.context().newPage();
+  const errors = [];
+  second.on('pageerror', (e) => errors.push(String(e)));
+  await second.goto(base + '/?poll=600');
+  await second.locator('[data-count=objects]').waitFor();
+  assert.equal(await second.locator(`link[rel=preload][href="/${build}_bg.wasm"]`).count(), 1, 'the page that preloads the file');
+  assert.ok(await second.locator('[data-rule]').count() > 0);
+  assert.deepEqual([...first.errors, ...errors], []);
+});
+
 test('the report facts are painted before the wasm starts, then replaced by the app', async () => {
   const page = await newPage(browser);
   // Hold the app's script back (the page carries the wasm; the script starts it): the header's

@@ -110,8 +110,18 @@ class Page:
                 shutil.copy(href, os.path.join(out, os.path.basename(href)))
 
     def render(self, public, out):
-        """Writes the page for the app served at `public` into `out`; returns the files written."""
-        written = ["index.html"]
+        """Writes the page for the app served at `public` into `out`; returns the files written.
+        A page that carries the main module has a twin without it, `kept-<stem>.html`, for a
+        browser that holds the module's file (the kit's nginx serves it by a cookie the app sets,
+        scripts/inline_wasm.py)."""
+        written = []
+        if self.carries_wasm:
+            written += Page(self.template, self.stem).render_as(public, out, inline_wasm.kept_page(self.stem))
+        return written + self.render_as(public, out, "index.html")
+
+    def render_as(self, public, out, name):
+        """Writes this page as `name`; returns the files written."""
+        written = [name]
         html = re.sub(r"[ \t]*<link data-trunk ([^>]*)>", lambda m: self.link(m.group(1), public, out, written), self.template)
         if public != "/":
             html = html.replace("<head>", f'<head>\n  <meta name="fluxlens-base" content="{public.rstrip("/")}">', 1)
@@ -125,7 +135,7 @@ class Page:
             preload += (f'<link rel="preload" href="{wasm}" crossorigin="anonymous" '
                         f'integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
         charset = '<meta charset="utf-8">'
-        split.write_text(os.path.join(out, "index.html"), must_replace(html, charset, charset + "\n  " + preload))
+        split.write_text(os.path.join(out, name), must_replace(html, charset, charset + "\n  " + preload))
         return written
 
     def link(self, attrs, public, out, written):
@@ -152,7 +162,7 @@ class Page:
     def module_script(self, public):
         wasm = f"'{public}{self.stem}_bg.wasm'"
         if self.carries_wasm:
-            wasm = f"await {inline_wasm.READ_FUNCTION}({wasm})"
+            wasm = f"await {inline_wasm.READ_FUNCTION}({wasm}, '{self.stem}', '{public}')"
         return (f"<script type=\"module\">\n"
                 f"import init, * as bindings from '{public}{self.stem}.js';\n"
                 + (inline_wasm.reader_js() if self.carries_wasm else "") +
