@@ -25,6 +25,7 @@ function part(f) {
   if (/^fluxlens-[0-9a-f]+\.js$/.test(f)) return { name: 'js: the app\'s script (bindings, split loader)', first: true };
   if (f.startsWith('snippets/')) return { name: 'js: the reader worker (started after the first load)' };
   if (f.endsWith('.js')) return { name: 'js: the launcher plugin (fluxlens-element.js)' };
+  if (/^kept-fluxlens-[0-9a-f]+\.html$/.test(f)) return { name: 'html: the page without the module\'s copy (a return visit through the kit, the file cached)' };
   if (f === 'index.html') return { name: 'html: index.html (style, page scripts and the main module inline)', first: true };
   if (f === 'rules.html') return { name: 'html: the rule reference (rules.html, opened from a finding)' };
   return { name: `other: ${f}` };
