@@ -12,6 +12,21 @@ use crate::wire::kind::Kind;
 /// What the storage checks say while the CRDs are being read (the first view comes first).
 pub const CRDS_READING: &str = "reading the Flux CRDs…";
 
+/// Why the storage checks cannot tell (empty when the CRDs are known): being read, refused, or a
+/// read that failed or returned none (asked again with the poll that renews every read).
+fn not_known(crds: &CrdAccess) -> &'static str {
+    match crds {
+        CrdAccess::Known(_) => "",
+        CrdAccess::Reading => CRDS_READING,
+        CrdAccess::Forbidden => {
+            "unknown (no access): grant get on customresourcedefinitions to see storage state"
+        }
+        CrdAccess::Unknown => {
+            "unknown: the Flux CRDs could not be read (asked again with the next full re-read)"
+        }
+    }
+}
+
 /// CRDs whose `status.storedVersions` is not exactly `[storage version]`.
 pub fn unmigrated_crds(c: &Cluster) -> Option<Vec<(String, Vec<String>, String)>> {
     let CrdAccess::Known(crds) = &c.crds else {
@@ -69,11 +84,7 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
             None => Check::new(
                 "storedVersions == [storage version] for every Flux CRD",
                 None,
-                if c.crds == CrdAccess::Reading {
-                    CRDS_READING
-                } else {
-                    "unknown (no access to CustomResourceDefinitions)"
-                },
+                not_known(&c.crds),
             ),
         }],
     );
@@ -104,11 +115,7 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         _ => vec![],
     };
     let mut stages = vec![
-        Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, match &c.crds {
-            CrdAccess::Known(_) => "",
-            CrdAccess::Reading => CRDS_READING,
-            _ => "unknown (no access): grant get on customresourcedefinitions to see storage state",
-        })]),
+        Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, not_known(&c.crds))]),
         s2,
         Stage::new("S3", "CRDs match the installed minor", vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())]),
         Stage::new("S4", "Ready for the next minor", vec![
@@ -202,5 +209,19 @@ fn next_commands(
                 )]
             })
             .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_storage_checks_say_why_they_cannot_tell() {
+        // A failed read is not a refusal: "no access" only when the server said Forbidden.
+        assert!(not_known(&CrdAccess::Forbidden).starts_with("unknown (no access)"));
+        assert!(!not_known(&CrdAccess::Unknown).contains("no access"));
+        assert_eq!(not_known(&CrdAccess::Reading), CRDS_READING);
+        assert_eq!(not_known(&CrdAccess::Known(vec![])), "");
     }
 }
