@@ -517,8 +517,8 @@ async fn the_first_load_shows_its_view_before_the_crds_then_reads_them() {
     assert!(objects.expect("objects are read") < at, "after the objects");
     let (_, said, preview) = &waves[at];
     let preview = preview.as_ref().expect("the view is shown meanwhile");
-    // The page's notice says what is still read.
-    assert_eq!(said.as_deref(), Some(fluxlens_core::load::poll::CRDS));
+    // Said in place by the storage checks (below), not by a notice above the view.
+    assert_eq!(said.as_deref(), None);
     assert_eq!(preview.crds, CrdAccess::Reading);
     assert!(!preview.objects().is_empty());
     assert!(matches!(&last.crds, CrdAccess::Known(v) if !v.is_empty()));

@@ -14,7 +14,7 @@ mod wire;
 
 pub use machine::{FIRST_RETRY_SECONDS, HELM_STORAGE_CAP, OWED_SECONDS, Poller};
 pub use relist::{RELIST_IN_FLIGHT, RELIST_MAX_WAIT, SWEEP_POLLS};
-pub use wire::{Answer, CRDS, PageRead, Request, Step, Text, Wave};
+pub use wire::{Answer, PageRead, Request, Step, Text, Wave};
 
 use crate::load::{applied_by, object_batches, retry_each_poll, rolling_reread, summary_key};
 use crate::model::ObjectKey;

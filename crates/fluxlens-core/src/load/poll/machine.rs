@@ -567,10 +567,10 @@ impl<B: Text> Poller<B> {
             n,
         );
         if p.first {
-            // The view is shown meanwhile: its "confirming…" says what is under way, and the
-            // notice the CRDs' read.
+            // The view is shown meanwhile: its "confirming…" and "reading the Flux CRDs…" say
+            // what is under way, in place (a notice above the view would push it down and back).
             wave.preview = p.cluster.as_ref().map(|c| Box::new(confirming(c, p)));
-            wave.progress = p.crds_after_view.as_ref().map(|_| wire::CRDS.to_string());
+            wave.progress = None;
         }
         Step::Ask(wave)
     }

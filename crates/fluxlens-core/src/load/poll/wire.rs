@@ -101,9 +101,6 @@ impl Request {
 /// The progress of a wave of object batches, said as a count once answers come.
 pub const OBJECTS: &str = "objects";
 
-/// What the first load says while it reads the CRDs, its view shown (#51).
-pub const CRDS: &str = "the Flux CRDs (storage versions)";
-
 /// Requests sent together, answered in their order; at most `in_flight` at a time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Wave {
