@@ -4,7 +4,7 @@
 
 use super::memory::{BatchAnswer, Memory, Part, list_print, request_print};
 use super::relist::{RELIST_IN_FLIGHT, Relists};
-use super::wire::{self, Answer, PageRead, Request, Step, Text, Wave};
+use super::wire::{Answer, PageRead, Request, Step, Text, Wave};
 use super::{Kept, plan_reads, settle_gone};
 use crate::load::{self, BATCHES_IN_FLIGHT, prefetched};
 use crate::model::{Cluster, CrdAccess, ObjectKey};
@@ -413,7 +413,7 @@ impl<B: Text> Poller<B> {
             return self.objects_read(p);
         }
         p.phase = Phase::Objects;
-        let mut wave = ask_wave(p.first, wire::OBJECTS, requests, sides + BATCHES_IN_FLIGHT);
+        let mut wave = ask_wave(p.first, "objects", requests, sides + BATCHES_IN_FLIGHT);
         wave.progress = wave.progress_with(0);
         Step::Ask(wave)
     }
@@ -456,7 +456,7 @@ impl<B: Text> Poller<B> {
         }
         p.phase = Phase::Halves;
         let requests = p.halves.iter().cloned().map(Request::Objects).collect();
-        ask(p.first, wire::OBJECTS, requests, BATCHES_IN_FLIGHT)
+        ask(p.first, "objects", requests, BATCHES_IN_FLIGHT)
     }
 
     fn on_halves(&mut self, p: &mut Poll<B>, answers: Vec<Answer<B>>) -> Step {

@@ -98,9 +98,6 @@ impl Request {
     }
 }
 
-/// The progress of a wave of object batches, said as a count once answers come.
-pub const OBJECTS: &str = "objects";
-
 /// Requests sent together, answered in their order; at most `in_flight` at a time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Wave {
@@ -121,9 +118,7 @@ impl Wave {
     pub fn progress_with(&self, objects_done: usize) -> Option<String> {
         let total: usize = self.requests.iter().map(Request::object_count).sum();
         match &self.progress {
-            Some(p) if total > 0 && p == OBJECTS => {
-                Some(format!("objects {objects_done} of {total}"))
-            }
+            Some(_) if total > 0 => Some(format!("objects {objects_done} of {total}")),
             said => said.clone(),
         }
     }
