@@ -187,10 +187,10 @@ impl<B: Text> Poller<B> {
             taken.push(prefetched::Read { request, response });
             bodies.push(body);
         }
-        let first = prefetched::adopt_first_load(&p.batches, p.crd_request.as_ref(), taken);
-        p.batches = first.objects.still;
-        p.parts = first
-            .objects
+        // The first load reads the CRDs after its view, so the page's reads hold only objects.
+        let adopted = prefetched::adopt(&p.batches, taken);
+        p.batches = adopted.still;
+        p.parts = adopted
             .taken
             .into_iter()
             .map(|t| Part {
@@ -203,10 +203,6 @@ impl<B: Text> Poller<B> {
                 }),
             })
             .collect();
-        if let Some(crds) = first.crds {
-            p.crds = Some(load::crd_access(crds));
-            p.crd_request = None;
-        }
         let step = self.objects_wave(&mut p);
         self.settle(p, step)
     }
