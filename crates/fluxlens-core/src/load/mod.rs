@@ -6,6 +6,7 @@
 pub mod answers;
 pub mod poll;
 pub mod prefetched;
+pub mod rehearsal;
 
 use crate::model::{Answer, Cluster, CrdAccess, ObjectKey};
 use crate::wire::inventory::{InventoryObjectsRequest, ObjectRef, ObjectResult};
@@ -98,7 +99,7 @@ pub fn rolling_reread(rows: &[ResourceSummary], poll: u32, roots: &[ObjectKey]) 
 /// applier's row (a new revision applied), while the objects it changed may keep theirs (a
 /// `spec.verify` removed leaves a source's message as it was), so these are read again with it.
 pub fn applied_by(
-    objects: &HashMap<ObjectKey, ApiObject>,
+    objects: &HashMap<ObjectKey, std::sync::Arc<ApiObject>>,
     appliers: &[ObjectKey],
 ) -> Vec<ObjectKey> {
     if appliers.is_empty() {
@@ -308,13 +309,14 @@ pub fn helm_storage_due(
 /// Lends a HelmRelease the inventory the single-object GET read from Helm storage, unless it
 /// now carries its own (the object is fetched again, the lent one stays in the loader's cache).
 pub fn with_helm_inventory(
-    mut o: ApiObject,
+    mut o: std::sync::Arc<ApiObject>,
     read: Option<&crate::wire::object::InventoryWire>,
-) -> ApiObject {
+) -> std::sync::Arc<ApiObject> {
     if let Some(inv) = read
         && o.status.inventory_entries().is_empty()
     {
-        o.status.inventory = Some(inv.clone());
+        // The loader's copy stays as read; the model's gets the lent inventory.
+        std::sync::Arc::make_mut(&mut o).status.inventory = Some(inv.clone());
     }
     o
 }
@@ -667,14 +669,14 @@ mod tests {
         assert!(seen.values().all(|&n| n == 1));
     }
 
-    fn object(text: &str) -> (ObjectKey, ApiObject) {
+    fn object(text: &str) -> (ObjectKey, std::sync::Arc<ApiObject>) {
         let o: ApiObject = serde_json::from_str(text).unwrap();
-        (ObjectKey::of(&o).unwrap(), o)
+        (ObjectKey::of(&o).unwrap(), std::sync::Arc::new(o))
     }
 
     #[test]
     fn applied_by_finds_objects_by_managed_by_and_by_inventory() {
-        let objects: HashMap<ObjectKey, ApiObject> = [
+        let objects: HashMap<ObjectKey, std::sync::Arc<ApiObject>> = [
             // Labelled by its applier (the server's reconcilerRef.managedBy).
             r#"{"kind":"OCIRepository","metadata":{"name":"podinfo","namespace":"apps"},
                 "status":{"reconcilerRef":{"managedBy":"Kustomization/flux-system/apps"}}}"#,
@@ -930,12 +932,17 @@ mod tests {
             r#"{"status":{"inventory":[{"name":"flux","namespace":"flux-system","kind":"FluxInstance","apiVersion":"fluxcd.controlplane.io/v1"}]}}"#,
         )
         .unwrap();
-        let lent = with_helm_inventory(objs[0].clone(), served.status.inventory.as_ref());
+        let kept = std::sync::Arc::new(objs[0].clone());
+        let lent = with_helm_inventory(kept.clone(), served.status.inventory.as_ref());
+        assert!(
+            kept.status.inventory_entries().is_empty(),
+            "the loader's copy stays as read"
+        );
         let instance: ApiObject = serde_json::from_str(
             r#"{"kind":"FluxInstance","metadata":{"name":"flux","namespace":"flux-system"}}"#,
         )
         .unwrap();
-        let c = Cluster::new(report(), [lent, instance], CrdAccess::Unknown);
+        let c = Cluster::from_shared(report(), [lent, instance.into()], CrdAccess::Unknown);
         let fi = c
             .get(&ObjectKey::new(Kind::FluxInstance, "flux-system", "flux"))
             .unwrap();

@@ -54,7 +54,7 @@ pub fn settle_gone(gone: Vec<ObjectKey>, short: &[&str]) -> Gone {
 /// What the loader keeps that a poll's reads depend on.
 pub struct Kept<'a> {
     /// The objects read so far.
-    pub objects: &'a HashMap<ObjectKey, ApiObject>,
+    pub objects: &'a HashMap<ObjectKey, std::sync::Arc<ApiObject>>,
     /// Objects the server could not return last time, with its reason.
     pub unreadable: &'a [(ObjectKey, String)],
     /// The root sources as the last cluster named them.

@@ -6,6 +6,7 @@ use crate::wire::object::ApiObject;
 use crate::wire::report::FluxReport;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What is known of the Flux CRDs (storage versions need read access to CRDs).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -94,6 +95,16 @@ impl Cluster {
     pub fn new(
         report: FluxReport,
         objects: impl IntoIterator<Item = ApiObject>,
+        crds: CrdAccess,
+    ) -> Cluster {
+        Cluster::from_shared(report, objects.into_iter().map(Arc::new), crds)
+    }
+
+    /// [`Cluster::new`] over objects shared with their reader (the poller keeps them between
+    /// polls): each model object holds its API object without copying it.
+    pub fn from_shared(
+        report: FluxReport,
+        objects: impl IntoIterator<Item = Arc<ApiObject>>,
         crds: CrdAccess,
     ) -> Cluster {
         let mut map: HashMap<ObjectKey, FluxObject> = HashMap::new();
@@ -237,5 +248,28 @@ impl Cluster {
                 .1 += 1;
         }
         m.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_and_its_copies_share_each_object_with_its_reader() {
+        // The poller keeps what it read between polls; building the model and copying it for
+        // the first load's preview must not copy the decoded objects (#51).
+        let read: Arc<ApiObject> = Arc::new(
+            serde_json::from_str(
+                r#"{"kind":"GitRepository","metadata":{"name":"a","namespace":"x"},"spec":{"url":"https://e.com/r.git"}}"#,
+            )
+            .unwrap(),
+        );
+        let model = Cluster::from_shared(FluxReport::default(), [read.clone()], CrdAccess::Unknown);
+        let copy = model.clone();
+        let key = ObjectKey::new(Kind::GitRepository, "x", "a");
+        assert!(Arc::ptr_eq(&model.get(&key).unwrap().raw, &read));
+        assert!(Arc::ptr_eq(&copy.get(&key).unwrap().raw, &read));
+        assert!(copy.same_data(&model));
     }
 }

@@ -117,6 +117,11 @@ impl<T: ToJson> ToJson for Box<T> {
         (**self).to_json()
     }
 }
+impl<T: ToJson> ToJson for std::sync::Arc<T> {
+    fn to_json(&self) -> Value {
+        (**self).to_json()
+    }
+}
 
 /// A list keeps the items of the expected shape; a non-list is `None` (empty as a field).
 impl<T: FromJson> FromJson for Vec<T> {

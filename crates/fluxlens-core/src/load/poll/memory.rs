@@ -68,7 +68,8 @@ pub(super) struct Memory<B> {
     pub alone: Vec<ResourceSummary>,
     /// `listed` and `alone` together (reused whole while both are unchanged).
     pub combined: Arc<Vec<ResourceSummary>>,
-    pub objects: HashMap<ObjectKey, ApiObject>,
+    /// The objects last read, each shared with the model built from them.
+    pub objects: HashMap<ObjectKey, Arc<ApiObject>>,
     pub crds: CrdAccess,
     pub incomplete: Vec<(String, String)>,
     pub unreadable: Vec<(ObjectKey, String)>,
@@ -138,7 +139,7 @@ impl<B: PartialEq> Memory<B> {
 
     /// The HelmReleases that keep their inventory in Helm storage.
     pub fn helm_candidates(&self) -> Vec<ObjectKey> {
-        load::helm_storage_candidates(self.objects.values(), usize::MAX)
+        load::helm_storage_candidates(self.objects.values().map(|o| &**o), usize::MAX)
     }
 
     /// Whether one of `candidates` has not been read from Helm storage yet.
@@ -174,11 +175,11 @@ impl<B: PartialEq> Memory<B> {
             let (objects, failed) = load::split_results(resp.objects);
             for o in objects {
                 if let Some(key) = ObjectKey::of(&o)
-                    && self.objects.get(&key) != Some(&o)
+                    && self.objects.get(&key).map(|k| &**k) != Some(&o)
                 {
                     changed = true;
                     self.answers.changed_through(print, &key);
-                    self.objects.insert(key, o);
+                    self.objects.insert(key, Arc::new(o));
                 }
             }
             self.unreadable.extend(failed);
@@ -201,7 +202,7 @@ impl<B: PartialEq> Memory<B> {
             .objects
             .iter()
             .map(|(k, o)| load::with_helm_inventory(o.clone(), self.helm_inventories.get(k)));
-        let mut cluster = Cluster::new(report, objects, self.crds.clone());
+        let mut cluster = Cluster::from_shared(report, objects, self.crds.clone());
         let incomplete_kinds = self
             .incomplete
             .iter()
