@@ -156,6 +156,9 @@ async fn drive(
                 next
             }
             Step::PageReads => {
+                if state.is_some() {
+                    rehearse();
+                }
                 let reads = api.prefetched_posts().await.into_iter();
                 let reads = reads.map(|p| PageRead {
                     body: p.body,
@@ -165,6 +168,15 @@ async fn drive(
             }
             Step::Done(result) => return result.map(|c| c.map(|c| *c)),
         };
+    }
+}
+
+/// The first load's model and analyses, run once on core's built-in sample while the page's
+/// object reads are still on the wire (`fluxlens_core::load::rehearsal`, #51): the wasm they run
+/// is compiled then, not between the data and the view. The result is dropped unseen.
+fn rehearse() {
+    if let Some(cluster) = fluxlens_core::load::rehearsal::rehearse() {
+        drop(Loaded::new(cluster));
     }
 }
 

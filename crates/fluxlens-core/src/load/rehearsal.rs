@@ -1,0 +1,83 @@
+//! A first load's work done once on a small built-in cluster while the real objects are still
+//! on the wire (#51). A browser compiles each wasm function the first time it runs: on the
+//! demo's first visit ≈ 1,000 functions, ≈ 15 ms, came after the objects' answer, between the
+//! data and the view. Run here first, on fifteen objects of every common kind, they are compiled
+//! while the page waits on the network anyway. The result is thrown away: it is never shown,
+//! kept or compared with anything.
+
+use super::split_results;
+use crate::model::{Cluster, CrdAccess};
+use crate::wire::error::decode;
+use crate::wire::inventory::InventoryObjectsResponse;
+use crate::wire::report::FluxReport;
+use std::sync::Arc;
+
+/// The objects: the batch read's answer for a few objects of the demo scenario's cluster
+/// (a source of each kind, its consumers, a keyless-verified root, the FluxInstance and the
+/// notification kinds), histories and conditions cut to one entry.
+const OBJECTS: &str = include_str!("rehearsal.json");
+
+/// Decodes the built-in answer and builds its model, as the first load does with the real
+/// one; `None` only if the sample no longer decodes (a test keeps it decoding).
+pub fn rehearse() -> Option<Cluster> {
+    let answer: InventoryObjectsResponse = decode(OBJECTS).ok()?;
+    let (objects, _failed) = split_results(answer.objects);
+    Some(Cluster::from_shared(
+        FluxReport::default(),
+        objects.into_iter().map(Arc::new),
+        CrdAccess::Unknown,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::analysis::Analysis;
+    use crate::wire::kind::Kind;
+
+    #[test]
+    fn the_sample_decodes_whole_into_every_common_kind_with_its_references_in_place() {
+        let answer: InventoryObjectsResponse = decode(OBJECTS).unwrap();
+        let asked = answer.objects.len();
+        let (objects, failed) = split_results(answer.objects);
+        assert!(failed.is_empty(), "{failed:?}");
+        assert_eq!(objects.len(), asked);
+        let cluster = rehearse().unwrap();
+        assert_eq!(
+            cluster.objects().len(),
+            asked,
+            "every item became a model object"
+        );
+        let kinds: std::collections::BTreeSet<Kind> = cluster
+            .objects()
+            .iter()
+            .map(|o| o.key.kind.clone())
+            .collect();
+        for kind in [
+            Kind::GitRepository,
+            Kind::OciRepository,
+            Kind::HelmRepository,
+            Kind::HelmChart,
+            Kind::ExternalArtifact,
+            Kind::ArtifactGenerator,
+            Kind::Kustomization,
+            Kind::HelmRelease,
+            Kind::FluxInstance,
+        ] {
+            assert!(kinds.contains(&kind), "{kind:?} missing from the sample");
+        }
+        // The per-reference code runs on references that resolve, as on a healthy cluster.
+        let refs: Vec<_> = cluster.objects().iter().flat_map(|o| &o.refs).collect();
+        assert!(refs.len() >= 10, "{} references", refs.len());
+        let dangling: Vec<_> = refs
+            .iter()
+            .filter(|r| {
+                !matches!(r.target.kind, Kind::Other(_)) && cluster.get(&r.target).is_none()
+            })
+            .collect();
+        assert!(dangling.is_empty(), "{dangling:?}");
+        // The analyses run on it as on a real cluster (the root source is keyless-verified).
+        let analysis = Analysis::of(&cluster, None);
+        assert!(!analysis.findings.is_empty());
+    }
+}
