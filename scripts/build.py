@@ -19,7 +19,7 @@ versions, the options) is hashed into dist/.build-inputs, and an equal hash skip
   scripts/build.py --one-module --html index.one-module.html --dist target/dist-one-module
   scripts/build.py --first-view-profile --dist target/first-view/dist   # scripts/first-view.mjs
 """
-import argparse, base64, hashlib, os, re, shutil, subprocess, sys, tempfile
+import argparse, base64, hashlib, html as html_lib, json, os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import inline_wasm  # noqa: E402
@@ -34,7 +34,7 @@ INPUTS = ["src", "crates/fluxlens-core", "style", "deploy/plugin", "docs/rules.h
           "Cargo.lock", ".cargo/config.toml", "scripts/build.py", "scripts/split.py",
           "scripts/cold.py", "scripts/wasmbin.py", "scripts/cold-functions.txt",
           "scripts/precompress.py", "scripts/minify.py", "scripts/inline_wasm.py", "scripts/minify.mjs",
-          "scripts/short_imports.py"]
+          "scripts/short_imports.py", "scripts/first-view-fonts.json"]
 SUBPATH = "/fluxlens/"
 # The shipped module's panics name no source location (#51): every bounds check and unwrap the
 # first view can reach kept a file path, line and column in the main module's data (−19 KB before
@@ -45,6 +45,9 @@ SUBPATH = "/fluxlens/"
 RELEASE_FLAGS = ["--config", "target.wasm32-unknown-unknown.rustflags=['-Zlocation-detail=none']"]
 RELEASE_ENV = {**os.environ, "RUSTC_BOOTSTRAP": "1"}
 STARTED_EVENT = "fluxlens:wasm-started"
+FONTS = "scripts/first-view-fonts.json"
+# Every character a sample line holds besides the views' own beyond ASCII (scripts/first-view.mjs).
+FONT_SAMPLE = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,:;!?'\"()[]{}/\\-_=+*&%$#@<>|~^`"
 
 
 def main():
@@ -134,6 +137,7 @@ class Page:
         else:
             preload += (f'<link rel="preload" href="{wasm}" crossorigin="anonymous" '
                         f'integrity="{sri(out, self.stem + "_bg.wasm")}" as="fetch" type="application/wasm">')
+        html = must_replace(html, "<body>", "<body>" + font_warmup())
         charset = '<meta charset="utf-8">'
         split.write_text(os.path.join(out, name), must_replace(html, charset, charset + "\n  " + preload))
         return written
@@ -170,6 +174,27 @@ class Page:
                 f"window.wasmBindings = bindings;\n"
                 f"dispatchEvent(new CustomEvent(\"{STARTED_EVENT}\", {{detail: {{wasm}}}}));\n"
                 f"</script>")
+
+
+def font_warmup():
+    """A hidden line of text in each font the first views use (scripts/first-view-fonts.json),
+    first in the body: the browser loads, falls back and shapes them in its first layout, while
+    the page still waits on the network, and the view's first layout finds them ready (#51).
+    The app removes it when it mounts; nothing of it is seen, read aloud or scrolled to."""
+    if not os.path.exists(FONTS):
+        return ""
+    with open(FONTS, encoding="utf-8") as f:
+        listed = json.load(f)
+    text = html_lib.escape(FONT_SAMPLE + " " + listed.get("chars", ""))
+    lines = []
+    for font in listed.get("fonts", []):
+        style = f"margin:0;font:{font['font']}"
+        if font.get("numeric", "normal") != "normal":
+            style += f";font-variant-numeric:{font['numeric']}"
+        lines.append(f'<p style="{html_lib.escape(style)}">{text}</p>')
+    return ('<div id="fl-font-warmup" aria-hidden="true" style="position:absolute;top:0;left:0;'
+            'width:1px;height:1px;overflow:hidden;visibility:hidden;white-space:nowrap">'
+            + "".join(lines) + "</div>")
 
 
 def inputs_hash(args):

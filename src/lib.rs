@@ -21,10 +21,15 @@ pub use app::App;
 pub fn mount() {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__fluxlensMounted".into(), &true.into());
-        if let Some(doc) = w.document()
-            && let Ok(Some(pre)) = doc.query_selector("[data-prepaint]")
-        {
-            pre.remove();
+        if let Some(doc) = w.document() {
+            if let Ok(Some(pre)) = doc.query_selector("[data-prepaint]") {
+                pre.remove();
+            }
+            // The page's hidden lines that got its fonts ready (scripts/build.py `font_warmup`):
+            // laid out by now or not, they have nothing more to do.
+            if let Some(warmup) = doc.get_element_by_id("fl-font-warmup") {
+                warmup.remove();
+            }
         }
     }
     leptos::mount::mount_to_body(App);
