@@ -156,7 +156,9 @@ async fn drive(
                 next
             }
             Step::PageReads => {
-                if state.is_some() {
+                // Only while they are on the wire: answered already (a slow link's page
+                // arrives after its reads), the rehearsal would only add its own work.
+                if state.is_some() && super::page_reads_in_flight() {
                     rehearse();
                 }
                 let reads = api.prefetched_posts().await.into_iter();

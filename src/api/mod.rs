@@ -275,6 +275,15 @@ pub struct PrefetchedPost {
     pub answer: Result<Body, ApiError>,
 }
 
+/// Whether an object batch `prefetch.js` sent is still unanswered (its `pending` count).
+pub(crate) fn page_reads_in_flight() -> bool {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"__fluxlensPrefetch".into()).ok())
+        .and_then(|pre| js_sys::Reflect::get(&pre, &"pending".into()).ok())
+        .and_then(|n| n.as_f64())
+        .is_some_and(|n| n > 0.0)
+}
+
 /// The object batches `prefetch.js` sent (#28), taken once, after it has sent them all: the
 /// first load takes from them item by item (`fluxlens_core::load::prefetched`). A batch whose
 /// request failed outright is left out (its items are asked again).

@@ -88,7 +88,8 @@
   var refKey = function (r) { return [r.apiVersion, r.kind, r.namespace || '', r.name].join('\u0000'); };
 
   // GETs by path and query, taken once by the app; object batches as { body, response }.
-  var pre = window.__fluxlensPrefetch = { batches: [] };
+  // `pending`: batches not answered yet (the app rehearses its first load meanwhile, loader.rs).
+  var pre = window.__fluxlensPrefetch = { batches: [], pending: 0 };
   var sent = {};
   var asked = {};
   var get = function (path) {
@@ -103,7 +104,11 @@
     if (sent[body]) return;
     sent[body] = true;
     objects.forEach(function (r) { asked[refKey(r)] = true; });
-    pre.batches.push({ body: body, response: inTurn(function () { return send(OBJECTS, body); }) });
+    var response = inTurn(function () { return send(OBJECTS, body); });
+    var answered = function () { pre.pending--; };
+    pre.pending++;
+    response.then(answered, answered);
+    pre.batches.push({ body: body, response: response });
   };
   var ref = function (apiVersion, kind, namespace, name) {
     var r = { apiVersion: apiVersion, kind: kind };
