@@ -156,9 +156,10 @@ async fn drive(
                 next
             }
             Step::PageReads => {
-                // Only while they are on the wire: answered already (a slow link's page
-                // arrives after its reads), the rehearsal would only add its own work.
-                if state.is_some() && super::page_reads_in_flight() {
+                // Only while a first visit's reads are on the wire: answered already (a slow
+                // link's page arrives after its reads) or a second visit (its view is the last
+                // visit's copy, at once), the rehearsal would only add its own work.
+                if state.is_some() && super::first_visit_reads_in_flight() {
                     rehearse();
                 }
                 let reads = api.prefetched_posts().await.into_iter();

@@ -275,13 +275,19 @@ pub struct PrefetchedPost {
     pub answer: Result<Body, ApiError>,
 }
 
-/// Whether an object batch `prefetch.js` sent is still unanswered (its `pending` count).
-pub(crate) fn page_reads_in_flight() -> bool {
-    web_sys::window()
+/// Whether a first visit's object batches, sent by `prefetch.js`, are still on the wire (its
+/// `pending` count; a second visit's batches are the last visit's, `replayed`).
+pub(crate) fn first_visit_reads_in_flight() -> bool {
+    let Some(pre) = web_sys::window()
         .and_then(|w| js_sys::Reflect::get(&w, &"__fluxlensPrefetch".into()).ok())
-        .and_then(|pre| js_sys::Reflect::get(&pre, &"pending".into()).ok())
-        .and_then(|n| n.as_f64())
-        .is_some_and(|n| n > 0.0)
+        .filter(|pre| pre.is_object())
+    else {
+        return false;
+    };
+    let field = |name: &str| js_sys::Reflect::get(&pre, &name.into()).ok();
+    let pending = field("pending").and_then(|n| n.as_f64()).unwrap_or(0.0);
+    let replayed = field("replayed").and_then(|b| b.as_bool()).unwrap_or(false);
+    pending > 0.0 && !replayed
 }
 
 /// The object batches `prefetch.js` sent (#28), taken once, after it has sent them all: the

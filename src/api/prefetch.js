@@ -88,8 +88,9 @@
   var refKey = function (r) { return [r.apiVersion, r.kind, r.namespace || '', r.name].join('\u0000'); };
 
   // GETs by path and query, taken once by the app; object batches as { body, response }.
-  // `pending`: batches not answered yet (the app rehearses its first load meanwhile, loader.rs).
-  var pre = window.__fluxlensPrefetch = { batches: [], pending: 0 };
+  // `pending`: batches not answered yet; `replayed`: a second visit's batches, sent at once
+  // (the app rehearses a first visit's load while its batches are on the wire, loader.rs).
+  var pre = window.__fluxlensPrefetch = { batches: [], pending: 0, replayed: false };
   var sent = {};
   var asked = {};
   var get = function (path) {
@@ -138,6 +139,7 @@
       });
     });
     for (var n = 0; n < replay.length; n += BATCH_SIZE) batch(replay.slice(n, n + BATCH_SIZE));
+    pre.replayed = replay.length > 0;
   }
   // The app waits for `kinds` before it takes a list by kind, and for `reads` before it takes
   // the object batches or the events (so it never asks for what is on its way).
