@@ -159,8 +159,8 @@ async fn drive(
                 // Only while a first visit's reads are on the wire: answered already (a slow
                 // link's page arrives after its reads) or a second visit (its view is the last
                 // visit's copy, at once), the rehearsal would only add its own work.
-                if state.is_some() && super::first_visit_reads_in_flight() {
-                    rehearse();
+                if state.is_some() {
+                    rehearse().await;
                 }
                 let reads = api.prefetched_posts().await.into_iter();
                 let reads = reads.map(|p| PageRead {
@@ -174,11 +174,28 @@ async fn drive(
     }
 }
 
-/// The first load's model and analyses, run once on core's built-in sample while the page's
-/// object reads are still on the wire (`fluxlens_core::load::rehearsal`, #51): the wasm they run
-/// is compiled then, not between the data and the view. The result is dropped unseen.
-fn rehearse() {
-    if let Some(cluster) = fluxlens_core::load::rehearsal::rehearse() {
+/// The first load's decoding, model and analyses, run once on core's built-in sample while a
+/// first visit's object reads are on the wire (`fluxlens_core::load::rehearsal`, #51): the wasm
+/// they run is compiled then, not between the data and the view. Step by step, each only while
+/// the reads are still unanswered: on a fast link they answer first, and a step is all it costs
+/// (a slow link's page arrives after its reads, a second visit shows the last one's copy at once:
+/// neither rehearses). The result is dropped unseen.
+async fn rehearse() {
+    use fluxlens_core::load::rehearsal;
+    let in_flight = super::first_visit_reads_in_flight;
+    if !in_flight() {
+        return;
+    }
+    let Some(objects) = rehearsal::objects() else {
+        return;
+    };
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    if !in_flight() {
+        return;
+    }
+    let cluster = rehearsal::model(objects);
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    if in_flight() {
         drop(Loaded::new(cluster));
     }
 }

@@ -9,6 +9,7 @@ use super::split_results;
 use crate::model::{Cluster, CrdAccess};
 use crate::wire::error::decode;
 use crate::wire::inventory::InventoryObjectsResponse;
+use crate::wire::object::ApiObject;
 use crate::wire::report::FluxReport;
 use std::sync::Arc;
 
@@ -17,16 +18,25 @@ use std::sync::Arc;
 /// notification kinds), histories and conditions cut to one entry.
 const OBJECTS: &str = include_str!("rehearsal.json");
 
-/// Decodes the built-in answer and builds its model, as the first load does with the real
-/// one; `None` only if the sample no longer decodes (a test keeps it decoding).
-pub fn rehearse() -> Option<Cluster> {
+/// The built-in answer decoded, as the first load decodes the real one (the rehearsal's first
+/// step); `None` only if the sample no longer decodes (a test keeps it decoding).
+pub fn objects() -> Option<Vec<ApiObject>> {
     let answer: InventoryObjectsResponse = decode(OBJECTS).ok()?;
-    let (objects, _failed) = split_results(answer.objects);
-    Some(Cluster::from_shared(
+    Some(split_results(answer.objects).0)
+}
+
+/// The model of `objects`, built as the first load builds the real one (the second step).
+pub fn model(objects: Vec<ApiObject>) -> Cluster {
+    Cluster::from_shared(
         FluxReport::default(),
         objects.into_iter().map(Arc::new),
         CrdAccess::Unknown,
-    ))
+    )
+}
+
+/// Both steps at once.
+pub fn rehearse() -> Option<Cluster> {
+    objects().map(model)
 }
 
 #[cfg(test)]
