@@ -156,9 +156,7 @@ async fn drive(
                 next
             }
             Step::PageReads => {
-                // Only while a first visit's reads are on the wire: answered already (a slow
-                // link's page arrives after its reads) or a second visit (its view is the last
-                // visit's copy, at once), the rehearsal would only add its own work.
+                // The page's own load only (a fleet cluster's reads are not the page's).
                 if state.is_some() {
                     rehearse().await;
                 }

@@ -11,7 +11,6 @@ use crate::wire::error::decode;
 use crate::wire::inventory::InventoryObjectsResponse;
 use crate::wire::object::ApiObject;
 use crate::wire::report::FluxReport;
-use std::sync::Arc;
 
 /// The objects: the batch read's answer for a few objects of the demo scenario's cluster
 /// (a source of each kind, its consumers, a keyless-verified root, the FluxInstance and the
@@ -27,16 +26,7 @@ pub fn objects() -> Option<Vec<ApiObject>> {
 
 /// The model of `objects`, built as the first load builds the real one (the second step).
 pub fn model(objects: Vec<ApiObject>) -> Cluster {
-    Cluster::from_shared(
-        FluxReport::default(),
-        objects.into_iter().map(Arc::new),
-        CrdAccess::Unknown,
-    )
-}
-
-/// Both steps at once.
-pub fn rehearse() -> Option<Cluster> {
-    objects().map(model)
+    Cluster::new(FluxReport::default(), objects, CrdAccess::Unknown)
 }
 
 #[cfg(test)]
@@ -52,7 +42,7 @@ mod tests {
         let (objects, failed) = split_results(answer.objects);
         assert!(failed.is_empty(), "{failed:?}");
         assert_eq!(objects.len(), asked);
-        let cluster = rehearse().unwrap();
+        let cluster = model(super::objects().unwrap());
         assert_eq!(
             cluster.objects().len(),
             asked,
