@@ -223,14 +223,18 @@ async fn send_here(method: &str, url: &str, body: Option<&str>) -> Result<Body, 
     }
 }
 
+/// What `prefetch.js` keeps for the app (`window.__fluxlensPrefetch`); `None` where it did not
+/// run (a snapshot link, a page without the script).
+fn prefetch_map() -> Option<wasm_bindgen::JsValue> {
+    let window = web_sys::window()?;
+    let map = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()).ok()?;
+    map.is_object().then_some(map)
+}
+
 /// The response `index.html`'s inline script already asked for (`window.__fluxlensPrefetch`),
 /// taken once: the first load does not wait for the wasm to start its requests.
 fn take_prefetch<T: JsCast>(path: &str) -> Option<T> {
-    let window = web_sys::window()?;
-    let map = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()).ok()?;
-    if !map.is_object() {
-        return None;
-    }
+    let map = prefetch_map()?;
     let key = wasm_bindgen::JsValue::from_str(path);
     let value = js_sys::Reflect::get(&map, &key).ok()?;
     let _ = js_sys::Reflect::delete_property(map.unchecked_ref::<js_sys::Object>(), &key);
@@ -249,10 +253,7 @@ async fn prefetch_stage(stage: &str) {
     } else {
         TIMEOUT_SECONDS * 1000
     };
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let Ok(map) = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()) else {
+    let Some(map) = prefetch_map() else {
         return;
     };
     if let Some(p) = js_sys::Reflect::get(&map, &stage.into())
@@ -278,10 +279,7 @@ pub struct PrefetchedPost {
 /// Whether a first visit's object batches, sent by `prefetch.js`, are still on the wire (its
 /// `pending` count; a second visit's batches are the last visit's, `replayed`).
 pub(crate) fn first_visit_reads_in_flight() -> bool {
-    let Some(pre) = web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &"__fluxlensPrefetch".into()).ok())
-        .filter(|pre| pre.is_object())
-    else {
+    let Some(pre) = prefetch_map() else {
         return false;
     };
     let field = |name: &str| js_sys::Reflect::get(&pre, &name.into()).ok();
