@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSim, launch } from './helpers.mjs';
+import { startSim, launch, fontsDrawn } from './helpers.mjs';
 
 const LISTED = JSON.parse(readFileSync(new URL('../scripts/first-view-fonts.json', import.meta.url)));
 const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
@@ -58,17 +58,7 @@ test('the list holds every font and character the overview draws (else: make fir
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${sim.base}/?poll=600`);
   await page.waitForFunction(rendered, null, { timeout: 30000 });
-  const drawn = await page.evaluate(() => {
-    const out = [];
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const text = n.textContent.trim();
-      if (!text || !n.parentElement) continue;
-      const s = getComputedStyle(n.parentElement);
-      out.push({ font: `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`, numeric: s.fontVariantNumeric, text });
-    }
-    return out;
-  });
+  const drawn = await fontsDrawn(page);
   const listed = new Set(LISTED.fonts.map((f) => `${f.font}|${f.numeric}`));
   const missing = [...new Set(drawn.map((d) => `${d.font}|${d.numeric}`))].filter((k) => !listed.has(k));
   assert.deepEqual(missing, [], 'fonts the overview draws that scripts/first-view-fonts.json does not list');

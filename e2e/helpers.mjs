@@ -105,3 +105,20 @@ export function prefetchScript(html) {
   const end = html.indexOf('</script>', lever.index) + '</script>'.length;
   return { start, end, lever: lever[0] };
 }
+
+/** The text `page` draws, each piece with its font (style, weight, size, family) and numeric
+ * variant: what scripts/first-view.mjs lists and e2e/fonts.test.mjs checks against the list.
+ * Hidden text counts (it is laid out all the same); the page's own font lines do not. */
+export function fontsDrawn(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const text = n.textContent.trim();
+      if (!text || !n.parentElement || n.parentElement.closest('#fl-font-warmup')) continue;
+      const s = getComputedStyle(n.parentElement);
+      out.push({ font: `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`, numeric: s.fontVariantNumeric, text });
+    }
+    return out;
+  });
+}

@@ -13,10 +13,10 @@
 // style, numeric variant) and the characters beyond ASCII they use, in
 // scripts/first-view-fonts.json: scripts/build.py writes a hidden line in each into the page, so
 // the browser loads and shapes them while it waits on the network, not in the view's first
-// layout (the demo's took 8.5 ms, 3 ms with the fonts ready).
+// layout (the demo's took 8.9 ms, 2.9 ms with the fonts ready).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { startSim, launch } from '../e2e/helpers.mjs';
+import { startSim, launch, fontsDrawn } from '../e2e/helpers.mjs';
 import { PROFILES } from '../bench/loadlib.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -166,18 +166,7 @@ print(json.dumps({"names": {i: cold.exact(n) for i, n in cold.function_names(sys
 
 /** Adds the fonts and non-ASCII characters of the text on `page` to `fonts` and `chars`. */
 async function collectFonts(page) {
-  const found = await page.evaluate(() => {
-    const out = [];
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const text = n.textContent.trim();
-      if (!text || !n.parentElement) continue;
-      const cs = getComputedStyle(n.parentElement);
-      if (cs.visibility === 'hidden' || n.parentElement.closest('#fl-font-warmup')) continue;
-      out.push({ font: `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`, numeric: cs.fontVariantNumeric, text });
-    }
-    return out;
-  }).catch(() => []);
+  const found = await fontsDrawn(page).catch(() => []);
   for (const { font, numeric, text } of found) {
     fonts.set(`${font}|${numeric}`, { font, numeric });
     for (const ch of text) if (ch.codePointAt(0) > 126) chars.add(ch);
@@ -186,17 +175,18 @@ async function collectFonts(page) {
 
 /** The fonts of every other route's first view on the demo scenario, one fresh page each. */
 async function fontsOfOtherRoutes() {
-  for (const path of FONT_ROUTES) {
-    const sim = await startSim(['--scenario', 'demo', '--dist', DIST]);
-    const browser = await launch();
-    try {
-      const page = await browser.newPage();
+  const sim = await startSim(['--scenario', 'demo', '--dist', DIST]);
+  const browser = await launch();
+  try {
+    for (const path of FONT_ROUTES) {
+      const page = await (await browser.newContext()).newPage();
       await page.goto(`${sim.base}${path}?poll=600`);
       await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 30000 }).catch(() => {});
       await collectFonts(page);
-    } finally {
-      sim.stop();
-      await browser.close();
+      await page.context().close();
     }
+  } finally {
+    sim.stop();
+    await browser.close();
   }
 }
