@@ -22,7 +22,13 @@ pub fn App() -> impl IntoView {
             Some(snap) => leptos::task::spawn_local(async move {
                 crate::components::share::open_snapshot(state, snap).await;
             }),
-            None => crate::api::loader::start(state, poll),
+            None => {
+                // Only the overview is in the main module; other views' code comes in chunks.
+                if view_of(&crate::base::route_path()) == Some(View::Overview) {
+                    rehearse_overview(state);
+                }
+                crate::api::loader::start(state, poll)
+            }
         }
     }
     crate::api::object_events::serve(state);

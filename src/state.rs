@@ -76,7 +76,16 @@ pub struct AppState {
     pub window_events_wanted: RwSignal<bool>,
     /// The last answer for `window_events_wanted`.
     pub window_events: RwSignal<Option<WindowEvents>>,
+    /// A first visit's rehearsal (#51): core's built-in sample, analysed by the loader while the
+    /// real objects are on the wire, for the first view to build itself once, detached and
+    /// unseen (`pages::rehearse_overview`), so that its code is compiled before the real data
+    /// lands. Set for one task, then `None`; never shown.
+    pub rehearsal: RwSignal<Option<Arc<Loaded>>>,
 }
+
+/// Provided inside a rehearsal's detached view: it fires no mark and fetches nothing.
+#[derive(Clone, Copy)]
+pub struct Rehearsing;
 
 /// The cluster's Warning events as last read for a window, and when (ms since epoch).
 #[derive(Clone)]
@@ -112,6 +121,7 @@ impl AppState {
             visits: RwSignal::new(None),
             window_events_wanted: RwSignal::new(false),
             window_events: RwSignal::new(None),
+            rehearsal: RwSignal::new(None),
         }
     }
 

@@ -277,8 +277,12 @@ pub struct PrefetchedPost {
 }
 
 /// Whether a first visit's object batches, sent by `prefetch.js`, are still on the wire (its
-/// `pending` count; a second visit's batches are the last visit's, `replayed`).
-pub(crate) fn first_visit_reads_in_flight() -> bool {
+/// `pending` count; a second visit's batches are the last visit's, `replayed`), asked once the
+/// script has sent them all: the app can reach its page reads before the script has sent a
+/// batch, which would count as answered (the rehearsal was skipped on about half the unthrottled
+/// first visits).
+pub(crate) async fn first_visit_reads_in_flight() -> bool {
+    prefetch_stage("reads").await;
     let Some(pre) = prefetch_map() else {
         return false;
     };

@@ -24,9 +24,11 @@ pub fn objects() -> Option<Vec<ApiObject>> {
     Some(split_results(answer.objects).0)
 }
 
-/// The model of `objects`, built as the first load builds the real one (the second step).
-pub fn model(objects: Vec<ApiObject>) -> Cluster {
-    Cluster::new(FluxReport::default(), objects, CrdAccess::Unknown)
+/// The model of `objects` under `report`, built as the first load builds the real one (the
+/// second step). The app passes the cluster's own report, read by then, so that the analyses
+/// that read it (the components' images, the versions) run as they will on the real objects.
+pub fn model(report: FluxReport, objects: Vec<ApiObject>) -> Cluster {
+    Cluster::new(report, objects, CrdAccess::Unknown)
 }
 
 #[cfg(test)]
@@ -42,7 +44,7 @@ mod tests {
         let (objects, failed) = split_results(answer.objects);
         assert!(failed.is_empty(), "{failed:?}");
         assert_eq!(objects.len(), asked);
-        let cluster = model(super::objects().unwrap());
+        let cluster = model(FluxReport::default(), super::objects().unwrap());
         assert_eq!(
             cluster.objects().len(),
             asked,
