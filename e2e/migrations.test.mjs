@@ -55,6 +55,8 @@ test('the first view does not wait for the CRDs: "reading the Flux CRDs…" unti
     await page.waitForFunction(() => performance.getEntriesByName('fluxlens:view-rendered').length > 0, null, { timeout: 30000 });
     const storage = page.locator('[data-migration=storage]');
     await storage.waitFor();
+    // The read goes out a frame after the first load's data (src/api/loader.rs `painted`).
+    for (let i = 0; i < 100 && crdReads.length === 0; i++) await page.waitForTimeout(20);
     // Meanwhile: said in place, neither pass nor fail, no storage finding; no notice above the
     // view (it would push the page down, then back up when the read answers).
     assert.equal(crdReads.length, 1, 'the CRDs are asked once, after the objects');

@@ -98,3 +98,22 @@ test('a second visit does not rehearse: the last visit’s reads are replayed an
   await page.waitForFunction(marked, 'fluxlens:view-rendered', { timeout: 30000 });
   await context.close();
 });
+
+test('the first load’s CRD read goes out once the overview is on screen, not in the task that builds it', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const crdReads = [];
+  await page.route(OBJECTS, async (route) => {
+    if ((route.request().postData() || '').includes('"CustomResourceDefinition"')) {
+      // Read after the fact: a read sent before the mark may still see it (this can miss a
+      // regression, never fail the right order); sent in the view's own task, it comes a frame
+      // before the mark and does not.
+      crdReads.push(await page.evaluate(marked, 'fluxlens:view-rendered'));
+    }
+    await route.continue();
+  });
+  await page.goto(`${sim.base}/?poll=600`);
+  await page.waitForFunction(marked, 'fluxlens:load-settled', { timeout: 30000 });
+  assert.deepEqual(crdReads, [1], 'one CRD read, after the view marked itself on screen');
+  await context.close();
+});
