@@ -139,7 +139,7 @@ async fn drive(
                 // The first load's model, shown while its confirming read is under way (#51).
                 if let (Some(preview), Some(state)) = (wave.preview.take(), state) {
                     shown(*state, Some(*preview), true);
-                    // Sent once the view is on screen: its sending is not between the two.
+                    // Sent once the view is on screen, not in the task that builds it.
                     painted().await;
                 }
                 let answers = send_wave(api, &wave, state).await;
@@ -205,7 +205,7 @@ async fn painted() {
 /// the reads are still unanswered: on a fast link they answer first, and a step is all it costs
 /// (a slow link's page arrives after its reads, a second visit shows the last one's copy at once:
 /// neither rehearses). Then the first view builds itself once for the sample, detached
-/// (`AppState::rehearsal`). Nothing of it is shown or kept.
+/// (`AppState::rehearsal`). Nothing of it is shown.
 async fn rehearse(state: AppState) {
     use fluxlens_core::load::rehearsal;
     let in_flight = super::first_visit_reads_in_flight;
