@@ -3,11 +3,11 @@
 // opens the overview on every simulator scenario — a first visit, a second one (the last visit's
 // copy first) and the embedded panel — on a few server variants (a tenant, a failing confirming
 // read, an older operator, a search cache, a sign-in), with the objects' answer late (the
-// rehearsal run whole) and on Slow 4G (its progress while the reads run), each in a fresh browser, and lists every function V8 compiled before
-// `fluxlens:view-rendered` (a wasm function is compiled when it is first called); the main
-// module's functions none of them ran are listed by their symbol names in
-// scripts/cold-functions.txt, what scripts/cold.py moves out. `make first-view`; then `make build`
-// cuts by the new list.
+// rehearsal run whole) and on Slow 4G (its progress while the reads run), each in a fresh
+// browser, and lists every function V8 compiled before `fluxlens:view-rendered` (a wasm
+// function is compiled when it is first called); the main module's functions none of them ran
+// are listed by their symbol names in scripts/cold-functions.txt, what scripts/cold.py moves out.
+// `make first-view`; then `make build` cuts by the new list.
 //
 // It also lists the fonts those views and the other routes draw text in (family, size, weight,
 // style, numeric variant) and the characters beyond ASCII they use, in
@@ -43,7 +43,7 @@ const scenarios = readdirSync(`${ROOT}scenarios`).filter((s) => s !== 'fleet' &&
 const visits = [
   ...scenarios.flatMap((s) => [[['--scenario', s], '/', {}], [['--scenario', s], '/', { warm: true }], [['--scenario', s], '/embed/overview', {}]]),
   // `held`: a first visit whose object batches answer 1.5 s late, so that its rehearsal runs
-  // whole (src/api/loader.rs `rehearse`: the load, then the overview built and dropped, detached);
+  // whole (src/api/loader.rs `rehearse`: the load, then the overview built once, detached);
   // elsewhere the batches answer before the app starts, or on Slow 4G before its page has come.
   ...['demo', 'operator-mock', 'broken'].map((s) => [['--scenario', s], '/', { held: true }]),
   ...['demo', 'operator-mock', 'broken'].flatMap((s) => [[['--scenario', s], '/', { throttle: true }], [['--scenario', s], '/', { warm: true, throttle: true }], [['--scenario', s], '/', { warm: true, late: 'live' }], [['--scenario', s], '/', { warm: true, late: 'copy' }]]),

@@ -208,32 +208,35 @@ async fn painted() {
 /// (`AppState::rehearsal`). Nothing of it is shown.
 async fn rehearse(state: AppState) {
     use fluxlens_core::load::rehearsal;
-    let in_flight = super::first_visit_reads_in_flight;
-    if !in_flight().await {
+    if !super::first_visit_reads_in_flight().await {
         return;
     }
     let Some(objects) = rehearsal::objects() else {
         return;
     };
-    gloo_timers::future::TimeoutFuture::new(0).await;
-    if !in_flight().await {
+    if !next_step().await {
         return;
     }
     let report = state.report.with_untracked(|r| r.as_deref().cloned());
     let cluster = rehearsal::model(report.unwrap_or_default(), objects);
-    gloo_timers::future::TimeoutFuture::new(0).await;
-    if !in_flight().await {
+    if !next_step().await {
         return;
     }
     let sample = std::sync::Arc::new(Loaded::new(cluster));
-    gloo_timers::future::TimeoutFuture::new(0).await;
     crate::perf::mark_first(crate::perf::REHEARSED);
-    if in_flight().await {
+    if next_step().await {
         // The first view builds itself for it (`pages::rehearse_overview`) before this resumes.
         state.rehearsal.set(Some(sample));
         gloo_timers::future::TimeoutFuture::new(0).await;
         state.rehearsal.set(None);
     }
+}
+
+/// Between two of the rehearsal's steps: yields to the page (an answer that has come is taken
+/// first), then says whether the batches are still on the wire.
+async fn next_step() -> bool {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    super::first_visit_reads_in_flight().await
 }
 
 /// Sends a wave, at most `in_flight` at once, and returns the answers in its order; the first
