@@ -27,6 +27,9 @@ test('unchanged polls add or remove no element on any view; an open details elem
       await page.goto(sim.base + route + (route.includes('?') ? '&' : '?') + 'poll=1');
       await page.locator(sel).first().waitFor();
       await page.locator('[data-freshness=fresh]').waitFor();
+      // The first load settles first: its CRD read, sent a frame after the view (loader.rs
+      // `painted`), may still change a stage; only the polls after it are unchanged ones.
+      await page.waitForFunction(() => performance.getEntriesByName('fluxlens:load-settled').length > 0, null, { timeout: 10000 });
       const details = page.locator('details').first();
       const hasDetails = (await details.count()) === 1;
       if (hasDetails) await details.evaluate((d) => { d.open = true; });
