@@ -180,34 +180,18 @@ pub fn Notices() -> impl IntoView {
                     format!("Incomplete: {kind} — {why}. Nothing of this kind is called missing."),
                 ));
             }
-            let (pending, unconfirmed): (Vec<_>, Vec<_>) = n
-                .unconfirmed
-                .iter()
-                .partition(|(_, why)| why == fluxlens_core::model::CONFIRMING);
-            if !pending.is_empty() {
-                lines.push((
-                    String::new(),
-                    format!(
-                        "Confirming {} that look missing with the server…",
-                        fluxlens_core::analyses::verdict::plural(pending.len(), "reference")
-                    ),
-                ));
-            }
-            if let Some((key, why)) = unconfirmed.first() {
-                lines.push((
-                    String::new(),
-                    format!(
-                        "{} references that look missing could not be confirmed (for example {key} — {why}): they are shown as not visible, never missing.",
-                        unconfirmed.len()
-                    ),
-                ));
+            if let Some(u) = d.summary.unsettled.as_ref() {
+                lines.push((String::new(), u.notice()));
             }
             if !n.unreadable.is_empty() {
                 lines.push((
                     String::new(),
                     format!(
-                        "{} listed objects could not be read (for example {} — {})",
-                        n.unreadable.len(),
+                        "{} could not be read (for example {} — {})",
+                        fluxlens_core::analyses::verdict::plural(
+                            n.unreadable.len(),
+                            "listed object",
+                        ),
                         n.unreadable[0].0,
                         n.unreadable[0].1
                     ),

@@ -269,9 +269,7 @@ fn graph_verdict(state: AppState) -> Memo<Option<fluxlens_core::analyses::verdic
         state.data.with(|x| {
             x.as_ref().map(|x| {
                 fluxlens_core::analyses::verdict::graph(
-                    x.summary.total,
-                    x.summary.missing_refs,
-                    x.summary.not_visible_refs,
+                    &x.summary,
                     x.graph.cycles.len(),
                     &x.findings,
                 )

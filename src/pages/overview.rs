@@ -25,7 +25,12 @@ pub fn OverviewPage() -> impl IntoView {
         <section class="fl-page" aria-labelledby="ov-title">
             <h1 id="ov-title">"Overview"</h1>
             {when_loaded(|| {
-                let verdict = derive(|d| fluxlens_core::analyses::verdict::overview(&d.findings));
+                let verdict = derive(|d| {
+                    fluxlens_core::analyses::verdict::overview(
+                        &d.findings,
+                        d.summary.unsettled.as_ref(),
+                    )
+                });
                 let summary = derive(|d| d.summary.clone());
                 let findings = derive(|d| d.findings.clone());
                 view! {
@@ -197,6 +202,11 @@ fn count_cards(summary: Memo<Option<ClusterSummary>>) -> impl IntoView {
             <p class="fl-big" data-count="missing">
                 {number(summary, |s| s.missing_refs)}
             </p>
+            {move || {
+                summary
+                    .with(|s| s.as_ref().and_then(|s| s.unsettled.as_ref().map(|u| u.tally())))
+                    .map(|tally| view! { <p data-unsettled="">{tally}</p> })
+            }}
             <p>
                 <a href=crate::base::href("/graph?status=Missing")>"Show missing in the graph"</a>
             </p>

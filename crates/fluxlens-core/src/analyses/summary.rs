@@ -15,6 +15,9 @@ pub struct ClusterSummary {
     pub missing_refs: usize,
     /// References whose target fluxlens cannot see (other namespaces, incomplete lists).
     pub not_visible_refs: usize,
+    /// References that look missing and that the server has not settled (being confirmed,
+    /// or not confirmed): while set, `missing_refs` is a floor, not a count.
+    pub unsettled: Option<crate::model::Unsettled>,
     /// Findings per severity (after aggregation), in `[info, low, medium, high, critical]` order.
     pub findings_by_severity: [usize; 5],
     /// Distinct objects the findings above info are about.
@@ -63,6 +66,7 @@ impl ClusterSummary {
             total: cluster.objects().len(),
             missing_refs,
             not_visible_refs,
+            unsettled: cluster.unsettled(),
             findings_by_severity,
             affected_objects: affected.len(),
         }

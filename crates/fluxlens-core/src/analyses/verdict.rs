@@ -5,6 +5,8 @@ use crate::analyses::compliance::Control;
 use crate::analyses::finding::{Finding, Severity};
 use crate::analyses::migration::{Migration, StageState};
 use crate::analyses::signatures::{SignatureSummary, Verification};
+use crate::analyses::summary::ClusterSummary;
+use crate::model::Unsettled;
 
 /// How the verdict reads at a glance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +57,10 @@ pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The overview's verdict over the findings as shown (after aggregation).
-pub fn overview(findings: &[Finding]) -> Verdict {
+/// The overview's verdict over the findings as shown (after aggregation). "No critical or
+/// high findings" is an absence: while references that look missing are unsettled (being
+/// confirmed, or not confirmed), it is said only of what could be confirmed, in a neutral tone.
+pub fn overview(findings: &[Finding], unsettled: Option<&Unsettled>) -> Verdict {
     let (crit, high) = (
         count(findings, Severity::Critical),
         count(findings, Severity::High),
@@ -73,15 +77,25 @@ pub fn overview(findings: &[Finding]) -> Verdict {
         .max()
         .map_or(Tone::Ok, Tone::of);
     match (crit, high) {
-        (0, 0) => Verdict {
-            tone,
-            text: "No critical or high findings".into(),
-            detail: if medium > 0 {
+        (0, 0) => {
+            let detail = if medium > 0 {
                 format!("{} to schedule", plural(medium, "medium finding"))
             } else {
                 "Posture advice only".into()
-            },
-        },
+            };
+            match unsettled {
+                None => Verdict {
+                    tone,
+                    text: "No critical or high findings".into(),
+                    detail,
+                },
+                Some(u) => Verdict {
+                    tone: Tone::Neutral,
+                    text: "No critical or high findings so far".into(),
+                    detail: format!("{} · {detail}", u.notice()),
+                },
+            }
+        }
         (0, h) => Verdict {
             tone,
             text: format!("{} — act this cycle", plural(h, "high finding")),
@@ -248,20 +262,15 @@ pub fn compliance(
 
 /// The graph view's verdict: the references first, and never a tick beside what the
 /// overview calls high (#46: /graph was green while the overview said "2 high findings").
-pub fn graph(
-    objects: usize,
-    missing: usize,
-    not_visible: usize,
-    cycles: usize,
-    findings: &[Finding],
-) -> Verdict {
-    let bad = missing > 0 || cycles > 0;
+/// "Every reference resolves" is an absence: not said while references are unsettled.
+pub fn graph(summary: &ClusterSummary, cycles: usize, findings: &[Finding]) -> Verdict {
+    let missing = summary.missing_refs;
     let detail = format!(
         "{} · {} not visible to you",
-        plural(objects, "object"),
-        not_visible
+        plural(summary.total, "object"),
+        summary.not_visible_refs
     );
-    if bad {
+    if missing > 0 || cycles > 0 {
         return Verdict {
             tone: Tone::Bad,
             text: format!(
@@ -272,18 +281,23 @@ pub fn graph(
             detail,
         };
     }
-    let overview = overview(findings);
+    let overview = overview(findings, summary.unsettled.as_ref());
     let (crit, high) = (
         count(findings, Severity::Critical),
         count(findings, Severity::High),
     );
-    let text = match (crit, high) {
-        (0, 0) => "Every reference resolves; no dependsOn cycle".into(),
-        (0, h) => format!(
-            "Every reference resolves; {} on the overview",
-            plural(h, "high finding")
+    let (resolves, detail) = match &summary.unsettled {
+        None => ("Every reference resolves", detail),
+        Some(u) => (
+            "No missing reference so far",
+            format!("{} · {detail}", u.notice()),
         ),
-        (c, h) => format!("Every reference resolves; {c} critical, {h} high on the overview"),
+    };
+    let text = match (crit, high) {
+        (0, 0) if summary.unsettled.is_none() => format!("{resolves}; no dependsOn cycle"),
+        (0, 0) => resolves.to_string(),
+        (0, h) => format!("{resolves}; {} on the overview", plural(h, "high finding")),
+        (c, h) => format!("{resolves}; {c} critical, {h} high on the overview"),
     };
     Verdict {
         tone: overview.tone,
@@ -337,14 +351,58 @@ mod tests {
         }
     }
 
+    fn overview_of(findings: &[Finding]) -> Verdict {
+        overview(findings, None)
+    }
+
+    /// A summary of `total` objects with `missing` missing references.
+    fn counts(total: usize, missing: usize) -> ClusterSummary {
+        ClusterSummary {
+            total,
+            missing_refs: missing,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn no_absence_is_claimed_while_references_are_unsettled() {
+        // Regression (CI, stop 64): while the first view's confirming read was under way, the
+        // overview said "No critical or high findings" in green and /graph "Every reference
+        // resolves" over a cluster the next answer froze with a critical MIG-GO-15.
+        let pending = Unsettled::Confirming(1);
+        let v = overview(&[f("SIG-01", Severity::Medium)], Some(&pending));
+        assert_eq!(v.tone, Tone::Neutral);
+        assert_eq!(v.text, "No critical or high findings so far");
+        assert_eq!(
+            v.detail,
+            "Confirming 1 reference that looks missing with the server… · 1 medium finding to \
+             schedule"
+        );
+        let mut s = counts(12, 0);
+        s.unsettled = Some(pending);
+        let g = graph(&s, 0, &[]);
+        assert_eq!(g.tone, Tone::Neutral);
+        assert_eq!(g.text, "No missing reference so far");
+        assert!(
+            g.detail
+                .starts_with("Confirming 1 reference that looks missing")
+        );
+        // What is already known stays said: a high is high before the answer too.
+        let high = overview(&[f("SIG-02", Severity::High)], s.unsettled.as_ref());
+        assert_eq!(high.tone, Tone::Bad);
+        assert!(
+            graph(&s, 0, &[f("SIG-02", Severity::High)])
+                .text
+                .ends_with("; 1 high finding on the overview")
+        );
+    }
+
     #[test]
     fn the_graph_is_never_green_beside_high_findings() {
-        let fine = graph(10, 0, 0, 0, &[]);
+        let fine = graph(&counts(10, 0), 0, &[]);
         assert_eq!(fine.tone, Tone::Ok);
         let high = graph(
-            10,
-            0,
-            0,
+            &counts(10, 0),
             0,
             &[f("SIG-02", Severity::High), f("ENT-01", Severity::Info)],
         );
@@ -353,14 +411,17 @@ mod tests {
             high.text,
             "Every reference resolves; 1 high finding on the overview"
         );
-        assert_eq!(graph(10, 1, 0, 0, &[]).tone, Tone::Bad);
+        assert_eq!(graph(&counts(10, 1), 0, &[]).tone, Tone::Bad);
     }
 
     #[test]
     fn verdicts_read_at_a_glance() {
-        assert_eq!(overview(&[f("SIG-01", Severity::Medium)]).tone, Tone::Warn);
-        assert_eq!(overview(&[]).text, "No critical or high findings");
-        let bad = overview(&[f("MIG-GO-02", Severity::Critical)]);
+        assert_eq!(
+            overview_of(&[f("SIG-01", Severity::Medium)]).tone,
+            Tone::Warn
+        );
+        assert_eq!(overview_of(&[]).text, "No critical or high findings");
+        let bad = overview_of(&[f("MIG-GO-02", Severity::Critical)]);
         assert_eq!(bad.tone, Tone::Bad);
         assert!(bad.detail.starts_with("critical MIG-GO-02"));
         let s = SignatureSummary {
@@ -394,9 +455,9 @@ mod tests {
             (ok.text.as_str(), ok.tone),
             ("Root source verified", Tone::Ok)
         );
-        assert_eq!(graph(10, 0, 0, 0, &[]).tone, Tone::Ok);
+        assert_eq!(graph(&counts(10, 0), 0, &[]).tone, Tone::Ok);
         assert_eq!(
-            graph(10, 1, 0, 0, &[]).text,
+            graph(&counts(10, 1), 0, &[]).text,
             "1 missing reference and 0 dependsOn cycles"
         );
         assert_eq!(migrations(&[]).text, "No migration in progress");
@@ -406,7 +467,7 @@ mod tests {
     fn the_tone_follows_the_severity_the_line_names() {
         // #27: "1 high finding — act this cycle" read yellow on the overview while a high read
         // red on the signatures view; "unverified — medium" was red under another SIG high.
-        let high = overview(&[f("MIG-GO-02", Severity::High)]);
+        let high = overview_of(&[f("MIG-GO-02", Severity::High)]);
         assert_eq!(
             (high.tone, high.text.as_str()),
             (Tone::Bad, "1 high finding — act this cycle")
@@ -472,7 +533,7 @@ mod tests {
             Tone::Ok
         );
         for sev in [Severity::Critical, Severity::High, Severity::Medium] {
-            let v = overview(&[f("SIG-01", sev)]);
+            let v = overview_of(&[f("SIG-01", sev)]);
             assert_eq!(v.tone, Tone::of(sev), "{sev:?}");
         }
     }

@@ -9,9 +9,11 @@ pub mod owners;
 mod presence;
 mod refs;
 pub mod synthetic;
+mod unsettled;
 
 pub use cluster::{Cluster, CrdAccess, LoadNotes};
 pub use key::ObjectKey;
 pub use object::FluxObject;
 pub use presence::{Answer, CONFIRMING, Presence};
 pub use refs::{RefKind, Reference};
+pub use unsettled::Unsettled;

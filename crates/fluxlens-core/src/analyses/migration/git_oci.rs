@@ -278,16 +278,43 @@ fn m3(x: &Roots) -> Stage {
         })
         .flat_map(|f| f.objects().iter().cloned())
         .collect();
+    let unsettled = c.unsettled();
     let mut m3 = Stage::new("M3", "Consumer flip", vec![
         Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
-        Check::new(format!("no HelmRelease builds its chart from {git}"), Some(chart_hrs.is_empty()), format!("{} HelmReleases need a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or generate it with an ArtifactGenerator", chart_hrs.len())).with(chart_hrs.clone()),
-        Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 findings")),
-        Check::new("the flip does not freeze delivery (MIG-GO-15: nothing waits on a source only the handover creates)", Some(held.is_empty()), format!("{} objects never reconcile: this step is unsafe before {oci} exists", held.len())).with(held),
+        Check::new(format!("no HelmRelease builds its chart from {git}"), Some(chart_hrs.is_empty()), chart_detail(chart_hrs.len())).with(chart_hrs.clone()),
+        Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 finding{}", if dangling == 1 { "" } else { "s" })).unless_unsettled(unsettled.as_ref()),
+        Check::new("the flip does not freeze delivery (MIG-GO-15: nothing waits on a source only the handover creates)", Some(held.is_empty()), frozen_detail(&held, &oci)).with(held).unless_unsettled(unsettled.as_ref()),
         Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
     ]);
     let total = on_git.len() + chart_hrs.len() + on_oci.len();
     m3.progress = Some((on_oci.len(), total, format!("consumers on {oci}")));
     m3
+}
+
+/// What the MIG-GO-13 check says beside its mark: the advice only when a chart needs it.
+fn chart_detail(charts: usize) -> String {
+    match charts {
+        0 => String::new(),
+        n => format!(
+            "{} a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or \
+             generate it with an ArtifactGenerator",
+            match n {
+                1 => "1 HelmRelease needs".to_string(),
+                n => format!("{n} HelmReleases need"),
+            }
+        ),
+    }
+}
+
+/// What the MIG-GO-15 check says beside its mark: nothing on a pass (a count of nought with
+/// "this step is unsafe" read as a warning beside a tick).
+fn frozen_detail(held: &[ObjectKey], oci: &ObjectKey) -> String {
+    let unsafe_step = format!("this step is unsafe before {oci} exists");
+    match held.len() {
+        0 => String::new(),
+        1 => format!("1 object never reconciles: {unsafe_step}"),
+        n => format!("{n} objects never reconcile: {unsafe_step}"),
+    }
 }
 
 /// M4: the root handed over to the FluxInstance, with verify carried across; and the patch
@@ -392,6 +419,7 @@ fn m5(x: &Roots) -> Stage {
         })
         .map(|o| o.key.clone())
         .collect();
+    let unsettled = c.unsettled();
     Stage::new(
         "M5",
         "Cleanup and hardening",
@@ -406,7 +434,8 @@ fn m5(x: &Roots) -> Stage {
                 Some(stale_alerts.is_empty()),
                 "MIG-GO-08",
             )
-            .with(stale_alerts),
+            .with(stale_alerts)
+            .unless_unsettled(unsettled.as_ref()),
             Check::new(
                 "commit-status Alerts have a SHA-1 origin revision to report",
                 Some(status_alerts.is_empty()),
@@ -418,7 +447,8 @@ fn m5(x: &Roots) -> Stage {
                 Some(receivers_git.is_empty()),
                 "MIG-GO-09",
             )
-            .with(receivers_git),
+            .with(receivers_git)
+            .unless_unsettled(unsettled.as_ref()),
         ],
     )
 }
@@ -842,7 +872,7 @@ mod tests {
         assert!(
             charts
                 .detail
-                .contains("1 HelmReleases need a chart artifact")
+                .contains("1 HelmRelease needs a chart artifact")
         );
         assert_eq!(m3.progress.as_ref().unwrap().1, 2);
     }

@@ -14,7 +14,7 @@ pub use storage::{CRDS_READING, storage_migration};
 use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::finding::Finding;
 use crate::analyses::outcome::Outcome;
-use crate::model::ObjectKey;
+use crate::model::{ObjectKey, Unsettled};
 
 /// A stage's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +59,18 @@ impl Check {
     }
     fn with(mut self, objects: Vec<ObjectKey>) -> Check {
         self.objects = objects;
+        self
+    }
+    /// A pass that rests on nothing being missing holds only once the server has settled the
+    /// references that look missing: until then the check is unknown and says why.
+    fn unless_unsettled(mut self, unsettled: Option<&Unsettled>) -> Check {
+        if let (Outcome::Pass, Some(u)) = (self.outcome, unsettled) {
+            self.outcome = Outcome::Unknown;
+            self.detail = match self.detail.as_str() {
+                "" => u.phrase(),
+                d => format!("{} ({d})", u.phrase()),
+            };
+        }
         self
     }
 }

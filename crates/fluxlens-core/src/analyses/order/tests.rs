@@ -427,3 +427,55 @@ fn it_ends_on_any_input_cycles_included() {
         assert!(l.waves.len() <= 2 * n + 8);
     }
 }
+
+#[test]
+fn live_while_the_source_is_being_confirmed_nothing_says_delivery_is_safe() {
+    // Regression (CI, stop 64): the first view, drawn while its confirming read was under way,
+    // ticked "no dangling references" and "the flip does not freeze delivery" on M3 for the
+    // cluster that read froze a moment later.
+    let mut c = live_dependency_deadlock();
+    c.confirmations.clear();
+    c.notes.unconfirmed = c
+        .candidate_missing()
+        .into_iter()
+        .map(|(k, _)| (k, crate::model::CONFIRMING.to_string()))
+        .collect();
+    let check = |a: &crate::analyses::analysis::Analysis, label: &str| {
+        let m3 = a.migrations[0]
+            .stages
+            .iter()
+            .find(|s| s.id == "M3")
+            .unwrap();
+        m3.checks
+            .iter()
+            .find(|c| c.label.starts_with(label))
+            .map(|c| (c.outcome, c.detail.clone()))
+            .unwrap()
+    };
+    let a = crate::analyses::analysis::Analysis::of(&c, None);
+    assert!(a.findings.iter().all(|f| f.rule != "MIG-GO-15"));
+    for label in [
+        "no dangling references",
+        "the flip does not freeze delivery",
+    ] {
+        let (outcome, detail) = check(&a, label);
+        assert_eq!(
+            outcome,
+            crate::analyses::outcome::Outcome::Unknown,
+            "{label}"
+        );
+        assert!(
+            detail.starts_with("confirming 1 reference that looks missing with the server…"),
+            "{detail}"
+        );
+    }
+    // The server answers NotFound: the check fails, naming who never reconciles.
+    let c = c.with_server_answers();
+    let a = crate::analyses::analysis::Analysis::of(&c, None);
+    let (outcome, detail) = check(&a, "the flip does not freeze delivery");
+    assert_eq!(outcome, crate::analyses::outcome::Outcome::Fail);
+    assert_eq!(
+        detail,
+        "2 objects never reconcile: this step is unsafe before OCIRepository/flux-system/flux-system exists"
+    );
+}

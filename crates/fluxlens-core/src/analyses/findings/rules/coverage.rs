@@ -226,7 +226,7 @@ fn a_git_root_that_cannot_authenticate_is_critical_on_the_overview() {
     let f = run(&c, "MIG-GO-14");
     assert_eq!(f[0].severity, Severity::Critical);
     let shown = crate::analyses::findings::aggregate(&evaluate_all(&c));
-    let v = crate::analyses::verdict::overview(&shown);
+    let v = crate::analyses::verdict::overview(&shown, None);
     assert_ne!(v.text, "No critical or high findings");
 }
 
