@@ -183,6 +183,9 @@ pub fn Notices() -> impl IntoView {
             if let Some(u) = d.summary.unsettled.as_ref() {
                 lines.push((String::new(), u.notice()));
             }
+            if let Some(kept) = n.kept_notice() {
+                lines.push((String::new(), kept));
+            }
             if !n.unreadable.is_empty() {
                 lines.push((
                     String::new(),

@@ -323,6 +323,59 @@ async fn a_failed_confirming_read_leaves_references_not_confirmed_and_is_asked_a
     );
 }
 
+#[tokio::test]
+async fn a_renewal_whose_confirming_read_fails_keeps_the_servers_last_answer() {
+    // Over a watch (the ?poll=2 walk through confirm-fail): the renewal cleared every answer,
+    // its confirming read failed, and the critical deadlock the server had confirmed vanished
+    // from the overview until the fault passed. The server's last answer now stands, said so.
+    let state = state("frozen");
+    let mut poller = Poller::default();
+    let first = first_load(&state, &mut poller).await;
+    let missing = |c: &Cluster| {
+        c.objects()
+            .iter()
+            .flat_map(|o| o.refs.iter())
+            .any(|r| c.presence(&r.target).is_missing())
+    };
+    assert!(missing(&first), "frozen's root source is missing");
+    faults(&state, |f| f.confirm_fail = true);
+    let mut last = first;
+    let mut kept = false;
+    for _ in 0..=fluxlens_core::load::REREAD_POLLS {
+        if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
+            assert!(
+                missing(&c),
+                "a failed renewal took the server's answer back"
+            );
+            assert!(c.notes.unconfirmed.is_empty(), "{:?}", c.notes.unconfirmed);
+            kept |= !c.notes.kept_answers.is_empty();
+            last = c;
+        }
+    }
+    assert!(
+        kept,
+        "the renewal (every {} polls) was not reached",
+        fluxlens_core::load::REREAD_POLLS
+    );
+    assert!(
+        last.notes
+            .kept_notice()
+            .unwrap()
+            .starts_with("The last check of 1 reference failed (the confirming read failed")
+    );
+    faults(&state, |f| f.confirm_fail = false);
+    for _ in 0..=fluxlens_core::load::REREAD_POLLS {
+        if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
+            assert!(missing(&c));
+            last = c;
+        }
+    }
+    assert!(
+        last.notes.kept_answers.is_empty(),
+        "a renewal that answered says nothing was kept"
+    );
+}
+
 /// What a poll under a fault ends in.
 #[derive(Debug, PartialEq)]
 enum Seen {

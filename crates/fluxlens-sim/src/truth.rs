@@ -52,6 +52,7 @@ pub(crate) fn load(s: &Store, mode: &Mode) -> Cluster {
         partial,
         unreadable,
         unconfirmed: vec![],
+        kept_answers: vec![],
         captured_at_ms: None,
     };
     let (requests, _) = load::confirm_requests(&c);

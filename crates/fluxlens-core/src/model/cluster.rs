@@ -41,11 +41,30 @@ pub struct LoadNotes {
     /// missing.
     #[serde(default)]
     pub unconfirmed: Vec<(ObjectKey, String)>,
+    /// References whose last renewal could not be confirmed, with why: the server's answer
+    /// from before it stands (said so), rather than being taken back by a failed read.
+    #[serde(default)]
+    pub kept_answers: Vec<(ObjectKey, String)>,
     /// When the data was captured (Unix ms).
     pub captured_at_ms: Option<i64>,
 }
 
 impl LoadNotes {
+    /// The notice for answers kept over a failed renewal: "The last check of 1 reference
+    /// failed (the confirming read failed (HTTP 504)): the server's earlier answer for it stands."
+    pub fn kept_notice(&self) -> Option<String> {
+        let (_, why) = self.kept_answers.first()?;
+        let n = self.kept_answers.len();
+        let (refs, it) = if n == 1 {
+            ("reference", "it")
+        } else {
+            ("references", "them")
+        };
+        Some(format!(
+            "The last check of {n} {refs} failed ({why}): the server's earlier answer for {it} stands."
+        ))
+    }
+
     /// Why a kind's list cannot be trusted to be complete, if it cannot.
     pub fn incomplete_reason(&self, kind: &str) -> Option<&str> {
         self.partial.as_deref().or_else(|| {

@@ -66,6 +66,8 @@ struct Poll<B> {
     cluster: Option<Cluster>,
     confirm: Vec<InventoryObjectsRequest>,
     unconfirmed: Vec<(ObjectKey, String)>,
+    /// On a renewal, the answers it renews: kept for a reference whose renewal fails.
+    renewed_from: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
 }
 
 /// Polls one cluster: [`Poller::begin`] a poll, then answer each [`Step::Ask`] until
@@ -145,6 +147,7 @@ impl<B: Text> Poller<B> {
             cluster: None,
             confirm: Vec::new(),
             unconfirmed: Vec::new(),
+            renewed_from: Default::default(),
         }));
         ask(first, "report", vec![Request::Report], 1)
     }
@@ -338,7 +341,8 @@ impl<B: Text> Poller<B> {
         let m = &mut self.memory;
         m.polls += 1;
         if p.renew {
-            m.confirmations.clear();
+            p.renewed_from = std::mem::take(&mut m.confirmations);
+            m.kept_answers.clear();
         }
         // Equal lists (the usual poll) need no keyed diff of thousands of rows.
         let (changed, gone) = if Arc::ptr_eq(&m.summaries, &p.rows) || m.summaries == p.rows {
@@ -585,11 +589,23 @@ impl<B: Text> Poller<B> {
                     }
                     m.confirmations.extend(load::confirmations(&r.objects));
                 }
-                Err(e) => p.unconfirmed.extend(
-                    load::requested_keys(req)
-                        .into_iter()
-                        .map(|k| (k, format!("the confirming read failed ({e})"))),
-                ),
+                Err(e) => {
+                    for k in load::requested_keys(req) {
+                        // Over a watch: a renewal that fails does not take back what the server
+                        // said before (a confirmed deadlock does not vanish on a 504); it stands,
+                        // said to be the last answer, until a renewal answers again.
+                        match p.renewed_from.get(&k) {
+                            Some(last) => {
+                                m.confirmations.insert(k.clone(), last.clone());
+                                m.kept_answers
+                                    .push((k, format!("the confirming read failed ({e})")));
+                            }
+                            None => p
+                                .unconfirmed
+                                .push((k, format!("the confirming read failed ({e})"))),
+                        }
+                    }
+                }
             }
         }
         if p.crds_after_view.take().is_some() {
@@ -607,6 +623,7 @@ impl<B: Text> Poller<B> {
         cluster.notes.unconfirmed = std::mem::take(&mut p.unconfirmed);
         m.last_unconfirmed = cluster.notes.unconfirmed.len();
         cluster.confirmations = m.confirmations.clone();
+        cluster.notes.kept_answers = m.kept_answers.clone();
         Step::Done(Ok(Some(Box::new(cluster))))
     }
 }

@@ -74,6 +74,9 @@ pub(super) struct Memory<B> {
     pub incomplete: Vec<(String, String)>,
     pub unreadable: Vec<(ObjectKey, String)>,
     pub confirmations: BTreeMap<ObjectKey, Answer>,
+    /// Answers kept from before a renewal whose confirming read failed, with why (until a
+    /// renewal answers for them again).
+    pub kept_answers: Vec<(ObjectKey, String)>,
     pub instance_events: Vec<Event>,
     /// Rows found by re-listing a kind, reused while its backoff runs.
     pub relisted: HashMap<String, Vec<ResourceSummary>>,
@@ -109,6 +112,7 @@ impl<B> Default for Memory<B> {
             incomplete: Vec::new(),
             unreadable: Vec::new(),
             confirmations: BTreeMap::new(),
+            kept_answers: Vec::new(),
             instance_events: Vec::new(),
             relisted: HashMap::new(),
             backoff: HashMap::new(),
@@ -222,6 +226,7 @@ impl<B: PartialEq> Memory<B> {
             partial,
             unreadable: self.unreadable.clone(),
             unconfirmed: vec![],
+            kept_answers: self.kept_answers.clone(),
             captured_at_ms: Some(now_ms),
         };
         cluster.confirmations = self.confirmations.clone();

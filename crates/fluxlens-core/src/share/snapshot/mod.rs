@@ -196,6 +196,8 @@ impl Snapshot {
             partial: self.partial,
             unreadable: self.unreadable,
             unconfirmed: self.unconfirmed,
+            // Not carried: a link holds the answers as they stood, without the failed renewal.
+            kept_answers: vec![],
         };
         c.confirmations = self.confirmations.into_iter().collect();
         c.instance_events = self.instance_events;
