@@ -3,7 +3,7 @@
 // never claimed from a read the server did not confirm.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, holdRequests } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -13,15 +13,11 @@ const DEADLOCK = '[data-rule="MIG-GO-15"][data-severity=critical]';
 
 /// Holds the confirming read (the status-only batch asking about references that look
 /// missing) until the returned function is called.
-async function holdConfirmingRead(page) {
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/api/v1/inventory/objects', async (route) => {
-    const body = route.request().postData() ?? '';
-    if (body.includes('"statusOnly":true') && !body.includes('CustomResourceDefinition')) await held;
-    await route.continue();
+function holdConfirmingRead(page) {
+  return holdRequests(page, '**/api/v1/inventory/objects', (request) => {
+    const body = request.postData() ?? '';
+    return body.includes('"statusOnly":true') && !body.includes('CustomResourceDefinition');
   });
-  return release;
 }
 
 test('frozen: the delivery chain held behind a dependency on a missing root, named whole; the graph focuses the chain', async () => {

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSim, launch, fontsDrawn } from './helpers.mjs';
+import { startSim, launch, fontsDrawn, holdRequests } from './helpers.mjs';
 
 const LISTED = JSON.parse(readFileSync(new URL('../scripts/first-view-fonts.json', import.meta.url)));
 const rendered = () => performance.getEntriesByName('fluxlens:view-rendered').length > 0;
@@ -16,10 +16,8 @@ after(async () => { sim?.stop(); await browser?.close(); });
 
 test('a hidden line in every listed font is laid out before the app starts, and is gone once it mounts', async () => {
   const page = await (await browser.newContext()).newPage();
-  let release;
-  const held = new Promise((r) => { release = r; });
   // The app's module script: held, the app cannot start.
-  await page.route(/\/fluxlens-[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+  const release = await holdRequests(page, /\/fluxlens-[0-9a-f]+\.js$/);
   // Not DOMContentLoaded: it waits for the held module script. The page parsed is enough.
   await page.goto(`${sim.base}/?poll=600`, { waitUntil: 'commit' });
   await page.waitForFunction(() => document.readyState !== 'loading', null, { timeout: 30000 });

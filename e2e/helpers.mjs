@@ -122,3 +122,15 @@ export function fontsDrawn(page) {
     return out;
   });
 }
+
+/** Holds the page's requests to `url` that `which` picks (all by default) until the returned
+ * `release()` is called; the others go through. */
+export async function holdRequests(page, url, which = () => true) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(url, async (route) => {
+    if (which(route.request())) await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { startSim, launch, newPage, freePort, startNginx } from './helpers.mjs';
+import { startSim, launch, newPage, freePort, startNginx, holdRequests } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 let browser, sim, nginx, nginxSub, hostAllowed, hostOther, base, subBase, allowedPort, otherPort;
@@ -185,9 +185,7 @@ test('the report facts are painted before the wasm starts, then replaced by the 
   const page = await newPage(browser);
   // Hold the app's script back (the page carries the wasm; the script starts it): the header's
   // facts must appear without it.
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/\/fluxlens-[0-9a-f]{1,16}\.js$/, async (route) => { await held; await route.continue(); });
+  const release = await holdRequests(page, /\/fluxlens-[0-9a-f]{1,16}\.js$/);
   // Not until `load`: the page's module script, held here, comes before it.
   await page.goto(base + '/', { waitUntil: 'commit' });
   await page.locator('[data-prepaint] [data-identity=Flux]').waitFor();

@@ -5,7 +5,7 @@
 // fetch code; the view that follows is the cluster's own, and a second visit does not rehearse.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch } from './helpers.mjs';
+import { startSim, launch, holdRequests } from './helpers.mjs';
 
 const OBJECTS = /\/api\/v1\/inventory\/objects$/;
 const marked = (name) => performance.getEntriesByName(name).length;
@@ -18,10 +18,7 @@ after(async () => { sim?.stop(); await browser?.close(); });
 /** A page whose object batches are held until `release()`; other requests go through. */
 async function heldPage(context) {
   const page = await context.newPage();
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(OBJECTS, async (route) => { await held; await route.continue(); });
-  return { page, release };
+  return { page, release: await holdRequests(page, OBJECTS) };
 }
 
 /** What the page shows and has marked, read in one go. */

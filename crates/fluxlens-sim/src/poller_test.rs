@@ -339,24 +339,17 @@ async fn a_renewal_whose_confirming_read_fails_keeps_the_servers_last_answer() {
     };
     assert!(missing(&first), "frozen's root source is missing");
     faults(&state, |f| f.confirm_fail = true);
-    let mut last = first;
-    let mut kept = false;
-    for _ in 0..=fluxlens_core::load::REREAD_POLLS {
-        if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
-            assert!(
-                missing(&c),
-                "a failed renewal took the server's answer back"
-            );
-            assert!(c.notes.unconfirmed.is_empty(), "{:?}", c.notes.unconfirmed);
-            kept |= !c.notes.kept_answers.is_empty();
-            last = c;
-        }
+    let shown = through_a_renewal(&state, &mut poller).await;
+    for c in &shown {
+        assert!(missing(c), "a failed renewal took the server's answer back");
+        assert!(c.notes.unconfirmed.is_empty(), "{:?}", c.notes.unconfirmed);
     }
     assert!(
-        kept,
+        shown.iter().any(|c| !c.notes.kept_answers.is_empty()),
         "the renewal (every {} polls) was not reached",
         fluxlens_core::load::REREAD_POLLS
     );
+    let last = shown.last().unwrap_or(&first);
     assert!(
         last.notes
             .kept_notice()
@@ -364,16 +357,24 @@ async fn a_renewal_whose_confirming_read_fails_keeps_the_servers_last_answer() {
             .starts_with("The last check of 1 reference failed (the confirming read failed")
     );
     faults(&state, |f| f.confirm_fail = false);
-    for _ in 0..=fluxlens_core::load::REREAD_POLLS {
-        if let Some(c) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
-            assert!(missing(&c));
-            last = c;
-        }
-    }
+    let after = through_a_renewal(&state, &mut poller).await;
+    assert!(after.iter().all(|c| missing(c)));
     assert!(
-        last.notes.kept_answers.is_empty(),
+        after.last().unwrap_or(last).notes.kept_answers.is_empty(),
         "a renewal that answered says nothing was kept"
     );
+}
+
+/// Polls until one renewal has run (every `REREAD_POLLS` polls): the models shown meanwhile.
+async fn through_a_renewal(
+    state: &Arc<AppState>,
+    poller: &mut Poller<String>,
+) -> Vec<Box<Cluster>> {
+    let mut shown = Vec::new();
+    for _ in 0..=fluxlens_core::load::REREAD_POLLS {
+        shown.extend(poll(state, poller, &mut Vec::new()).await.unwrap());
+    }
+    shown
 }
 
 /// What a poll under a fault ends in.

@@ -52,10 +52,9 @@ fn count(findings: &[Finding], sev: Severity) -> usize {
     findings.iter().filter(|f| f.severity == sev).count()
 }
 
-/// "1 cycle", "2 cycles": every count the UI writes goes through this.
-pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+/// "1 cycle", "2 cycles": every count the UI writes goes through this (kept in `util` so the
+/// model's sentences can use it too).
+pub use crate::util::words::plural;
 
 /// The overview's verdict over the findings as shown (after aggregation). "No critical or
 /// high findings" is an absence: while references that look missing are unsettled (being

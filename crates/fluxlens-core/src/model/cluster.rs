@@ -55,13 +55,10 @@ impl LoadNotes {
     pub fn kept_notice(&self) -> Option<String> {
         let (_, why) = self.kept_answers.first()?;
         let n = self.kept_answers.len();
-        let (refs, it) = if n == 1 {
-            ("reference", "it")
-        } else {
-            ("references", "them")
-        };
         Some(format!(
-            "The last check of {n} {refs} failed ({why}): the server's earlier answer for {it} stands."
+            "The last check of {} failed ({why}): the server's earlier answer for {} stands.",
+            crate::util::words::plural(n, "reference"),
+            crate::util::words::agree(n, "it", "them")
         ))
     }
 

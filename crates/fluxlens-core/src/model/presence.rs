@@ -98,12 +98,16 @@ impl Cluster {
     /// Whether `key` is asked about by a confirming read still under way (#51): the view is
     /// shown meanwhile, and nothing is said about the reference until the server answers.
     pub fn confirming(&self, key: &ObjectKey) -> bool {
-        !self.confirmations.contains_key(key)
-            && self
-                .notes
-                .unconfirmed
-                .iter()
-                .any(|(k, why)| k == key && why == CONFIRMING)
+        self.open_notes()
+            .any(|(k, why)| k == key && why == CONFIRMING)
+    }
+
+    /// The notes on references not confirmed that no answer has settled since.
+    pub(super) fn open_notes(&self) -> impl Iterator<Item = &(ObjectKey, String)> {
+        self.notes
+            .unconfirmed
+            .iter()
+            .filter(|(k, _)| !self.confirmations.contains_key(k))
     }
 
     /// Where `key` stands: present, missing, not visible, or external (§0.2). Missing needs

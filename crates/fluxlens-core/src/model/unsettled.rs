@@ -4,6 +4,7 @@
 //! confirmed data).
 
 use super::{CONFIRMING, Cluster, ObjectKey};
+use crate::util::words::{agree, plural};
 
 /// What the confirming read has not settled yet.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -46,14 +47,14 @@ impl Unsettled {
     /// still being confirmed "… with the server…".
     fn references(&self) -> String {
         let n = self.count();
-        let (refs, look) = if n == 1 {
-            ("reference", "looks")
-        } else {
-            ("references", "look")
-        };
+        let refs = format!(
+            "{} that {} missing",
+            plural(n, "reference"),
+            agree(n, "looks", "look")
+        );
         match self {
-            Unsettled::Confirming(_) => format!("{n} {refs} that {look} missing with the server…"),
-            Unsettled::NotConfirmed { .. } => format!("{n} {refs} that {look} missing"),
+            Unsettled::Confirming(_) => format!("{refs} with the server…"),
+            Unsettled::NotConfirmed { .. } => refs,
         }
     }
 
@@ -82,12 +83,7 @@ impl Cluster {
     /// What the confirming read has not settled, if anything: references it is still asking
     /// about first (they settle within a round trip), then those it could not answer for.
     pub fn unsettled(&self) -> Option<Unsettled> {
-        let open: Vec<&(ObjectKey, String)> = self
-            .notes
-            .unconfirmed
-            .iter()
-            .filter(|(k, _)| !self.confirmations.contains_key(k))
-            .collect();
+        let open: Vec<&(ObjectKey, String)> = self.open_notes().collect();
         let confirming = open.iter().filter(|(_, why)| why == CONFIRMING).count();
         if confirming > 0 {
             return Some(Unsettled::Confirming(confirming));

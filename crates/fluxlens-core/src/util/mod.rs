@@ -1,4 +1,5 @@
-//! Small utilities the analyses share: hashing, base64url, natural sorting, time, versions.
+//! Small utilities the analyses share: hashing, base64url, natural sorting, time, versions,
+//! counts in words.
 
 pub mod base64url;
 pub mod hash;
@@ -8,3 +9,4 @@ pub mod revision;
 pub mod sort;
 pub mod time;
 pub mod version;
+pub mod words;

@@ -5,6 +5,7 @@ use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{self, census, consumers_of, root_pair, sha1_of, sync_kind};
 use crate::analyses::finding::Finding;
 use crate::model::{Cluster, ObjectKey};
+use crate::util::words::{agree, plural};
 use crate::wire::kind::Kind;
 
 fn ready(c: &Cluster, k: &ObjectKey) -> bool {
@@ -50,6 +51,8 @@ struct Roots<'a> {
     oci: ObjectKey,
     root_ks: ObjectKey,
     synced_oci: bool,
+    /// References the server has not settled: checks that rest on nothing missing wait for it.
+    unsettled: Option<crate::model::Unsettled>,
 }
 
 /// The Git → OCI migration of the root source: stages M0 … M5, what blocks it, what to run
@@ -65,6 +68,7 @@ pub fn git_to_oci(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         oci,
         root_ks: ObjectKey::new(Kind::Kustomization, ns.clone(), r.clone()),
         synced_oci: sync_kind(c).as_deref() == Some("OCIRepository"),
+        unsettled: c.unsettled(),
     };
     let (m4, handover_detail) = m4(&x);
     let mut stages = vec![m0(&x), m1(&x), m2(&x), m3(&x), m4, m5(&x)];
@@ -278,12 +282,11 @@ fn m3(x: &Roots) -> Stage {
         })
         .flat_map(|f| f.objects().iter().cloned())
         .collect();
-    let unsettled = c.unsettled();
     let mut m3 = Stage::new("M3", "Consumer flip", vec![
         Check::new(format!("no consumer left on {git} (root Kustomization and ImageUpdateAutomations excepted)"), Some(on_git.is_empty()), format!("{} still on Git", on_git.len())).with(on_git.clone()),
         Check::new(format!("no HelmRelease builds its chart from {git}"), Some(chart_hrs.is_empty()), chart_detail(chart_hrs.len())).with(chart_hrs.clone()),
-        Check::new("no dangling references", Some(dangling == 0), format!("{dangling} MIG-GO-02 finding{}", if dangling == 1 { "" } else { "s" })).unless_unsettled(unsettled.as_ref()),
-        Check::new("the flip does not freeze delivery (MIG-GO-15: nothing waits on a source only the handover creates)", Some(held.is_empty()), frozen_detail(&held, &oci)).with(held).unless_unsettled(unsettled.as_ref()),
+        Check::new("no dangling references", Some(dangling == 0), plural(dangling, "MIG-GO-02 finding")).unless_unsettled(x.unsettled.as_ref()),
+        Check::new("the flip does not freeze delivery (MIG-GO-15: nothing waits on a source only the handover creates)", Some(held.is_empty()), frozen_detail(&held, &oci)).with(held).unless_unsettled(x.unsettled.as_ref()),
         Check::new("flipped consumers Ready with an OCI lastAppliedRevision", Some(flipped_unhealthy.is_empty()), "").with(flipped_unhealthy),
     ]);
     let total = on_git.len() + chart_hrs.len() + on_oci.len();
@@ -293,28 +296,29 @@ fn m3(x: &Roots) -> Stage {
 
 /// What the MIG-GO-13 check says beside its mark: the advice only when a chart needs it.
 fn chart_detail(charts: usize) -> String {
-    match charts {
-        0 => String::new(),
-        n => format!(
-            "{} a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or \
-             generate it with an ArtifactGenerator",
-            match n {
-                1 => "1 HelmRelease needs".to_string(),
-                n => format!("{n} HelmReleases need"),
-            }
-        ),
+    if charts == 0 {
+        return String::new();
     }
+    format!(
+        "{} {} a chart artifact (MIG-GO-13): publish the chart to OCI and use chartRef, or \
+         generate it with an ArtifactGenerator",
+        plural(charts, "HelmRelease"),
+        agree(charts, "needs", "need")
+    )
 }
 
 /// What the MIG-GO-15 check says beside its mark: nothing on a pass (a count of nought with
 /// "this step is unsafe" read as a warning beside a tick).
 fn frozen_detail(held: &[ObjectKey], oci: &ObjectKey) -> String {
-    let unsafe_step = format!("this step is unsafe before {oci} exists");
-    match held.len() {
-        0 => String::new(),
-        1 => format!("1 object never reconciles: {unsafe_step}"),
-        n => format!("{n} objects never reconcile: {unsafe_step}"),
+    let n = held.len();
+    if n == 0 {
+        return String::new();
     }
+    format!(
+        "{} never {}: this step is unsafe before {oci} exists",
+        plural(n, "object"),
+        agree(n, "reconciles", "reconcile")
+    )
 }
 
 /// M4: the root handed over to the FluxInstance, with verify carried across; and the patch
@@ -419,7 +423,6 @@ fn m5(x: &Roots) -> Stage {
         })
         .map(|o| o.key.clone())
         .collect();
-    let unsettled = c.unsettled();
     Stage::new(
         "M5",
         "Cleanup and hardening",
@@ -435,7 +438,7 @@ fn m5(x: &Roots) -> Stage {
                 "MIG-GO-08",
             )
             .with(stale_alerts)
-            .unless_unsettled(unsettled.as_ref()),
+            .unless_unsettled(x.unsettled.as_ref()),
             Check::new(
                 "commit-status Alerts have a SHA-1 origin revision to report",
                 Some(status_alerts.is_empty()),
@@ -448,7 +451,7 @@ fn m5(x: &Roots) -> Stage {
                 "MIG-GO-09",
             )
             .with(receivers_git)
-            .unless_unsettled(unsettled.as_ref()),
+            .unless_unsettled(x.unsettled.as_ref()),
         ],
     )
 }

@@ -590,6 +590,7 @@ impl<B: Text> Poller<B> {
                     m.confirmations.extend(load::confirmations(&r.objects));
                 }
                 Err(e) => {
+                    let why = format!("the confirming read failed ({e})");
                     for k in load::requested_keys(req) {
                         // Over a watch: a renewal that fails does not take back what the server
                         // said before (a confirmed deadlock does not vanish on a 504); it stands,
@@ -597,12 +598,9 @@ impl<B: Text> Poller<B> {
                         match p.renewed_from.get(&k) {
                             Some(last) => {
                                 m.confirmations.insert(k.clone(), last.clone());
-                                m.kept_answers
-                                    .push((k, format!("the confirming read failed ({e})")));
+                                m.kept_answers.push((k, why.clone()));
                             }
-                            None => p
-                                .unconfirmed
-                                .push((k, format!("the confirming read failed ({e})"))),
+                            None => p.unconfirmed.push((k, why.clone())),
                         }
                     }
                 }

@@ -226,7 +226,8 @@ impl<B: PartialEq> Memory<B> {
             partial,
             unreadable: self.unreadable.clone(),
             unconfirmed: vec![],
-            kept_answers: self.kept_answers.clone(),
+            // Both set once the confirming read has answered (`on_confirm`).
+            kept_answers: vec![],
             captured_at_ms: Some(now_ms),
         };
         cluster.confirmations = self.confirmations.clone();
