@@ -173,10 +173,16 @@ test('a browser that holds the module\'s file gets the page without its copy; an
   await first.waitForFunction((b) => document.cookie.includes(`fluxlens_module=${b}`), build, { timeout: 15000 });
   const second = await first.context().newPage();
   const errors = [];
+  const files = [];
   second.on('pageerror', (e) => errors.push(String(e)));
+  second.on('request', (r) => { if (new URL(r.url()).pathname === `/${build}_bg.wasm`) files.push(r.url()); });
   await second.goto(base + '/?poll=600');
   await second.locator('[data-count=objects]').waitFor();
   assert.equal(await second.locator(`link[rel=preload][href="/${build}_bg.wasm"]`).count(), 1, 'the page that preloads the file');
+  // Its head compiles the file (scripts/build.py early_compile_js), the app starts on that
+  // compile, and the file is asked for once (the preload and the compile are one request).
+  assert.ok(await second.evaluate(() => window.__fluxlensMainCompiled instanceof Promise), 'compiled from the head');
+  assert.equal(files.length, 1, files.join(' '));
   assert.ok(await second.locator('[data-rule]').count() > 0);
   assert.deepEqual([...first.errors, ...errors], []);
 });

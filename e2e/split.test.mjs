@@ -186,6 +186,31 @@ test('a chunk that does not arrive is said so on its page; the rest works, and t
   assert.deepEqual(errors.filter((e) => !/failed to load split module|Failed to fetch/.test(e)), []);
 });
 
+test('a second visit\'s page fetches and compiles the snapshot codec\'s chunk itself, and the app takes those compiles', async () => {
+  const { page: first } = await open('/?poll=600');
+  await first.waitForFunction(() => performance.getEntriesByName('fluxlens:last-visit-kept').length > 0, null, { timeout: 30000 });
+  const again = await first.context().newPage();
+  const errors = [];
+  const asked = [];
+  again.on('pageerror', (e) => errors.push(String(e)));
+  again.on('request', (r) => { if (CHUNK.test(new URL(r.url()).pathname)) asked.push(new URL(r.url()).pathname.split('/').pop()); });
+  await again.goto(sim.base + '/?poll=600');
+  await again.waitForFunction(rendered, null, { timeout: 30000 });
+  // src/api/prefetch.js started one compile per file of the chunk (scripts/eager_chunks.py
+  // lists them), the loader took every one of them, and no file was asked for twice.
+  const early = await again.evaluate(() => window.__fluxlensEarlyChunks && Object.keys(window.__fluxlensEarlyChunks));
+  assert.deepEqual(early, [], 'every compile the page started was taken by the loader');
+  assert.ok(asked.some((c) => c.startsWith('split_fluxlens_snapshot-')), asked.join(' '));
+  assert.equal(new Set(asked).size, asked.length, `a chunk file asked for twice: ${asked.join(' ')}`);
+  // The last visit's copy was shown with them, then the live read replaced it.
+  await again.locator('.fl-freshness[data-freshness=fresh]').waitFor({ timeout: 15000 });
+  assert.deepEqual(errors, []);
+  // A first visit starts none.
+  const { page: cold } = await open('/?poll=600');
+  await cold.waitForFunction(rendered, null, { timeout: 30000 });
+  assert.equal(await cold.evaluate(() => window.__fluxlensEarlyChunks), undefined);
+});
+
 test('the embedded panel fetches only the chunk of the page it shows (and the codec that keeps its read)', async () => {
   const { page, errors, chunks } = await open('/embed/overview?poll=600');
   await page.waitForFunction(rendered, null, { timeout: 30000 });

@@ -8,7 +8,9 @@ so it starts from cargo's own output:
 
   1. wasm-split-cli (wasm_split_cli_support, pinned in scripts/setup.sh) cuts the module at
      the `#[wasm_split]` points of src/pages/split.rs: the main module, a module per page
-     and chunks of code that several pages share, and the loader (__wasm_split.js);
+     and chunks of code that several pages share, and the loader (__wasm_split.js), which
+     scripts/eager_chunks.py rewrites to compile each chunk as it arrives, or take the
+     compile the page started;
   2. wasm-bindgen binds the main module (--target web);
   3. wasm-opt -Oz optimizes every module (two at a time);
   3b. the main module is cut again by what the overview's first view runs (scripts/cold.py):
@@ -26,9 +28,11 @@ Without split points (`one_module`, the load bench's "before #28" build) the mod
 whole, its linker sections dropped, and optimised once.
 """
 import concurrent.futures, hashlib, os, re, shutil, subprocess, sys, tempfile
+from typing import NamedTuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cold  # noqa: E402
+import eager_chunks  # noqa: E402
 import minify  # noqa: E402
 import short_imports  # noqa: E402
 import wasmbin  # noqa: E402
@@ -37,13 +41,24 @@ APP = "fluxlens"
 LOADER = "__wasm_split"
 # The main module's code the first view does not run (scripts/cold.py), named as a chunk.
 COLD = "cold"
+# The chunk a second visit's first view needs (the last visit's copy is read with its code):
+# its files are started by the page itself (src/api/prefetch.js, scripts/eager_chunks.py).
+FIRST_CHUNK = "fluxlens_snapshot"
+
+
+class Split(NamedTuple):
+    """A split build's files: `stem` (fluxlens-<hash>) and the files of the first view's chunk
+    (`first_chunks`, under their names for this build)."""
+    stem: str
+    first_chunks: list
 
 
 def split_app(source, out, profile=False):
-    """Writes the split app into `out`; returns its stem (fluxlens-<hash>). `profile`: the main
+    """Writes the split app into `out`; returns its `Split`. `profile`: the main
     module keeps its function names and its cold code (scripts/first-view.mjs measures it)."""
     with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
         run(["wasm-split-cli", source, tmp, "--target", "web", "--out-name", APP])
+        first = eager_chunks.rewrite_file(os.path.join(tmp, LOADER + ".js"), FIRST_CHUNK)
         bound = os.path.join(tmp, "bound")
         run(["wasm-bindgen", "--target", "web", "--no-typescript", "--out-dir", bound,
              "--out-name", APP, os.path.join(tmp, APP + ".wasm")])
@@ -69,7 +84,8 @@ def split_app(source, out, profile=False):
         write_outputs(out, APP, new, files)
         write_snippets(out, bound, new)
     print(f"split: {new}: main module{cut} and {len(files['chunks'])} chunks")
-    return new
+    suffix = new[len(APP):]
+    return Split(new, [f"{f[:-len('.wasm')]}{suffix}.wasm" for f in first])
 
 
 def one_module(source, out):
