@@ -77,7 +77,7 @@ def rewrite(js):
 
 def chunk_files(js, split):
     """The files of `split`'s chunk (`fluxlens_snapshot`): its own module and those it depends
-    on, as the loader `js` (as generated or rewritten) names them."""
+    on, as the rewritten loader `js` names them (each fetcher on one line)."""
     files = dict(re.findall(r'^const (__chunk_\d+) = makeLoad\(\(\) => [^\n]*"\./([\w.-]+\.wasm)"', js, flags=re.M))
     own = re.search(r'^export const __wasm_split_load_' + split + r' = wrapAsyncCb\(makeLoad\(\(\) => [^\n]*"\./([\w.-]+\.wasm)"[^\n]*\n, \[([^\]]*)\]', js, flags=re.M)
     if not own:
