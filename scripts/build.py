@@ -167,7 +167,7 @@ class Page:
             return ""
         text = read_text(href)
         if href == PREFETCH:
-            text = must_replace(text, FIRST_CHUNKS_LINE, f"var FIRST_CHUNKS = {json.dumps(self.built.first_chunks)};")
+            text = must_replace(text, FIRST_CHUNKS_LINE, FIRST_CHUNKS_LINE.replace("[]", json.dumps(self.built.first_chunks)))
         # Inline scripts keep their names (the load bench edits the prefetch script's `upTo`).
         if rel == "inline" and href.endswith(".js"):
             return f"<script>{minify.minify(text, 'js', whitespace_only=True).strip()}</script>"

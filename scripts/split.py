@@ -84,8 +84,7 @@ def split_app(source, out, profile=False):
         write_outputs(out, APP, new, files)
         write_snippets(out, bound, new)
     print(f"split: {new}: main module{cut} and {len(files['chunks'])} chunks")
-    suffix = new[len(APP):]
-    return Split(new, [f"{f[:-len('.wasm')]}{suffix}.wasm" for f in first])
+    return Split(new, [chunk_file(f[:-len(".wasm")], new) for f in first])
 
 
 def one_module(source, out):
@@ -171,13 +170,17 @@ def build_hash(files):
     return h.hexdigest()[:16]
 
 
+def chunk_file(name, new):
+    """The file of chunk `name` in build `new` (fluxlens-<hash>): `chunk_8-<hash>.wasm`."""
+    return f"{name}{new[len(APP):]}.wasm"
+
+
 def write_outputs(staging, stem, new, files):
     """Writes the files under this build's names."""
-    suffix = new[len(APP):]
     js = files["js"]
     for name, data in files["chunks"].items():
-        js = must_replace(js, f'"./{name}.wasm"', f'"./{name}{suffix}.wasm"')
-        write_bytes(os.path.join(staging, f"{name}{suffix}.wasm"), data)
+        js = must_replace(js, f'"./{name}.wasm"', f'"./{chunk_file(name, new)}"')
+        write_bytes(os.path.join(staging, chunk_file(name, new)), data)
     js = js.replace(stem + "_bg.wasm", new + "_bg.wasm")
     # The snippets' folder (see write_snippets).
     js = js.replace('"./snippets/', f'"./snippets/{new}/')
