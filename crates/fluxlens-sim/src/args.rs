@@ -23,9 +23,10 @@ pub struct Args {
 }
 
 pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|DIR | --synthetic N | --synthetic-healthy N] [--dist DIR]
-  server/user: [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind] [--forbid-kind Kind@ns,..] [--ui-stand-in] [--operator-version v0.52.0] [--auth none|anonymous|oidc]
+  server/user: [--one-instant] [--search-cached] [--namespaces a,b] [--fail-list Kind,Kind] [--forbid-kind Kind@ns,..] [--ui-stand-in] [--operator-version v0.52.0] [--auth none|anonymous|oidc]
   faults: [--latency-ms N] [--error-rate 0..1] [--oidc] [--malformed] [--html] [--drop] [--down] [--crds-forbidden] [--report-placeholder]
   control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
+  clocks (report, index and namespaces refreshed every 20 s): GET /__sim/clock?advance=MS&refresh=1&hold=1|0&restart=1
   request log: GET /__sim/log";
 
 /// Parses `std::env::args`-style flags.

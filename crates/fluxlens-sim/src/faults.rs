@@ -62,6 +62,9 @@ pub struct Mode {
     /// scenario's: the simulator then serves what that version serves (before v0.53 the default
     /// list holds appliers and sources only).
     pub operator_version: Option<String>,
+    /// `--one-instant`: every answer computed at the request, without the server's 20 s report
+    /// ticker and namespace cache (`clocks.rs`), for a test that needs one instant.
+    pub one_instant: bool,
     /// The web config's `authentication` (`--auth none|anonymous|oidc`): what the report's
     /// `spec.userInfo` then says (FO report.go `GetReport`, user.go `Permissions`, `Provider`).
     /// `None` follows `--namespaces`: a user scoped to namespaces has signed in (OIDC), a
@@ -128,6 +131,7 @@ impl Faults {
             "confirm-fail" => self.confirm_fail = on,
             "half-report" => self.half_report = on,
             "search-cached" => self.mode.search_cached = on,
+            "one-instant" => self.mode.one_instant = on,
             "namespaces" => {
                 let ns = list(value);
                 self.mode.namespaces = (!ns.is_empty()).then_some(ns);

@@ -1,6 +1,7 @@
 //! The HTTP surface: the read API with the real server's quirks, refusal of every mutating
 //! call, the SPA fallback, static files of the built app, and the `/__sim/*` controls.
 
+use crate::clocks::Clocks;
 use crate::faults::Faults;
 use crate::store::Store;
 use axum::Router;
@@ -61,16 +62,30 @@ pub struct AppState {
     /// `/__sim/unset-spec` (an edit no status shows yet).
     pub store: RwLock<Store>,
     pub faults: Mutex<Faults>,
+    /// The server's report ticker and namespace cache over the store (`clocks.rs`).
+    pub clocks: Mutex<Clocks>,
     pub log: Mutex<Vec<LogEntry>>,
     pub dist: Option<PathBuf>,
     counter: AtomicU64,
 }
 
 impl AppState {
+    /// Changes the store as a control does: the ticks due before the change are run first,
+    /// on the store as it was (what the server's ticker saw then).
+    pub fn change_store<T>(&self, change: impl FnOnce(&mut Store, i64) -> T) -> T {
+        let mut store = self.store.write().unwrap();
+        let mut clocks = self.clocks.lock().unwrap();
+        clocks.catch_up(&store);
+        let now = clocks.now_ms();
+        change(&mut store, now)
+    }
+
     /// Wraps a store.
     pub fn new(store: Store, faults: Faults, dist: Option<PathBuf>) -> Arc<AppState> {
+        let clocks = Clocks::start(&store, faults.mode.one_instant);
         Arc::new(AppState {
             store: RwLock::new(store),
+            clocks: Mutex::new(clocks),
             faults: Mutex::new(faults),
             log: Mutex::new(vec![]),
             dist,
@@ -420,6 +435,11 @@ fn api_routes(
     }
     let s = state.store.read().unwrap();
     let mode = &faults.mode;
+    let seen = {
+        let mut clocks = state.clocks.lock().unwrap();
+        clocks.catch_up(&s);
+        clocks.seen(&s, mode, n)
+    };
     let get = |k: &str| q.get(k).map(String::as_str).filter(|v| !v.is_empty());
     for f in ["name", "namespace", "kind"] {
         if q.get(f).is_some_and(|v| v.len() > 253) {
@@ -435,7 +455,8 @@ fn api_routes(
             return text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
         }
         ("/api/v1/report", true) => {
-            let mut r = s.report(mode, faults.report_placeholder || faults.namespaces_fail);
+            let placeholder = faults.report_placeholder || faults.namespaces_fail;
+            let mut r = s.report_at(&seen, mode, placeholder);
             if faults.half_report {
                 r["spec"]["reconcilers"] = json!([]);
             }
@@ -446,14 +467,17 @@ fn api_routes(
         {
             json!({ "resources": [] })
         }
-        ("/api/v1/resources", true) => s.resources(
-            mode,
-            get("kind"),
-            get("name").unwrap_or(""),
-            get("namespace"),
-            get("status"),
-        ),
-        ("/api/v1/search", true) => s.search(
+        ("/api/v1/resources", true) => {
+            let query = crate::store::ListQuery {
+                kind: get("kind"),
+                name: get("name").unwrap_or(""),
+                ns: get("namespace"),
+                status: get("status"),
+            };
+            s.resources_at(&seen, mode, &query)
+        }
+        ("/api/v1/search", true) => s.search_at(
+            &seen,
             mode,
             get("kind"),
             get("name").unwrap_or(""),
@@ -474,7 +498,8 @@ fn api_routes(
                 );
             }
         },
-        ("/api/v1/events", true) => s.events(
+        ("/api/v1/events", true) => s.events_at(
+            &seen,
             mode,
             get("kind"),
             get("name").unwrap_or(""),
@@ -550,8 +575,18 @@ async fn control(
     match name.as_str() {
         "faults" => {
             let mut f = state.faults.lock().unwrap();
+            let was_down = f.down;
             match f.apply(q) {
-                Ok(()) => json_resp(&json!(*f)),
+                Ok(()) => {
+                    let store = state.store.read().unwrap();
+                    let mut clocks = state.clocks.lock().unwrap();
+                    clocks.one_instant = f.mode.one_instant;
+                    if was_down && !f.down {
+                        // Back from "server not initialized": a restarted server's caches.
+                        clocks.restart(&store);
+                    }
+                    json_resp(&json!(*f))
+                }
                 Err(k) => text(StatusCode::BAD_REQUEST, &format!("unknown fault {k}")),
             }
         }
@@ -572,14 +607,8 @@ async fn control(
                 .get("message")
                 .map(String::as_str)
                 .unwrap_or("set by /__sim/set-ready");
-            if state.store.write().unwrap().set_ready(
-                kind,
-                ns,
-                name,
-                ready,
-                message,
-                crate::replay::now_ms(),
-            ) {
+            if state.change_store(|store, now| store.set_ready(kind, ns, name, ready, message, now))
+            {
                 json_resp(&json!({"object": object, "ready": ready}))
             } else {
                 text(
@@ -592,12 +621,7 @@ async fn control(
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let field = q.get("field").map(String::as_str).unwrap_or("");
             let (kind, ns, name) = object_param(object);
-            if state
-                .store
-                .write()
-                .unwrap()
-                .unset_spec(kind, ns, name, field)
-            {
+            if state.change_store(|store, _| store.unset_spec(kind, ns, name, field)) {
                 json_resp(&json!({"object": object, "unset": field}))
             } else {
                 text(
@@ -610,15 +634,11 @@ async fn control(
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let revision = q.get("revision").map(String::as_str).unwrap_or("");
             let (kind, ns, name) = object_param(object);
-            let mut store = state.store.write().unwrap();
-            if !revision.is_empty()
-                && crate::replay::apply_revision(
-                    &mut store,
-                    (kind, ns, name),
-                    revision,
-                    crate::replay::now_ms(),
-                )
-            {
+            let applied = !revision.is_empty()
+                && state.change_store(|store, now| {
+                    crate::replay::apply_revision(store, (kind, ns, name), revision, now)
+                });
+            if applied {
                 json_resp(&json!({"object": object, "applied": revision}))
             } else {
                 text(
@@ -630,7 +650,7 @@ async fn control(
         "delete" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let (kind, ns, name) = object_param(object);
-            if state.store.write().unwrap().remove(kind, ns, name) {
+            if state.change_store(|store, _| store.remove(kind, ns, name)) {
                 json_resp(&json!({"object": object, "deleted": true}))
             } else {
                 text(
@@ -639,8 +659,37 @@ async fn control(
                 )
             }
         }
+        "clock" => clock_control(&state, q),
         _ => text(StatusCode::NOT_FOUND, "unknown control"),
     }
+}
+
+/// `/__sim/clock`: the server's clocks for a test (`clocks.rs`). `advance=MS` moves time on,
+/// `refresh=1` runs a tick now, `hold=1|0` holds or releases the report's ticker, `restart=1`
+/// restarts the server's caches. Answers where the clocks stand.
+fn clock_control(state: &AppState, q: &HashMap<String, String>) -> Response<Body> {
+    let store = state.store.read().unwrap();
+    let mut clocks = state.clocks.lock().unwrap();
+    clocks.catch_up(&store);
+    if let Some(ms) = q.get("advance").and_then(|v| v.parse::<i64>().ok()) {
+        clocks.advance(ms);
+        clocks.catch_up(&store);
+    }
+    if let Some(v) = q.get("hold") {
+        clocks.held = !matches!(v.as_str(), "0" | "false" | "");
+    }
+    if q.contains_key("refresh") {
+        clocks.refresh_now(&store);
+    }
+    if q.contains_key("restart") {
+        clocks.restart(&store);
+    }
+    json_resp(&json!({
+        "now": clocks.now_ms(),
+        "reportComputedAt": clocks.computed_at_ms(),
+        "held": clocks.held,
+        "oneInstant": clocks.one_instant,
+    }))
 }
 
 /// `Kind/namespace/name` of a control's `object=` parameter (missing parts empty).

@@ -2,6 +2,7 @@
 //! injection, and serves the built app on the same origin. Demo and e2e backend.
 
 mod args;
+mod clocks;
 #[cfg(test)]
 mod conformance;
 mod crd_schema;

@@ -3,14 +3,15 @@
 //! user's namespaces, swallowed List errors). Each behaviour names the Go function it
 //! mirrors; `conformance.rs` pins them.
 
+use crate::clocks::{Computed, IndexRow, KindStats, NsStats, Seen};
 use crate::faults::Mode;
 use crate::filter;
 use crate::served;
+use fluxlens_core::Kind;
 use fluxlens_core::load::listed_by_default;
 use fluxlens_core::model::{FluxObject, RefKind};
 use fluxlens_core::wire::object::ApiObject;
 use fluxlens_core::wire::server::lists_every_kind_at;
-use fluxlens_core::{Kind, Status};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -280,10 +281,19 @@ impl Store {
             .map(|&i| &self.entries[i])
     }
 
-    /// `GET /api/v1/report` for this user (FO report.go `ReportHandler`): counters filtered
-    /// to the user's namespaces, `spec.namespaces` and `userInfo` injected; the placeholder
-    /// (no namespaces, no counters) while the report is not computed.
+    /// `GET /api/v1/report` for this user, as of now without the server's caches.
+    #[cfg(test)]
     pub fn report(&self, mode: &Mode, placeholder: bool) -> Value {
+        self.report_at(&Seen::now(self, mode), mode, placeholder)
+    }
+
+    /// `GET /api/v1/report` for this user (FO report.go `GetReport`): the last computation's
+    /// counts filtered to the user's cached namespaces (reporter
+    /// `FilterReconcilerStatsByNamespaces`: every installed kind, zero counts included),
+    /// `spec.namespaces` and `userInfo` injected; the placeholder (no namespaces, no counters)
+    /// while the report is not computed. A scenario whose report carries its own counts (a
+    /// captured report) keeps them.
+    pub fn report_at(&self, seen: &Seen, mode: &Mode, placeholder: bool) -> Value {
         if placeholder {
             return json!({"apiVersion":"fluxcd.controlplane.io/v1","kind":"FluxReport",
                 "metadata":{"name":"flux","namespace":"flux-system"},
@@ -295,9 +305,9 @@ impl Store {
             spec["operator"]["version"] = json!(v);
         }
         if spec.get("reconcilers").is_none() {
-            spec["reconcilers"] = json!(self.counters(mode));
+            spec["reconcilers"] = json!(counters(&seen.computed, &seen.namespaces));
         }
-        spec["namespaces"] = json!(self.visible_namespaces(mode));
+        spec["namespaces"] = json!(seen.namespaces);
         if spec.get("userInfo").is_none() {
             spec["userInfo"] = user_info(mode);
         }
@@ -313,14 +323,19 @@ impl Store {
 
     /// Whether a list without `kind` (resources and events alike) holds kind `k`. From v0.53
     /// (FO resources.go `GetLiveResources`, events.go `GetEvents`): the kinds of the search
-    /// index, `searchIndex.Kinds()` — every kind the cluster holds objects of, as the report's
-    /// computation indexes them — or while the index is empty `defaultFluxKinds()`, every
-    /// operator and Flux kind but FluxReport; the same rows either way, as a kind without
-    /// objects lists none. Before: appliers and sources, FluxInstance for a cluster-wide user.
-    pub fn listed_without_kind(&self, mode: &Mode, k: &str) -> bool {
+    /// index as the last report computation left it, `searchIndex.Kinds()` — every kind the
+    /// cluster held objects of at that tick, so a kind's first object is listed by default
+    /// only from the next tick — or while the index is empty `defaultFluxKinds()`, every
+    /// operator and Flux kind but FluxReport. Before: appliers and sources, FluxInstance for a
+    /// cluster-wide user.
+    pub fn listed_without_kind(&self, seen: &Seen, mode: &Mode, k: &str) -> bool {
         if lists_every_kind_at(self.operator_version(mode)) {
-            let kind = fluxlens_core::wire::kind::Kind::parse(k);
-            return fluxlens_core::wire::kind::FLUX_KINDS.contains(&kind);
+            let indexed = &seen.computed.index;
+            if indexed.is_empty() {
+                let kind = fluxlens_core::wire::kind::Kind::parse(k);
+                return fluxlens_core::wire::kind::FLUX_KINDS.contains(&kind);
+            }
+            return indexed.iter().any(|r| r.kind == k);
         }
         listed_by_default(k, mode.namespaces.is_none())
     }
@@ -352,62 +367,120 @@ impl Store {
     }
 
     /// A List of `kind` the user may not run: in the namespace asked, or — a restricted user's
-    /// Lists going namespace by namespace, the first Forbidden ending the kind — in any of
-    /// theirs (resources.go `GetResourcesStatus` returns from the kind's goroutine).
-    fn list_forbidden(&self, mode: &Mode, kind: &str, ns: Option<&str>) -> bool {
+    /// Lists going namespace by namespace through their cached namespaces, the first Forbidden
+    /// ending the kind — in any of theirs (resources.go `GetLiveResources` returns from the
+    /// kind's goroutine).
+    fn list_forbidden(&self, seen: &Seen, mode: &Mode, kind: &str, ns: Option<&str>) -> bool {
         match (ns, &mode.namespaces) {
             (Some(ns), _) => mode.forbids(kind, ns),
-            (None, Some(mine)) => mine.iter().any(|n| mode.forbids(kind, n)),
+            (None, Some(_)) => seen.namespaces.iter().any(|n| mode.forbids(kind, n)),
             (None, None) => false,
         }
     }
 
-    fn visible(&self, mode: &Mode, ns: &str) -> bool {
+    /// Whether a list shows namespace `ns` to this user: a restricted user's Lists go through
+    /// the namespaces the server holds for them (cached, [`Seen::namespaces`]).
+    fn listed_ns(&self, seen: &Seen, mode: &Mode, ns: &str) -> bool {
+        mode.namespaces.is_none() || seen.namespaces.iter().any(|a| a == ns)
+    }
+
+    /// Whether RBAC lets the user read namespace `ns` at all (a live check, no cache).
+    fn granted(&self, mode: &Mode, ns: &str) -> bool {
         mode.namespaces
             .as_ref()
             .is_none_or(|allowed| allowed.iter().any(|a| a == ns))
     }
 
-    fn counters(&self, mode: &Mode) -> Vec<Value> {
-        let mut stats: BTreeMap<String, (String, u64, u64, u64)> = BTreeMap::new();
-        for e in self
-            .entries
-            .iter()
-            .filter(|e| self.visible(mode, &e.obj.key.namespace))
-        {
-            let kind = e.obj.key.kind.as_str().to_string();
-            let api = e.json["apiVersion"]
-                .as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| e.obj.key.kind.default_api_version().into());
-            let s = stats.entry(kind).or_insert((api, 0, 0, 0));
-            match e.obj.status {
-                Status::Suspended => s.3 += 1,
-                st => {
-                    s.1 += 1;
-                    if st == Status::Failed {
-                        s.2 += 1;
-                    }
-                }
-            }
-        }
-        let mut out: Vec<Value> = stats
+    /// What the report's computation holds now (reporter `FluxStatusReporter.Compute`, run by
+    /// the ticker in `report.go` `refreshReportCache`): per installed kind, the counts per
+    /// namespace (`getReconcilersStatus`: suspended by `spec.suspend`; failing when not
+    /// suspended and Ready=False for a reason other than DependencyNotReady), and the index of
+    /// every object (`NewResourceStatus`, names lower-cased as `buildSearchIndex` keeps them).
+    pub fn compute(&self) -> Computed {
+        let mut stats: BTreeMap<String, KindStats> = self
+            .installed_kinds()
             .into_iter()
-            .map(|(kind, (api, running, failing, suspended))| {
-                json!({"apiVersion": api, "kind": kind, "stats": {"running": running, "failing": failing, "suspended": suspended}})
+            .map(|kind| {
+                let stats = KindStats {
+                    api_version: Kind::parse(&kind).default_api_version().to_string(),
+                    kind: kind.clone(),
+                    by_namespace: Default::default(),
+                };
+                (kind, stats)
             })
             .collect();
-        out.sort_by(|a, b| {
-            (a["apiVersion"].as_str(), a["kind"].as_str())
-                .cmp(&(b["apiVersion"].as_str(), b["kind"].as_str()))
+        let mut index = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            let kind = e.obj.key.kind.as_str().to_string();
+            let k = stats.entry(kind.clone()).or_insert_with(|| KindStats {
+                api_version: e.obj.key.kind.default_api_version().to_string(),
+                kind: kind.clone(),
+                by_namespace: Default::default(),
+            });
+            if let Some(api) = e.json["apiVersion"].as_str() {
+                k.api_version = api.to_string();
+            }
+            let n = k
+                .by_namespace
+                .entry(e.obj.key.namespace.clone())
+                .or_default();
+            n.total += 1;
+            if e.json["spec"]["suspend"].as_bool() == Some(true) {
+                n.suspended += 1;
+            } else if failing(&e.json) {
+                n.failing += 1;
+            }
+            index.push(IndexRow {
+                kind,
+                namespace: e.obj.key.namespace.clone(),
+                name: e.obj.key.name.to_lowercase(),
+                status: e.obj.status.as_str().to_string(),
+                message: e.obj.message.clone(),
+                last_reconciled: e.last_reconciled.clone(),
+            });
+        }
+        // buildSearchIndex: by kind, namespace, name.
+        index.sort_by(|a, b| {
+            (&a.kind, &a.namespace, &a.name).cmp(&(&b.kind, &b.namespace, &b.name))
         });
+        Computed {
+            stats: stats.into_values().collect(),
+            index,
+        }
+    }
+
+    /// The Flux kinds whose CRDs the cluster has (reporter `listCRDs`: the CRDs labelled as
+    /// Flux's): the operator's own, those of each controller the report lists, those the
+    /// scenario's CRDs name, and the kinds of its objects.
+    fn installed_kinds(&self) -> Vec<String> {
+        let mut out: Vec<String> = ["FluxInstance", "ResourceSet", "ResourceSetInputProvider"]
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
+        let components = self.report["spec"]["components"].as_array();
+        for c in components.into_iter().flatten() {
+            let kinds = controller_kinds(c["name"].as_str().unwrap_or(""));
+            out.extend(kinds.iter().map(|k| k.to_string()));
+        }
+        for crd in &self.crds {
+            if let Some(k) = crd["spec"]["names"]["kind"].as_str()
+                && fluxlens_core::wire::kind::FLUX_KINDS.contains(&Kind::parse(k))
+            {
+                out.push(k.to_string());
+            }
+        }
+        out.extend(
+            self.entries
+                .iter()
+                .map(|e| e.obj.key.kind.as_str().to_string()),
+        );
+        out.sort();
+        out.dedup();
         out
     }
 
-    /// `GET /api/v1/resources`. Live (FO resources.go `GetLiveResources`): without `kind`, the
-    /// kinds [`Store::listed_without_kind`] names, per kind, capped at 2,500; a kind whose List fails — in any one of a restricted user's
-    /// namespaces — left out whole; `null` when nothing matched and no status filter. Cached (FO search.go `GetCachedResources`, search_index.go `SearchResources`):
-    /// names lower-cased, 2,500 rows in total after sorting, always an array.
+    /// `GET /api/v1/resources`, as of now without the server's caches.
+    #[cfg(test)]
     pub fn resources(
         &self,
         mode: &Mode,
@@ -416,55 +489,108 @@ impl Store {
         ns: Option<&str>,
         status: Option<&str>,
     ) -> Value {
-        let rows = self.entries.iter().filter(|e| {
-            let k = e.obj.key.kind.as_str();
-            // Without `kind`, the server's default kinds (resources.go `GetLiveResources`).
-            let listed = kind.map_or_else(|| self.listed_without_kind(mode, k), |want| want == k);
-            listed
-                && ns.is_none_or(|want| want == e.obj.key.namespace)
-                && status.is_none_or(|want| want == e.obj.status.as_str())
-                && self.visible(mode, &e.obj.key.namespace)
-                && filter::name_matches(name, &e.obj.key.name)
-        });
+        let query = ListQuery {
+            kind,
+            name,
+            ns,
+            status,
+        };
+        self.resources_at(&Seen::now(self, mode), mode, &query)
+    }
+
+    /// `GET /api/v1/resources`. Live (FO resources.go `GetLiveResources`): the cluster as it
+    /// is now; without `kind`, the kinds [`Store::listed_without_kind`] names; per kind, capped
+    /// at 2,500; a restricted user's Lists go through their cached namespaces (none: `[]`); a
+    /// kind whose List fails — in any one of those namespaces — left out whole; `null` when
+    /// nothing matched and no status filter; sorted newest first with ties in no fixed order
+    /// (`sort.Slice`). Cached (FO search.go `GetCachedResources`, search_index.go
+    /// `SearchResources`): the index of the last tick, names lower-cased, 2,500 rows in total
+    /// after sorting, always an array.
+    pub fn resources_at(&self, seen: &Seen, mode: &Mode, q: &ListQuery) -> Value {
+        if mode.namespaces.is_some() && seen.namespaces.is_empty() && q.ns.is_none() {
+            return json!({ "resources": [] });
+        }
         if mode.search_cached {
-            let mut rows: Vec<&Entry> = rows.collect();
-            rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
-            rows.truncate(CACHED_CAP);
-            let out: Vec<Value> = rows.iter().map(|e| index_row(e, true)).collect();
+            let rows = self.indexed(seen, mode, q, CACHED_CAP);
+            let out: Vec<Value> = rows.iter().map(|r| index_json(r, true)).collect();
             return json!({ "resources": out });
         }
         let mut per_kind: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
-        for e in rows {
+        for e in &self.entries {
             let k = e.obj.key.kind.as_str();
-            if mode.fail_list.iter().any(|f| f == k) || self.list_forbidden(mode, k, ns) {
-                continue; // "Return empty array instead of error for better UX", per kind
+            let listed = q
+                .kind
+                .map_or_else(|| self.listed_without_kind(seen, mode, k), |want| want == k);
+            if listed
+                && q.ns.is_none_or(|want| want == e.obj.key.namespace)
+                && q.status.is_none_or(|want| want == e.obj.status.as_str())
+                && (q.ns.is_some() || self.listed_ns(seen, mode, &e.obj.key.namespace))
+                && filter::name_matches(q.name, &e.obj.key.name)
+            {
+                per_kind.entry(k).or_default().push(e);
             }
-            per_kind.entry(k).or_default().push(e);
         }
+        per_kind.retain(|k, _| {
+            // "Return empty array instead of error for better UX", per kind.
+            !mode.fail_list.iter().any(|f| f == k) && !self.list_forbidden(seen, mode, k, q.ns)
+        });
         let mut rows: Vec<&Entry> = per_kind
             .into_values()
             .flat_map(|v| v.into_iter().take(RESOURCES_CAP_PER_KIND))
             .collect();
-        rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
-        if rows.is_empty() && status.is_none() {
+        newest_first(&mut rows, |e| e.last_reconciled.as_deref(), seen.seed);
+        if rows.is_empty() && q.status.is_none() {
             return json!({"resources": null});
         }
         json!({"resources": rows.iter().map(|e| summary(e, true)).collect::<Vec<_>>()})
     }
 
-    /// `GET /api/v1/search`: the index, the user's namespaces, 10 rows, messages blanked.
-    pub fn search(&self, mode: &Mode, kind: Option<&str>, name: &str, ns: Option<&str>) -> Value {
-        let mut rows: Vec<&Entry> = self
-            .entries
+    /// The index rows a cached query returns (search_index.go `SearchResources`): the user's
+    /// cached namespaces, the filters, newest first (ties in no fixed order), at most `cap`.
+    fn indexed<'a>(
+        &self,
+        seen: &'a Seen,
+        mode: &Mode,
+        q: &ListQuery,
+        cap: usize,
+    ) -> Vec<&'a IndexRow> {
+        let mut rows: Vec<&IndexRow> = seen
+            .computed
+            .index
             .iter()
-            .filter(|e| kind.is_none_or(|k| k == e.obj.key.kind.as_str()))
-            .filter(|e| ns.is_none_or(|n| n == e.obj.key.namespace))
-            .filter(|e| self.visible(mode, &e.obj.key.namespace))
-            .filter(|e| filter::search_matches(name, &e.obj.key.name))
+            .filter(|r| mode.namespaces.is_none() || seen.namespaces.contains(&r.namespace))
+            .filter(|r| q.kind.is_none_or(|k| k == r.kind))
+            .filter(|r| q.ns.is_none_or(|n| n == r.namespace))
+            .filter(|r| q.status.is_none_or(|s| s == r.status))
+            .filter(|r| filter::name_matches(q.name, &r.name))
             .collect();
-        rows.sort_by(|a, b| b.last_reconciled.cmp(&a.last_reconciled));
+        newest_first(&mut rows, |r| r.last_reconciled.as_deref(), seen.seed);
+        rows.truncate(cap);
+        rows
+    }
+
+    /// `GET /api/v1/search` (FO search.go `SearchHandler`): the index of the last tick, the
+    /// user's cached namespaces, a plain term as a substring, 10 rows, messages blanked.
+    pub fn search_at(
+        &self,
+        seen: &Seen,
+        mode: &Mode,
+        kind: Option<&str>,
+        name: &str,
+        ns: Option<&str>,
+    ) -> Value {
+        let mut rows: Vec<&IndexRow> = seen
+            .computed
+            .index
+            .iter()
+            .filter(|r| kind.is_none_or(|k| k == r.kind))
+            .filter(|r| ns.is_none_or(|n| n == r.namespace))
+            .filter(|r| mode.namespaces.is_none() || seen.namespaces.contains(&r.namespace))
+            .filter(|r| filter::search_matches(name, &r.name))
+            .collect();
+        newest_first(&mut rows, |r| r.last_reconciled.as_deref(), seen.seed);
         rows.truncate(SEARCH_CAP);
-        let out: Vec<Value> = rows.iter().map(|e| index_row(e, false)).collect();
+        let out: Vec<Value> = rows.iter().map(|r| index_json(r, false)).collect();
         json!({ "resources": out })
     }
 
@@ -477,7 +603,7 @@ impl Store {
         name: &str,
         ns: &str,
     ) -> Result<Value, TextError> {
-        if !self.visible(mode, ns) || mode.forbids(&canonical_kind(kind), ns) {
+        if !self.granted(mode, ns) || mode.forbids(&canonical_kind(kind), ns) {
             return Err(TextError(
                 403,
                 "You do not have access to this resource. User: sim-tenant, Groups: [tenants]"
@@ -544,8 +670,23 @@ impl Store {
     /// server's order — by namespace and name, so the oldest by name survive — then everything
     /// sorted newest first and only then filtered by type. Without `kind`, the default kinds
     /// (no notification or image kinds), plus FluxInstance for a cluster-wide user only.
+    #[cfg(test)]
     pub fn events(
         &self,
+        mode: &Mode,
+        kind: Option<&str>,
+        name: &str,
+        ns: Option<&str>,
+        type_: Option<&str>,
+    ) -> Value {
+        self.events_at(&Seen::now(self, mode), mode, kind, name, ns, type_)
+    }
+
+    /// [`Store::events`] as one request sees the server: the default kinds from the index of
+    /// the last tick, a restricted user's Lists through their cached namespaces.
+    pub fn events_at(
+        &self,
+        seen: &Seen,
         mode: &Mode,
         kind: Option<&str>,
         name: &str,
@@ -558,8 +699,9 @@ impl Store {
             EVENTS_CAP_PER_KIND
         };
         let cluster_wide = mode.namespaces.is_none();
-        let wanted =
-            |k: &str| kind.map_or_else(|| self.listed_without_kind(mode, k), |want| want == k);
+        let wanted = |k: &str| {
+            kind.map_or_else(|| self.listed_without_kind(seen, mode, k), |want| want == k)
+        };
         // The List each event falls in: (kind, namespace listed; "" = all namespaces).
         let mut lists: BTreeMap<(String, String), Vec<&Value>> = BTreeMap::new();
         for e in &self.events {
@@ -569,7 +711,7 @@ impl Store {
             if wanted(k)
                 && filter::name_matches(name, n)
                 && ns.is_none_or(|want| want == ens)
-                && self.visible(mode, ens)
+                && self.listed_ns(seen, mode, ens)
                 && !mode.forbids(k, ens)
             {
                 let listed = if cluster_wide && ns.is_none() {
@@ -655,7 +797,7 @@ impl Store {
             None => return Err("Error"),
         };
         // Tenants may read neither other namespaces nor cluster-scoped objects.
-        if (mode.namespaces.is_some() && !self.visible(mode, ns)) || mode.forbids(kind, ns) {
+        if !self.granted(mode, ns) || mode.forbids(kind, ns) {
             return Err("Forbidden");
         }
         if kind == "CustomResourceDefinition" {
@@ -741,11 +883,107 @@ fn event_time(e: &Value) -> &str {
     e["lastTimestamp"].as_str().unwrap_or("")
 }
 
-/// A row as the search index keeps it: like [`summary`], with the name lowercased.
-fn index_row(e: &Entry, with_message: bool) -> Value {
-    let mut row = summary(e, with_message);
-    row["name"] = json!(e.obj.key.name.to_lowercase());
-    row
+/// One `/api/v1/resources` query's filters.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ListQuery<'a> {
+    pub kind: Option<&'a str>,
+    pub name: &'a str,
+    pub ns: Option<&'a str>,
+    pub status: Option<&'a str>,
+}
+
+/// Sorts newest first by `lastReconciled` as the server does: `sort.Slice` is not stable, and
+/// the rows come from per-kind goroutines in no fixed order, so rows with the same time are
+/// ordered by `seed` (a request's own), never kept in one order.
+fn newest_first<T: Copy>(rows: &mut [T], time: impl Fn(&T) -> Option<&str>, seed: u64) {
+    let shuffle = |i: usize| {
+        (i as u64 ^ seed)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(17)
+    };
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        time(&rows[b])
+            .cmp(&time(&rows[a]))
+            .then(shuffle(a).cmp(&shuffle(b)))
+    });
+    let sorted: Vec<T> = order.into_iter().map(|i| rows[i]).collect();
+    rows.copy_from_slice(&sorted);
+}
+
+/// Whether the reporter counts an object as failing (reconcilers.go `getReconcilersStatus`):
+/// Ready=False for any reason but DependencyNotReady.
+fn failing(json: &Value) -> bool {
+    json["status"]["conditions"]
+        .as_array()
+        .is_some_and(|conds| {
+            conds.iter().any(|c| {
+                c["type"] == "Ready"
+                    && c["status"] == "False"
+                    && c["reason"] != "DependencyNotReady"
+            })
+        })
+}
+
+/// The kinds whose CRDs a controller of the distribution installs.
+fn controller_kinds(component: &str) -> &'static [&'static str] {
+    match component {
+        "source-controller" => &[
+            "GitRepository",
+            "OCIRepository",
+            "HelmRepository",
+            "HelmChart",
+            "Bucket",
+            "ExternalArtifact",
+        ],
+        "kustomize-controller" => &["Kustomization"],
+        "helm-controller" => &["HelmRelease"],
+        "notification-controller" => &["Alert", "Provider", "Receiver"],
+        "image-reflector-controller" => &["ImageRepository", "ImagePolicy"],
+        "image-automation-controller" => &["ImageUpdateAutomation"],
+        "source-watcher" => &["ArtifactGenerator"],
+        _ => &[],
+    }
+}
+
+/// The report's counts for a user (reporter `FilterReconcilerStatsByNamespaces`): every
+/// installed kind, summed over the user's namespaces, sorted by apiVersion and kind.
+fn counters(computed: &Computed, namespaces: &[String]) -> Vec<Value> {
+    let mut out: Vec<Value> = computed
+        .stats
+        .iter()
+        .map(|k| {
+            let mut sum = NsStats::default();
+            for (ns, n) in &k.by_namespace {
+                if namespaces.contains(ns) {
+                    sum.total += n.total;
+                    sum.suspended += n.suspended;
+                    sum.failing += n.failing;
+                }
+            }
+            json!({"apiVersion": k.api_version, "kind": k.kind, "stats": {
+                "running": sum.total - sum.suspended, "failing": sum.failing,
+                "suspended": sum.suspended}})
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        let key = |v: &Value| {
+            format!(
+                "{}{}",
+                v["apiVersion"].as_str().unwrap_or(""),
+                v["kind"].as_str().unwrap_or("")
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    out
+}
+
+/// An index row as the cached endpoints answer it.
+fn index_json(r: &IndexRow, with_message: bool) -> Value {
+    json!({"name": r.name, "kind": r.kind, "namespace": r.namespace, "status": r.status,
+        "message": if with_message { r.message.as_str() } else { "" },
+        "lastReconciled": r.last_reconciled})
 }
 
 fn summary(e: &Entry, with_message: bool) -> Value {
