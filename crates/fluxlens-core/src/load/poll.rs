@@ -25,32 +25,6 @@ use crate::wire::report::FluxReport;
 use crate::wire::resources::ResourceSummary;
 use std::collections::{HashMap, HashSet};
 
-/// What becomes of the rows that left the list.
-#[derive(Debug, Default, PartialEq)]
-pub struct Gone {
-    /// Deleted: their objects go.
-    pub deleted: Vec<ObjectKey>,
-    /// Kinds whose list came back short: their rows stay, stale (never "deleted").
-    pub stale_kinds: Vec<String>,
-}
-
-/// Rows vanish only when the report agrees: a row of a kind whose list came back short
-/// (`short`: those kinds) stays, and its kind is marked stale.
-pub fn settle_gone(gone: Vec<ObjectKey>, short: &[&str]) -> Gone {
-    let mut out = Gone::default();
-    for k in gone {
-        if short.contains(&k.kind.as_str()) {
-            let kind = k.kind.as_str().to_string();
-            if !out.stale_kinds.contains(&kind) {
-                out.stale_kinds.push(kind);
-            }
-        } else {
-            out.deleted.push(k);
-        }
-    }
-    out
-}
-
 /// What the loader keeps that a poll's reads depend on.
 pub struct Kept<'a> {
     /// The objects read so far.
@@ -59,6 +33,9 @@ pub struct Kept<'a> {
     pub unreadable: &'a [(ObjectKey, String)],
     /// The root sources as the last cluster named them.
     pub roots: &'a [ObjectKey],
+    /// Objects whose rows left the list and that the server has not said are gone (no
+    /// NotFound yet): each is read every poll until it is, or its row is back.
+    pub vanished: &'a std::collections::BTreeSet<ObjectKey>,
 }
 
 /// One poll's object reads.
@@ -70,6 +47,16 @@ pub struct ReadPlan {
     pub batches: Vec<InventoryObjectsRequest>,
     /// Every object asked (each once).
     pub asked: HashSet<ObjectKey>,
+}
+
+/// A row that names `key` (all a batch read needs).
+fn row_of(key: &ObjectKey) -> ResourceSummary {
+    ResourceSummary {
+        kind: key.kind.as_str().to_string(),
+        namespace: key.namespace.clone(),
+        name: key.name.clone(),
+        ..Default::default()
+    }
 }
 
 /// The objects poll `poll` reads, given this poll's rows (`rows`), those that changed since the
@@ -107,6 +94,15 @@ pub fn plan_reads(
             }
         }
     }
+    // A row leaves the list for more reasons than a deletion (the report's counts lag the
+    // live lists by up to 20 s, a List the server swallowed, a cap): only the object's own
+    // read says NotFound.
+    changed.extend(
+        kept.vanished
+            .iter()
+            .filter(|k| asked.insert((*k).clone()))
+            .map(row_of),
+    );
     let mut batches = object_batches(report, &changed);
     let due = rolling_reread(rows, poll, kept.roots);
     for group in [due.roots, due.rest] {
@@ -151,18 +147,6 @@ mod tests {
     }
 
     #[test]
-    fn a_short_kind_keeps_its_rows_stale_and_the_rest_is_deleted() {
-        let gone = vec![
-            key(Kind::HelmRelease, "a"),
-            key(Kind::HelmRelease, "b"),
-            key(Kind::Kustomization, "c"),
-        ];
-        let g = settle_gone(gone, &["HelmRelease"]);
-        assert_eq!(g.deleted, vec![key(Kind::Kustomization, "c")]);
-        assert_eq!(g.stale_kinds, vec!["HelmRelease".to_string()]);
-    }
-
-    #[test]
     fn a_poll_reads_each_object_once_and_waits_on_definitive_failures() {
         // 300 Kustomizations: the rolling share of the rest is 30 a poll.
         let rows: Vec<ResourceSummary> = (0..300)
@@ -173,10 +157,12 @@ mod tests {
             (key(Kind::Kustomization, "k001"), "Forbidden".to_string()),
             (key(Kind::Kustomization, "k002"), "Error".to_string()),
         ];
+        let vanished = std::collections::BTreeSet::new();
         let kept = Kept {
             objects: &objects,
             unreadable: &unreadable,
             roots: &[],
+            vanished: &vanished,
         };
         let report = FluxReport::default();
         let changed = vec![row("Kustomization", "k100")];

@@ -5,7 +5,7 @@
 use super::memory::{BatchAnswer, Memory, Part, list_print, request_print};
 use super::relist::{RELIST_IN_FLIGHT, Relists};
 use super::wire::{Answer, PageRead, Request, Step, Text, Wave};
-use super::{Kept, plan_reads, settle_gone};
+use super::{Kept, plan_reads};
 use crate::load::{self, BATCHES_IN_FLIGHT, prefetched};
 use crate::model::{Cluster, CrdAccess, ObjectKey};
 use crate::wire::error::{ApiError, decode};
@@ -353,25 +353,19 @@ impl<B: Text> Poller<B> {
         let report_changed = m.last_report.as_ref() != Some(&p.report);
         m.last_report = Some(p.report.clone());
         p.dirty |= p.renew || report_changed || !changed.is_empty() || !gone.is_empty();
-        // Rows vanish only when the report agrees: a kind whose list came back short keeps
-        // its objects (stale), never "deleted".
-        let short: Vec<String> = m.incomplete.iter().map(|(k, _)| k.clone()).collect();
-        let short: Vec<&str> = short.iter().map(String::as_str).collect();
-        let settled = settle_gone(gone, &short);
-        for kind in settled.stale_kinds {
-            m.stale_kinds.entry(kind).or_insert(p.now_ms);
+        // A row that left the list is asked for in this poll (plan_reads); only the server's
+        // NotFound deletes its object (`settle_vanished`). A row back in the list ends that.
+        m.vanished.extend(gone);
+        if !m.vanished.is_empty() {
+            let listed: std::collections::HashSet<ObjectKey> =
+                p.rows.iter().map(load::summary_key).collect();
+            m.vanished.retain(|k| !listed.contains(k));
         }
-        for k in settled.deleted {
-            m.unreadable.retain(|(u, _)| u != &k);
-            m.objects.remove(&k);
-            m.answers.forget_holding(&k);
-        }
-        m.stale_kinds
-            .retain(|kind, _| short.contains(&kind.as_str()));
         let kept = Kept {
             objects: &m.objects,
             unreadable: &m.unreadable,
             roots: &m.roots,
+            vanished: &m.vanished,
         };
         let plan = plan_reads(&p.report, &p.rows, changed, &kept, p.slice, p.renew);
         m.unreadable.retain(|(k, _)| !plan.asked.contains(k));
@@ -477,6 +471,7 @@ impl<B: Text> Poller<B> {
         let m = &mut self.memory;
         let (changed, error) = m.apply(std::mem::take(&mut p.parts));
         p.dirty |= changed;
+        p.dirty |= m.settle_vanished(p.now_ms);
         // Nothing at all came back: an error page beats an empty dashboard.
         if let Some(e) = error
             && m.objects.is_empty()

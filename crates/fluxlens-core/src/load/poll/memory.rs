@@ -82,8 +82,12 @@ pub(super) struct Memory<B> {
     pub relisted: HashMap<String, Vec<ResourceSummary>>,
     /// Per kind: the poll of the next re-list and the current wait.
     pub backoff: HashMap<String, (u32, u32)>,
-    /// Kinds whose list came back short and that keep their last objects, since when (ms).
+    /// Kinds with objects whose rows left the list and that could not be read since, and since
+    /// when (ms): their objects are shown as last read.
     pub stale_kinds: BTreeMap<String, i64>,
+    /// Objects whose rows left the list and that the server has not said are gone: read every
+    /// poll until it answers NotFound or the row is back.
+    pub vanished: std::collections::BTreeSet<ObjectKey>,
     /// HelmReleases' inventories read from Helm storage by the single-object GET (Flux ≤ 2.7).
     pub helm_inventories: HashMap<ObjectKey, InventoryWire>,
     /// The poll each HelmRelease was last read from Helm storage at (the reads go round).
@@ -117,6 +121,7 @@ impl<B> Default for Memory<B> {
             relisted: HashMap::new(),
             backoff: HashMap::new(),
             stale_kinds: BTreeMap::new(),
+            vanished: Default::default(),
             helm_inventories: HashMap::new(),
             helm_read_at: HashMap::new(),
             last_report: None,
@@ -197,6 +202,38 @@ impl<B: PartialEq> Memory<B> {
             }
         }
         (changed, error)
+    }
+
+    /// Settles the objects whose rows left the list, once this poll's reads are applied: a
+    /// NotFound deletes the object; one the server returned stays, fresh; one it could not
+    /// return stays as last read, and its kind is said to be stale from now. Returns whether
+    /// an object was deleted.
+    pub fn settle_vanished(&mut self, now_ms: i64) -> bool {
+        let not_found: Vec<ObjectKey> = self
+            .unreadable
+            .iter()
+            .filter(|(k, why)| why == "NotFound" && self.vanished.contains(k))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in &not_found {
+            self.vanished.remove(k);
+            self.objects.remove(k);
+            self.answers.forget_holding(k);
+        }
+        self.unreadable
+            .retain(|(k, why)| !(why == "NotFound" && not_found.contains(k)));
+        // Objects neither listed nor returned: shown as last read.
+        let unread: std::collections::BTreeSet<String> = self
+            .unreadable
+            .iter()
+            .filter(|(k, _)| self.vanished.contains(k))
+            .map(|(k, _)| k.kind.as_str().to_string())
+            .collect();
+        for kind in &unread {
+            self.stale_kinds.entry(kind.clone()).or_insert(now_ms);
+        }
+        self.stale_kinds.retain(|kind, _| unread.contains(kind));
+        !not_found.is_empty()
     }
 
     /// The model of what is kept, as of `now_ms`.
