@@ -296,7 +296,14 @@ impl<B: Text> Poller<B> {
             m.incomplete = Vec::new();
             return self.rows_read(p);
         }
-        p.relists = Relists::due(&p.report, &p.incomplete, &m.backoff, &m.relisted, m.polls);
+        p.relists = Relists::due(
+            &p.report,
+            &p.incomplete,
+            &p.rows,
+            &m.backoff,
+            &m.relisted,
+            m.polls,
+        );
         self.relist_wave(p)
     }
 

@@ -58,11 +58,15 @@ pub(super) fn expected_rows(report: &FluxReport, kind: &str) -> usize {
 }
 
 impl Relists {
-    /// The re-lists due at poll `poll` among the `incomplete` kinds (`backoff`: per kind, the
-    /// poll of the next re-list and the wait; `relisted`: the rows each last re-list found).
+    /// The re-lists due at poll `poll` among the `incomplete` kinds (`rows`: this poll's;
+    /// `backoff`: per kind, the poll of the next re-list and the wait; `relisted`: the rows
+    /// each last re-list found). A kind the list cut at the per-kind cap goes straight to its
+    /// namespaces: the server caps a list by kind at the same 2,500 (resources.go
+    /// `GetLiveResources` `matchLimit`), so asking it by kind only repeats the cut.
     pub fn due(
         report: &FluxReport,
         incomplete: &[(String, String)],
+        rows: &[ResourceSummary],
         backoff: &HashMap<String, (u32, u32)>,
         relisted: &HashMap<String, Vec<ResourceSummary>>,
         poll: u32,
@@ -73,7 +77,9 @@ impl Relists {
             .map(|(kind, _)| {
                 let held = relisted.get(kind).map(Vec::as_slice);
                 let sweep = held.is_none() || poll.is_multiple_of(SWEEP_POLLS);
-                Job {
+                let listed: Vec<ResourceSummary> =
+                    rows.iter().filter(|r| &r.kind == kind).cloned().collect();
+                let mut job = Job {
                     kind: kind.clone(),
                     expected: expected_rows(report, kind),
                     namespaces: load::relist_namespaces(report, held, sweep),
@@ -81,7 +87,14 @@ impl Relists {
                     stage: Stage::ByKind,
                     by_kind: Vec::new(),
                     found: Vec::new(),
+                };
+                if listed.len() >= load::LIST_CAP {
+                    job.by_kind = listed;
+                    job.found = job.by_kind.clone();
+                    let namespaces = std::mem::take(&mut job.namespaces);
+                    job.stage = namespaces_stage(namespaces, job.sweep);
                 }
+                job
             })
             .collect();
         Relists { jobs }
@@ -230,7 +243,7 @@ mod tests {
         let short = vec![("HelmRelease".to_string(), "capped".to_string())];
         let (mut backoff, mut relisted) = (HashMap::new(), HashMap::new());
         // Never re-listed: by kind, then every namespace (a sweep).
-        let mut r = Relists::due(&report, &short, &backoff, &relisted, 1);
+        let mut r = Relists::due(&report, &short, &[], &backoff, &relisted, 1);
         assert_eq!(namespaces_asked(&r), vec![String::new()]);
         r.answer(&report, vec![list(&[("a", "x")])]).unwrap();
         assert_eq!(namespaces_asked(&r), ["a", "b", "c"]);
@@ -250,11 +263,11 @@ mod tests {
         // Not due at poll 2; at poll 3 only the namespaces that held it, and a short answer
         // there sweeps at once.
         assert!(
-            Relists::due(&report, &short, &backoff, &relisted, 2)
+            Relists::due(&report, &short, &[], &backoff, &relisted, 2)
                 .requests()
                 .is_empty()
         );
-        let mut r = Relists::due(&report, &short, &backoff, &relisted, 3);
+        let mut r = Relists::due(&report, &short, &[], &backoff, &relisted, 3);
         r.answer(&report, vec![list(&[])]).unwrap();
         assert_eq!(namespaces_asked(&r), ["a", "b"]);
         r.answer(&report, vec![list(&[("a", "x")]), list(&[])])
@@ -279,10 +292,10 @@ mod tests {
         let report = report("HelmRelease", 2, &["a", "b"]);
         let short = vec![("HelmRelease".to_string(), "capped".to_string())];
         let none = HashMap::new();
-        let mut r = Relists::due(&report, &short, &HashMap::new(), &none, 0);
+        let mut r = Relists::due(&report, &short, &[], &HashMap::new(), &none, 0);
         let failed = r.answer::<String>(&report, vec![Err(ApiError::Network("reset".into()))]);
         assert!(failed.is_err());
-        let mut r = Relists::due(&report, &short, &HashMap::new(), &none, 0);
+        let mut r = Relists::due(&report, &short, &[], &HashMap::new(), &none, 0);
         r.answer(&report, vec![list(&[])]).unwrap();
         r.answer(
             &report,
@@ -290,5 +303,25 @@ mod tests {
         )
         .unwrap();
         assert!(r.requests().is_empty());
+    }
+
+    #[test]
+    fn a_kind_cut_at_the_per_kind_cap_is_not_asked_by_kind_again() {
+        let report = report("HelmRelease", 3000, &["a", "b"]);
+        let short = vec![("HelmRelease".to_string(), "capped".to_string())];
+        let rows: Vec<ResourceSummary> = (0..load::LIST_CAP)
+            .map(|i| ResourceSummary {
+                kind: "HelmRelease".into(),
+                namespace: "a".into(),
+                name: format!("r{i}"),
+                ..Default::default()
+            })
+            .collect();
+        let r = Relists::due(&report, &short, &rows, &HashMap::new(), &HashMap::new(), 1);
+        assert_eq!(
+            namespaces_asked(&r),
+            ["a", "b"],
+            "straight to the namespaces"
+        );
     }
 }
