@@ -659,6 +659,22 @@ async fn control(
                 )
             }
         }
+        "create" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let like = q.get("like").map(String::as_str).unwrap_or("");
+            let (kind, ns, name) = object_param(object);
+            let from = object_param(like);
+            let created = from.0 == kind
+                && state.change_store(|store, now| store.create_like(from, ns, name, now));
+            if created {
+                json_resp(&json!({"object": object, "created": true}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no object to copy (like=Kind/namespace/name, same kind), or it exists already",
+                )
+            }
+        }
         "clock" => clock_control(&state, q),
         _ => text(StatusCode::NOT_FOUND, "unknown control"),
     }

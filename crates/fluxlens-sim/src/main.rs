@@ -14,6 +14,8 @@ mod fleet;
 #[cfg(test)]
 mod fleet_test;
 mod helm_storage;
+#[cfg(test)]
+mod history_test;
 mod http;
 #[cfg(test)]
 mod poller_test;

@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// When the simulated server starts; the poller's clock and the server's are one.
 pub(crate) const BASE_MS: i64 = 1_764_500_000_000;
 
-fn state(scenario: &str) -> Arc<AppState> {
+pub(crate) fn state(scenario: &str) -> Arc<AppState> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let store = Store::from_dir(&dir.join(scenario)).unwrap();
     let state = AppState::new(store, Faults::default(), None);

@@ -259,6 +259,43 @@ impl Store {
         }
     }
 
+    /// Creates `namespace/name` as a copy of an existing object of the same kind (`like`), as
+    /// `kubectl apply` of a sibling would; its Ready condition changes at `now_ms`. False when
+    /// `like` does not exist or the new object does.
+    pub fn create_like(
+        &mut self,
+        like: (&str, &str, &str),
+        ns: &str,
+        name: &str,
+        now_ms: i64,
+    ) -> bool {
+        let (kind, from_ns, from_name) = like;
+        if self.get(kind, ns, name).is_some() {
+            return false;
+        }
+        let Some(source) = self.get(kind, from_ns, from_name) else {
+            return false;
+        };
+        let mut json = source.json.clone();
+        json["metadata"]["name"] = json!(name);
+        json["metadata"]["namespace"] = json!(ns);
+        if let Some(conds) = json["status"]["conditions"].as_array_mut() {
+            let when = fluxlens_core::util::time::format_rfc3339(now_ms);
+            for c in conds.iter_mut().filter(|c| c["type"] == "Ready") {
+                c["lastTransitionTime"] = json!(when);
+            }
+        }
+        let Some(entry) = Entry::from_json(json) else {
+            return false;
+        };
+        self.index.insert(
+            (kind.to_string(), ns.to_string(), name.to_string()),
+            self.entries.len(),
+        );
+        self.entries.push(entry);
+        true
+    }
+
     /// Deletes one object, as `kubectl delete` would; false when there is no such object.
     pub fn remove(&mut self, kind: &str, ns: &str, name: &str) -> bool {
         let key = (kind.to_string(), ns.to_string(), name.to_string());
