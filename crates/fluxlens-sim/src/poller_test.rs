@@ -711,3 +711,84 @@ async fn a_deletion_shows_at_the_next_poll_while_the_counts_lag_and_stays_gone()
         state.store.read().unwrap().entries.len()
     );
 }
+
+/// Polls for `seconds` as the app's loop does: a poll, then `wait_seconds(interval)`.
+async fn watch(
+    state: &Arc<AppState>,
+    poller: &mut Poller<String>,
+    start_ms: i64,
+    seconds: i64,
+    interval: u32,
+) -> Vec<Request> {
+    let mut asked = Vec::new();
+    let mut now = start_ms;
+    while now < start_ms + seconds * 1000 {
+        poll_at(state, poller, &mut asked, now).await.unwrap();
+        now += i64::from(poller.wait_seconds(interval)) * 1000;
+    }
+    asked
+}
+
+/// #67: while HelmRelease owners are owed from Helm storage (Flux ≤ 2.7: only the single-object
+/// GET reads it, inventory.go `getInventory`), every poll was a full poll every 2 s. Between
+/// full polls the early polls now read Helm storage only.
+#[tokio::test]
+async fn owed_helm_owners_are_read_on_their_own_timer_not_by_full_polls() {
+    let state = state("helm-storage");
+    // 150 more releases that keep their inventory in Helm storage: three rounds of 50.
+    let owed: Vec<(String, String)> = {
+        let store = state.store.read().unwrap();
+        store
+            .entries
+            .iter()
+            .filter(|e| e.obj.key.kind.as_str() == "HelmRelease")
+            .filter(|e| e.json["status"].get("inventory").is_none())
+            .map(|e| (e.obj.key.namespace.clone(), e.obj.key.name.clone()))
+            .collect()
+    };
+    let (ns, name) = owed.first().expect("an owed release").clone();
+    for i in 0..150 {
+        let like = ("HelmRelease", ns.as_str(), name.as_str());
+        let copy = format!("{name}-{i}");
+        assert!(state.change_store(|s, now| s.create_like(like, &ns, &copy, now)));
+    }
+    let mut poller = Poller::default();
+    let asked = watch(&state, &mut poller, BASE_MS, 60, 30).await;
+    let full = asked.iter().filter(|r| **r == Request::Report).count();
+    assert!(
+        full <= 3,
+        "{full} full polls in a minute at a 30 s interval"
+    );
+    let gets = asked
+        .iter()
+        .filter(|r| matches!(r, Request::Resource(_)))
+        .count();
+    assert!(gets >= 150 + owed.len(), "every owed release read: {gets}");
+    assert_eq!(poller.wait_seconds(30), 30, "nothing owed any more");
+}
+
+/// #67: confirmations were renewed every 10 polls only; a tab hidden for an hour came back to
+/// answers an hour old under "updated just now". A gap of two intervals renews at once, and
+/// five minutes renew whatever the polls.
+#[tokio::test]
+async fn confirmations_are_renewed_by_time_and_at_once_after_a_hidden_tab() {
+    let state = state("broken");
+    let mut poller = Poller::default();
+    let confirming = |asked: &[Request]| {
+        asked
+            .iter()
+            .any(|r| matches!(r, Request::Objects(b) if b.status_only))
+    };
+    watch(&state, &mut poller, BASE_MS, 90, 30).await;
+    // A tab hidden for an hour: its next poll renews.
+    let mut asked = Vec::new();
+    poll_at(&state, &mut poller, &mut asked, BASE_MS + 3_690_000)
+        .await
+        .unwrap();
+    assert!(confirming(&asked), "renewed after the gap");
+    // At a 60 s interval, 10 polls are 10 minutes: five minutes renew.
+    let asked = watch(&state, &mut poller, BASE_MS + 3_750_000, 360, 60).await;
+    let renewals = asked.iter().filter(|r| **r == Request::Report).count();
+    assert!(renewals >= 5);
+    assert!(confirming(&asked), "renewed within five minutes");
+}

@@ -21,8 +21,11 @@ use std::sync::Arc;
 pub const OWED_SECONDS: u32 = 2;
 /// Seconds to the next try while nothing has loaded yet (the user is looking at an error).
 pub const FIRST_RETRY_SECONDS: u32 = 5;
-/// HelmReleases whose inventory is read from Helm storage per full poll, at most (one GET each).
+/// HelmReleases whose inventory is read from Helm storage per poll, at most (one GET each).
 pub const HELM_STORAGE_CAP: usize = 50;
+/// Confirmations (a `dependsOn` target outside the lists, a reference outside the user's
+/// namespaces) and the other renewals are renewed at least this often, whatever the interval.
+pub const RENEW_MS: i64 = 5 * 60 * 1000;
 
 /// Where a poll is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,6 +73,38 @@ struct Poll<B> {
     renewed_from: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
 }
 
+impl<B> Poll<B> {
+    /// A poll at `now_ms` (`slice`: the polls made before it) with nothing asked or read yet.
+    fn quiet(now_ms: i64, slice: u32) -> Poll<B> {
+        Poll {
+            phase: Phase::Report,
+            now_ms,
+            first: false,
+            report: FluxReport::default(),
+            slice,
+            renew: false,
+            rows: Arc::default(),
+            incomplete: Vec::new(),
+            relists: Relists::default(),
+            dirty: false,
+            batches: Vec::new(),
+            crd_request: None,
+            crds_after_view: None,
+            events_of: None,
+            total: 0,
+            parts: Vec::new(),
+            halves: Vec::new(),
+            crds: None,
+            events: None,
+            helm_keys: Vec::new(),
+            cluster: None,
+            confirm: Vec::new(),
+            unconfirmed: Vec::new(),
+            renewed_from: Default::default(),
+        }
+    }
+}
+
 /// Polls one cluster: [`Poller::begin`] a poll, then answer each [`Step::Ask`] until
 /// [`Step::Done`]. Everything kept between polls is its one cache.
 pub struct Poller<B> {
@@ -77,6 +112,32 @@ pub struct Poller<B> {
     loaded: bool,
     poll: Option<Box<Poll<B>>>,
     first_report: Option<FluxReport>,
+    clock: Clock,
+}
+
+/// When the poller last did what, on the page's clock.
+#[derive(Debug, Default)]
+struct Clock {
+    /// The interval between full polls the page asked for ([`Poller::wait_seconds`]).
+    interval_ms: i64,
+    /// The last poll's start, full or not.
+    begun_ms: Option<i64>,
+    /// The last full poll's start (report, lists, objects).
+    full_ms: Option<i64>,
+    /// The last renewal's start.
+    renewed_ms: i64,
+}
+
+impl Clock {
+    /// Whether a poll starting at `now_ms` renews: every [`load::REREAD_POLLS`] polls, at least
+    /// every [`RENEW_MS`], and at once after a gap of two intervals (a hidden tab polls none:
+    /// what it confirmed before may be hours old).
+    fn renews(&self, polls: u32, now_ms: i64) -> bool {
+        let gap = self.begun_ms.map_or(0, |t| now_ms - t);
+        polls.is_multiple_of(load::REREAD_POLLS)
+            || now_ms - self.renewed_ms >= RENEW_MS
+            || (self.interval_ms > 0 && gap > 2 * self.interval_ms)
+    }
 }
 
 impl<B> Default for Poller<B> {
@@ -86,6 +147,7 @@ impl<B> Default for Poller<B> {
             loaded: false,
             poll: None,
             first_report: None,
+            clock: Clock::default(),
         }
     }
 }
@@ -107,10 +169,12 @@ impl<B: Text> Poller<B> {
         self.first_report.take()
     }
 
-    /// Seconds to wait before the next poll, for an interval of `poll_seconds`: sooner while
-    /// nothing has loaded, and while HelmRelease owners are still owed from Helm storage (not
-    /// read on the first load, whose request budget is the dashboard's speed).
-    pub fn wait_seconds(&self, poll_seconds: u32) -> u32 {
+    /// Seconds to wait before the next poll, for an interval of `poll_seconds` between full
+    /// polls: sooner while nothing has loaded, and while HelmRelease owners are still owed
+    /// from Helm storage (not read on the first load, whose request budget is the dashboard's
+    /// speed) — those early polls read Helm storage only ([`Poller::begin`]).
+    pub fn wait_seconds(&mut self, poll_seconds: u32) -> u32 {
+        self.clock.interval_ms = i64::from(poll_seconds) * 1000;
         if !self.loaded {
             poll_seconds.min(FIRST_RETRY_SECONDS)
         } else if self.memory.helm_owed_of(&self.memory.helm_candidates()) {
@@ -120,36 +184,52 @@ impl<B: Text> Poller<B> {
         }
     }
 
-    /// Starts a poll at `now_ms` (a poll under way is dropped).
+    /// Starts a poll at `now_ms` (a poll under way is dropped). Before the interval since the
+    /// last full poll has run out, while Helm-storage owners are owed, the poll reads those
+    /// only: a full poll every 2 s until 1,000 releases are read was ~20 full polls in a page's
+    /// first minute.
     pub fn begin(&mut self, now_ms: i64) -> Step {
         let first = !self.loaded;
-        self.poll = Some(Box::new(Poll {
-            phase: Phase::Report,
-            now_ms,
-            first,
-            report: FluxReport::default(),
-            slice: self.memory.polls,
-            renew: self.memory.polls.is_multiple_of(load::REREAD_POLLS),
-            rows: Arc::default(),
-            incomplete: Vec::new(),
-            relists: Relists::default(),
-            dirty: first,
-            batches: Vec::new(),
-            crd_request: None,
-            crds_after_view: None,
-            events_of: None,
-            total: 0,
-            parts: Vec::new(),
-            halves: Vec::new(),
-            crds: None,
-            events: None,
-            helm_keys: Vec::new(),
-            cluster: None,
-            confirm: Vec::new(),
-            unconfirmed: Vec::new(),
-            renewed_from: Default::default(),
-        }));
+        let renew = self.clock.renews(self.memory.polls, now_ms);
+        let owed_only = !first
+            && !renew
+            && self
+                .clock
+                .full_ms
+                .is_some_and(|t| now_ms - t < self.clock.interval_ms)
+            && self.memory.helm_owed_of(&self.memory.helm_candidates());
+        self.clock.begun_ms = Some(now_ms);
+        if owed_only {
+            return self.helm_only(now_ms);
+        }
+        self.clock.full_ms = Some(now_ms);
+        if renew {
+            self.clock.renewed_ms = now_ms;
+        }
+        let mut p = Poll::quiet(now_ms, self.memory.polls);
+        p.first = first;
+        p.renew = renew;
+        p.dirty = first;
+        self.poll = Some(Box::new(p));
         ask(first, "report", vec![Request::Report], 1)
+    }
+
+    /// A poll that reads owed Helm-storage owners only, on the last full poll's report and rows.
+    fn helm_only(&mut self, now_ms: i64) -> Step {
+        let m = &mut self.memory;
+        let candidates = m.helm_candidates();
+        let keys = load::helm_storage_due(&candidates, &m.helm_read_at, HELM_STORAGE_CAP);
+        for k in &keys {
+            m.helm_read_at.insert(k.clone(), m.polls);
+        }
+        let mut p = Box::new(Poll::quiet(now_ms, m.polls));
+        p.report = m.last_report.clone().unwrap_or_default();
+        p.rows = m.summaries.clone();
+        p.helm_keys = keys;
+        p.phase = Phase::Helm;
+        let requests = p.helm_keys.iter().cloned().map(Request::Resource).collect();
+        self.poll = Some(p);
+        ask(false, "", requests, RELIST_IN_FLIGHT)
     }
 
     /// Takes the answers to the last [`Step::Ask`], in its requests' order.
