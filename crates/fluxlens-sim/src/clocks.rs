@@ -15,6 +15,7 @@
 //! [`Clocks`] keeps both caches over the simulator's store. `--one-instant` turns them off for a
 //! test that needs every answer from the same instant.
 
+use crate::computed::{Computed, Seen};
 use crate::faults::Mode;
 use crate::store::Store;
 use std::collections::HashMap;
@@ -24,64 +25,6 @@ use std::sync::Arc;
 pub const REPORT_INTERVAL_MS: i64 = 20_000;
 /// How long a user's namespaces are kept (FO server.go `namespaceCacheDuration`).
 pub const NAMESPACE_CACHE_MS: i64 = 20_000;
-
-/// One object as the report's computation indexes it (reporter `NewResourceStatus`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct IndexRow {
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-    pub status: String,
-    pub message: String,
-    pub last_reconciled: Option<String>,
-}
-
-/// One kind's counts in one namespace (reporter `reconcilerStats`).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct NsStats {
-    pub total: u64,
-    pub suspended: u64,
-    pub failing: u64,
-}
-
-/// One installed kind's counts, per namespace (reporter `ReconcilerStatsByNamespace`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KindStats {
-    pub api_version: String,
-    pub kind: String,
-    pub by_namespace: HashMap<String, NsStats>,
-}
-
-/// What one computation of the report holds (reporter `FluxStatusReporter.Compute`): the
-/// counts of every installed kind, zero-count kinds included, and the search index.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Computed {
-    pub stats: Vec<KindStats>,
-    pub index: Vec<IndexRow>,
-}
-
-/// What one request sees: the report's last computation, the user's namespaces as cached, and
-/// the seed that orders rows the server's sort leaves tied.
-#[derive(Debug, Clone)]
-pub struct Seen {
-    pub computed: Arc<Computed>,
-    /// The user's namespaces as the server holds them for this request.
-    pub namespaces: Vec<String>,
-    /// Per request: rows with the same `lastReconciled` come out in no fixed order
-    /// (resources.go sorts with `sort.Slice`, not stable, after per-kind goroutines append).
-    pub seed: u64,
-}
-
-impl Seen {
-    /// Everything as of now, as a server without caches would answer.
-    pub fn now(store: &Store, mode: &Mode) -> Seen {
-        Seen {
-            computed: Arc::new(store.compute()),
-            namespaces: store.visible_namespaces(mode),
-            seed: 0,
-        }
-    }
-}
 
 /// The simulator's time and the server's two caches over it.
 #[derive(Debug)]
@@ -185,7 +128,7 @@ impl Clocks {
         if self.one_instant {
             return Seen {
                 seed,
-                ..Seen::now(store, mode)
+                ..store.seen_now(mode)
             };
         }
         Seen {

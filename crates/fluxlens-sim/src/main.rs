@@ -3,6 +3,7 @@
 
 mod args;
 mod clocks;
+mod computed;
 #[cfg(test)]
 mod conformance;
 mod crd_schema;

@@ -3,7 +3,7 @@
 //! user's namespaces, swallowed List errors). Each behaviour names the Go function it
 //! mirrors; `conformance.rs` pins them.
 
-use crate::clocks::{Computed, IndexRow, KindStats, NsStats, Seen};
+use crate::computed::{Computed, IndexRow, KindStats, NsStats, Seen};
 use crate::faults::Mode;
 use crate::filter;
 use crate::served;
@@ -15,6 +15,7 @@ use fluxlens_core::wire::server::lists_every_kind_at;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Results per kind in live mode (FO internal/web/resources.go `GetResourcesStatus`).
 pub const RESOURCES_CAP_PER_KIND: usize = 2500;
@@ -321,7 +322,7 @@ impl Store {
     /// `GET /api/v1/report` for this user, as of now without the server's caches.
     #[cfg(test)]
     pub fn report(&self, mode: &Mode, placeholder: bool) -> Value {
-        self.report_at(&Seen::now(self, mode), mode, placeholder)
+        self.report_at(&self.seen_now(mode), mode, placeholder)
     }
 
     /// `GET /api/v1/report` for this user (FO report.go `GetReport`): the last computation's
@@ -428,6 +429,15 @@ impl Store {
             .is_none_or(|allowed| allowed.iter().any(|a| a == ns))
     }
 
+    /// Everything as of now, as a server without caches would answer.
+    pub fn seen_now(&self, mode: &Mode) -> Seen {
+        Seen {
+            computed: Arc::new(self.compute()),
+            namespaces: self.visible_namespaces(mode),
+            seed: 0,
+        }
+    }
+
     /// What the report's computation holds now (reporter `FluxStatusReporter.Compute`, run by
     /// the ticker in `report.go` `refreshReportCache`): per installed kind, the counts per
     /// namespace (`getReconcilersStatus`: suspended by `spec.suspend`; failing when not
@@ -532,7 +542,7 @@ impl Store {
             ns,
             status,
         };
-        self.resources_at(&Seen::now(self, mode), mode, &query)
+        self.resources_at(&self.seen_now(mode), mode, &query)
     }
 
     /// `GET /api/v1/resources`. Live (FO resources.go `GetLiveResources`): the cluster as it
@@ -716,7 +726,7 @@ impl Store {
         ns: Option<&str>,
         type_: Option<&str>,
     ) -> Value {
-        self.events_at(&Seen::now(self, mode), mode, kind, name, ns, type_)
+        self.events_at(&self.seen_now(mode), mode, kind, name, ns, type_)
     }
 
     /// [`Store::events`] as one request sees the server: the default kinds from the index of
