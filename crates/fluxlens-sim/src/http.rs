@@ -532,7 +532,12 @@ fn api_routes(
         _ => return index_page(state),
     };
     drop(s);
-    let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
+    json_with_faults(faults, &value)
+}
+
+/// A JSON answer as the faults leave it: padded, cut in half, or dropped mid-stream.
+fn json_with_faults(faults: &Faults, value: &Value) -> Response<Body> {
+    let mut bytes = serde_json::to_vec(value).unwrap_or_default();
     if faults.big {
         // Keep it valid JSON: pad with whitespace to ~10 MB.
         bytes.extend(std::iter::repeat_n(b' ', 10 << 20));
