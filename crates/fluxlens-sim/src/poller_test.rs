@@ -792,3 +792,49 @@ async fn confirmations_are_renewed_by_time_and_at_once_after_a_hidden_tab() {
     assert!(renewals >= 5);
     assert!(confirming(&asked), "renewed within five minutes");
 }
+
+/// #67: a `dependsOn` target outside the lists (here the Tailscale ProxyGroup a ResourceSet
+/// waits for, read with the batch read, inventory_objects.go `GetInventoryObjects`) that the
+/// server answered NotFound read "does not exist" until the renewal, up to 5 minutes after it
+/// was created. Every NotFound is asked again each poll.
+#[tokio::test]
+async fn a_target_created_after_its_not_found_exists_at_the_next_poll() {
+    use fluxlens_core::model::Answer;
+    let state = state("operator-mock");
+    let proxy_group = {
+        let mut store = state.store.write().unwrap();
+        let i = store
+            .external
+            .iter()
+            .position(|o| o["kind"] == "ProxyGroup")
+            .expect("the scenario's ProxyGroup");
+        store.external.remove(i)
+    };
+    let answer = |c: &Cluster| {
+        c.confirmations
+            .iter()
+            .find(|(k, _)| k.kind.as_str() == "ProxyGroup")
+            .map(|(_, a)| a.clone())
+    };
+    let mut poller = Poller::default();
+    let mut model = first_load(&state, &mut poller).await;
+    assert_eq!(answer(&model), Some(Answer::NotFound));
+    state.store.write().unwrap().external.push(proxy_group);
+    let mut asked = Vec::new();
+    if let Some(m) = poll(&state, &mut poller, &mut asked).await.unwrap() {
+        model = m;
+    }
+    assert!(
+        matches!(answer(&model), Some(Answer::Found(_))),
+        "{:?}",
+        answer(&model)
+    );
+    // Once it exists, it is not asked again every poll.
+    let mut asked = Vec::new();
+    poll(&state, &mut poller, &mut asked).await.unwrap();
+    let status_only = asked
+        .iter()
+        .filter(|r| matches!(r, Request::Objects(b) if b.status_only))
+        .count();
+    assert_eq!(status_only, 0, "{asked:?}");
+}

@@ -38,6 +38,7 @@ enum Phase {
     Halves,
     Helm,
     Confirm,
+    Recheck,
 }
 
 /// One poll under way.
@@ -71,6 +72,8 @@ struct Poll<B> {
     unconfirmed: Vec<(ObjectKey, String)>,
     /// On a renewal, the answers it renews: kept for a reference whose renewal fails.
     renewed_from: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
+    /// The server's "does not exist" answers were asked again this poll.
+    rechecked: bool,
 }
 
 impl<B> Poll<B> {
@@ -101,6 +104,7 @@ impl<B> Poll<B> {
             confirm: Vec::new(),
             unconfirmed: Vec::new(),
             renewed_from: Default::default(),
+            rechecked: false,
         }
     }
 }
@@ -245,6 +249,7 @@ impl<B: Text> Poller<B> {
             Phase::Halves => self.on_halves(&mut p, answers),
             Phase::Helm => self.on_helm(&mut p, answers),
             Phase::Confirm => self.on_confirm(&mut p, answers),
+            Phase::Recheck => self.on_recheck(&mut p, answers),
             Phase::PageReads => self.objects_wave(&mut p),
         };
         self.settle(p, step)
@@ -430,6 +435,7 @@ impl<B: Text> Poller<B> {
         if p.renew {
             p.renewed_from = std::mem::take(&mut m.confirmations);
             m.kept_answers.clear();
+            m.absent.clear();
         }
         // Equal lists (the usual poll) need no keyed diff of thousands of rows.
         let (changed, gone) = if Arc::ptr_eq(&m.summaries, &p.rows) || m.summaries == p.rows {
@@ -611,6 +617,24 @@ impl<B: Text> Poller<B> {
     /// Builds the model when anything it is built from changed, then confirms the references
     /// that look missing (§0.2).
     fn finish(&mut self, p: &mut Poll<B>) -> Step {
+        // "Does not exist" is said only while it is true: every NotFound the server gave is
+        // asked again each poll (one small status-only read), not only at the renewal — a
+        // `dependsOn` target created after its NotFound read "does not exist" for 5 minutes.
+        if !p.rechecked && !p.renew && !p.first && !self.memory.absent.is_empty() {
+            p.rechecked = true;
+            p.phase = Phase::Recheck;
+            let refs: Vec<_> = self.memory.absent.values().cloned().collect();
+            let requests = refs
+                .chunks(load::BATCH_SIZE)
+                .map(|c| {
+                    Request::Objects(InventoryObjectsRequest {
+                        objects: c.to_vec(),
+                        status_only: true,
+                    })
+                })
+                .collect();
+            return ask(false, "", requests, BATCHES_IN_FLIGHT);
+        }
         let m = &mut self.memory;
         m.summaries = p.rows.clone();
         let notes = m.notes_print();
@@ -670,6 +694,7 @@ impl<B: Text> Poller<B> {
                             .push((k, "the server did not answer for it".into()));
                     }
                     m.confirmations.extend(load::confirmations(&r.objects));
+                    m.note_absent(req, &r.objects);
                 }
                 Err(e) => {
                     let why = format!("the confirming read failed ({e})");
@@ -705,6 +730,31 @@ impl<B: Text> Poller<B> {
         cluster.confirmations = m.confirmations.clone();
         cluster.notes.kept_answers = m.kept_answers.clone();
         Step::Done(Ok(Some(Box::new(cluster))))
+    }
+}
+
+impl<B: Text> Poller<B> {
+    /// The NotFound answers asked again: one that changed makes the poll rebuild the model; a
+    /// read that failed leaves them as they were (asked again next poll).
+    fn on_recheck(&mut self, p: &mut Poll<B>, answers: Vec<Answer<B>>) -> Step {
+        let m = &mut self.memory;
+        let asked: Vec<_> = m.absent.values().cloned().collect();
+        for (chunk, answer) in asked.chunks(load::BATCH_SIZE).zip(answers) {
+            let req = InventoryObjectsRequest {
+                objects: chunk.to_vec(),
+                status_only: true,
+            };
+            if let Ok(r) = answer.and_then(|b| decode::<InventoryObjectsResponse>(&b.text())) {
+                for (k, answer) in load::confirmations(&r.objects) {
+                    if m.confirmations.get(&k) != Some(&answer) {
+                        p.dirty = true;
+                        m.confirmations.insert(k, answer);
+                    }
+                }
+                m.note_absent(&req, &r.objects);
+            }
+        }
+        self.finish(p)
     }
 }
 

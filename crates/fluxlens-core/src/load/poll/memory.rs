@@ -85,6 +85,8 @@ pub(super) struct Memory<B> {
     /// Kinds with objects whose rows left the list and that could not be read since, and since
     /// when (ms): their objects are shown as last read.
     pub stale_kinds: BTreeMap<String, i64>,
+    /// The confirming read's items the server last answered NotFound, asked again every poll.
+    pub absent: BTreeMap<ObjectKey, crate::wire::inventory::ObjectRef>,
     /// Objects whose rows left the list and that the server has not said are gone: read every
     /// poll until it answers NotFound or the row is back.
     pub vanished: std::collections::BTreeSet<ObjectKey>,
@@ -122,6 +124,7 @@ impl<B> Default for Memory<B> {
             backoff: HashMap::new(),
             stale_kinds: BTreeMap::new(),
             vanished: Default::default(),
+            absent: BTreeMap::new(),
             helm_inventories: HashMap::new(),
             helm_read_at: HashMap::new(),
             last_report: None,
@@ -202,6 +205,23 @@ impl<B: PartialEq> Memory<B> {
             }
         }
         (changed, error)
+    }
+
+    /// Notes which items of a confirming read the server answered NotFound (asked again each
+    /// poll) and which it answered otherwise (no longer).
+    pub fn note_absent(
+        &mut self,
+        req: &InventoryObjectsRequest,
+        results: &[crate::wire::inventory::ObjectResult],
+    ) {
+        for (item, answer) in req.objects.iter().zip(load::confirmations(results)) {
+            let (key, answer) = answer;
+            if answer == Answer::NotFound {
+                self.absent.insert(key, item.clone());
+            } else {
+                self.absent.remove(&key);
+            }
+        }
     }
 
     /// Settles the objects whose rows left the list, once this poll's reads are applied: a
