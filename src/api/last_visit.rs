@@ -83,7 +83,9 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
     ) {
         // The live read may have landed while the chunk was on its way: it wins.
         if state.data.with_untracked(Option::is_none) {
-            match kept::reopen(&text, cookie.as_ref(), answered) {
+            // Once answered, this visit's report says whom the server reads as.
+            let now = state.report.get_untracked().filter(|_| answered);
+            match kept::reopen(&text, cookie.as_ref(), now.as_deref()) {
                 Ok(cluster) => {
                     let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
                     state.last_visit.set(Some(since));
@@ -106,9 +108,19 @@ pub fn forget() {
     super::visits::forget();
 }
 
-/// Keeps the page's data soon (the first live data at once, then at most every five minutes):
-/// what is kept is the data shown when the timer fires, if it is live.
+/// Keeps the page's data soon (the first settled live data at once, then at most every five
+/// minutes): what is kept is the data shown when the timer fires, if it is live and settled —
+/// never the first load's preview ("confirming…", CRDs being read), which would then be the
+/// next visit's copy for five minutes.
 pub fn keep_soon(state: AppState) {
+    let settled = |state: AppState| {
+        state
+            .data
+            .with_untracked(|d| d.as_ref().is_some_and(|d| d.cluster.settled()))
+    };
+    if !settled(state) {
+        return;
+    }
     let now = js_sys::Date::now();
     if KEPT_AT
         .with(Cell::get)
@@ -120,6 +132,11 @@ pub fn keep_soon(state: AppState) {
     gloo_timers::callback::Timeout::new(KEEP_AFTER_MS, move || {
         let live = state.last_visit.get_untracked().is_none()
             && state.snapshot.with_untracked(Option::is_none);
+        if !settled(state) {
+            // Replaced meanwhile by a preview: the next settled data is kept instead.
+            KEPT_AT.with(|t| t.set(None));
+            return;
+        }
         if let Some(data) = state.data.get_untracked().filter(|_| live) {
             let cookie = cookie();
             leptos::task::spawn_local(async move {

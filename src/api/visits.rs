@@ -6,6 +6,7 @@
 use crate::state::{AppState, Loaded};
 use fluxlens_core::analyses::changes::digest::VisitDigest;
 use fluxlens_core::share::visits::Visits;
+use fluxlens_core::wire::FluxReport;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -26,10 +27,10 @@ fn cookie() -> Option<fluxlens_core::wire::auth::AuthProvider> {
 }
 
 /// The kept visits, read from this browser (none when there is no storage, nothing kept, or
-/// what is kept may not show now).
-fn stored() -> Visits {
+/// what is kept may not show now to the user this visit's report names, `now`).
+fn stored(now: &FluxReport) -> Visits {
     let text = storage().and_then(|s| s.get_item(&key()).ok().flatten());
-    match text.map(|t| Visits::decode(&t, cookie().as_ref())) {
+    match text.map(|t| Visits::decode(&t, cookie().as_ref(), now)) {
         Some(Ok(v)) => v,
         // Damaged, or kept behind a sign-in this user does not have: gone.
         Some(Err(_)) => {
@@ -62,26 +63,30 @@ pub fn restore(state: AppState) {
 
 crate::chunks::in_chunk! { fluxlens_snapshot:
     fn restore_kept(state: AppState) {
-        remember(state);
+        if let Some(report) = state.report.get_untracked() {
+            remember(state, &report);
+        }
     }
 }
 
-fn remember(state: AppState) {
+/// Remembers the kept visits once this visit's report says whom the server reads as.
+fn remember(state: AppState, now: &FluxReport) {
     if state.visits.with_untracked(Option::is_none) {
-        state.visits.set(Some(Arc::new(stored())));
+        state.visits.set(Some(Arc::new(stored(now))));
     }
 }
 
 /// Adds this read to the kept visits (one an hour: later reads of the hour replace it).
 pub fn record(state: AppState, data: &Loaded) {
-    remember(state);
-    let mut visits = stored();
+    let report = &data.cluster.report;
+    remember(state, report);
+    let mut visits = stored(report);
     let now = js_sys::Date::now() as i64;
     visits.record(VisitDigest::of(&data.cluster, &data.analysis), now);
     let Some(store) = storage() else {
         return;
     };
-    match visits.encode(cookie().as_ref()) {
+    match visits.encode(cookie().as_ref(), report) {
         Some(text) if store.set_item(&key(), &text).is_ok() => {}
         // Full storage or one visit too large: nothing kept, nothing else lost.
         _ => forget(),

@@ -133,12 +133,17 @@ pub fn Notices() -> impl IntoView {
         state.error.get().map(|e| {
             let login = match &e {
                 fluxlens_core::wire::error::ApiError::Unauthorized { login_url: Some(u) } => {
-                    let path = web_sys::window()
-                        .and_then(|w| w.location().pathname().ok())
-                        .unwrap_or_default();
-                    Some(format!(
-                        "{u}?originalPath={}",
-                        js_sys::encode_uri_component(&path)
+                    let here = web_sys::window().map(|w| w.location());
+                    let part = |f: fn(&web_sys::Location) -> Result<String, _>| {
+                        here.as_ref().and_then(|l| f(l).ok()).unwrap_or_default()
+                    };
+                    let (path, query, fragment) = (
+                        part(web_sys::Location::pathname),
+                        part(web_sys::Location::search),
+                        part(web_sys::Location::hash),
+                    );
+                    Some(fluxlens_core::wire::auth::sign_in_url(
+                        u, &path, &query, &fragment,
                     ))
                 }
                 _ => None,

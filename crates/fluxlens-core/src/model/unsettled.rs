@@ -80,6 +80,18 @@ impl Unsettled {
 }
 
 impl Cluster {
+    /// Whether this is the model of a finished poll, not the first load's preview shown while
+    /// its confirming read and its CRD read are under way (#67: a copy kept for the next visit
+    /// was that preview, "confirming…" and CRDs unknown, locked in for 5 minutes).
+    pub fn settled(&self) -> bool {
+        let confirming = self
+            .notes
+            .unconfirmed
+            .iter()
+            .any(|(_, why)| why == CONFIRMING);
+        !confirming && self.crds != crate::model::CrdAccess::Reading
+    }
+
     /// What the confirming read has not settled, if anything: references it is still asking
     /// about first (they settle within a round trip), then those it could not answer for.
     pub fn unsettled(&self) -> Option<Unsettled> {
@@ -152,5 +164,17 @@ mod tests {
                 .notice()
                 .starts_with("Confirming 3 references")
         );
+    }
+
+    #[test]
+    fn the_first_loads_preview_is_not_settled_and_the_finished_poll_is() {
+        let mut c = Cluster::new(Default::default(), std::iter::empty(), Default::default());
+        assert!(c.settled());
+        c.notes.unconfirmed = vec![(key("a"), CONFIRMING.into())];
+        assert!(!c.settled(), "confirming");
+        c.notes.unconfirmed = vec![(key("a"), "the confirming read failed (HTTP 504)".into())];
+        assert!(c.settled(), "a poll that ended, unconfirmed");
+        c.crds = crate::model::CrdAccess::Reading;
+        assert!(!c.settled(), "reading the CRDs");
     }
 }

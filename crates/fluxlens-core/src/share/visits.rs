@@ -23,6 +23,10 @@ const ONE_PER_MS: i64 = 3_600_000;
 pub struct Visits {
     #[serde(default)]
     signed_in: bool,
+    /// Whom the server read as (`kept::identity`): visits kept behind a sign-in show only to
+    /// the same identity.
+    #[serde(default)]
+    identity: Option<String>,
     pub list: Vec<VisitDigest>,
 }
 
@@ -57,8 +61,13 @@ impl Visits {
     }
 
     /// The encoded text to store, dropping the oldest visits until it fits.
-    pub fn encode(&mut self, cookie: Option<&AuthProvider>) -> Option<String> {
+    pub fn encode(
+        &mut self,
+        cookie: Option<&AuthProvider>,
+        report: &crate::wire::FluxReport,
+    ) -> Option<String> {
         self.signed_in = super::snapshot::kept::sign_in(cookie) == Some(true);
+        self.identity = super::snapshot::kept::identity(report);
         loop {
             let text = seal(PREFIX, &serde_json::to_vec(self).ok()?);
             if text.len() <= MAX_VISITS_BYTES {
@@ -72,16 +81,18 @@ impl Visits {
     }
 
     /// The kept visits, when the sign-in now lets them show (the rule of the last visit's
-    /// copy: kept behind a sign-in, shown only to a signed-in user).
-    pub fn decode(text: &str, cookie: Option<&AuthProvider>) -> Result<Visits, SnapshotError> {
+    /// copy: kept behind a sign-in, shown only to the same signed-in identity; `now`: this
+    /// visit's report).
+    pub fn decode(
+        text: &str,
+        cookie: Option<&AuthProvider>,
+        now: &crate::wire::FluxReport,
+    ) -> Result<Visits, SnapshotError> {
         let json = unseal_within(PREFIX, text, MAX_VISITS_BYTES)?;
         let v: Visits =
             serde_json::from_str(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))?;
-        let allowed = match super::snapshot::kept::sign_in(cookie) {
-            None => !v.signed_in,
-            Some(now) => now,
-        };
-        if allowed {
+        let kept_for = v.identity.as_deref();
+        if super::snapshot::kept::admits(v.signed_in, kept_for, cookie, Some(now)) {
             Ok(v)
         } else {
             Err(SnapshotError::Invalid("kept behind a sign-in".into()))
@@ -136,21 +147,30 @@ mod tests {
 
     #[test]
     fn the_store_round_trips_and_keeps_to_its_bound_and_sign_in() {
+        let as_user = |user: &str| -> crate::wire::FluxReport {
+            serde_json::from_str(&format!(
+                r#"{{"spec":{{"userInfo":{{"username":"{user}","impersonation":{{"username":"{user}","groups":["g"]}}}}}}}}"#
+            ))
+            .unwrap()
+        };
+        let (ada, bob) = (as_user("ada"), as_user("bob"));
         let mut v = Visits::default();
         v.record(at(H), H);
-        let text = v.encode(None).unwrap();
-        assert_eq!(Visits::decode(&text, None).unwrap().list, v.list);
+        let text = v.encode(None, &ada).unwrap();
+        assert_eq!(Visits::decode(&text, None, &ada).unwrap().list, v.list);
         let signed = AuthProvider {
             provider: "OIDC".into(),
             url: String::new(),
             authenticated: true,
         };
-        let behind = v.encode(Some(&signed)).unwrap();
+        let behind = v.encode(Some(&signed), &ada).unwrap();
         assert!(
-            Visits::decode(&behind, None).is_err(),
+            Visits::decode(&behind, None, &ada).is_err(),
             "kept behind a sign-in"
         );
-        assert!(Visits::decode(&behind, Some(&signed)).is_ok());
-        assert!(Visits::decode("flv1.garbage", None).is_err());
+        assert!(Visits::decode(&behind, Some(&signed), &ada).is_ok());
+        // #67: the next user to sign in on this browser does not see them.
+        assert!(Visits::decode(&behind, Some(&signed), &bob).is_err());
+        assert!(Visits::decode("flv1.garbage", None, &ada).is_err());
     }
 }

@@ -13,6 +13,19 @@ pub struct AuthProvider {
     pub authenticated: bool,
 }
 
+/// The sign-in link that brings the user back to this very view: `path`, `query` (with its
+/// `?`) and `fragment` (with its `#`) in one `originalPath`. The operator keeps that parameter
+/// through the provider and redirects to it verbatim when it is a safe relative path
+/// (oauth2.go `originalURL`, `isSafeRedirectPath`); only a path lost the view's query and
+/// fragment (its filters, the object open, a snapshot link's data).
+pub fn sign_in_url(login_url: &str, path: &str, query: &str, fragment: &str) -> String {
+    let back = format!("{path}{query}{fragment}");
+    format!(
+        "{login_url}?originalPath={}",
+        crate::util::query::encode(&back)
+    )
+}
+
 /// Finds and decodes the `auth-provider` cookie in a `document.cookie` string.
 pub fn parse_cookie(cookies: &str) -> Option<AuthProvider> {
     let value = cookies
@@ -119,5 +132,21 @@ mod tests {
             login_url(&cookie("/oauth2/authorize"), page).as_deref(),
             Some("/oauth2/authorize")
         );
+    }
+
+    #[test]
+    fn the_sign_in_link_comes_back_to_the_path_its_query_and_fragment() {
+        let u = sign_in_url(
+            "https://flux.example.org/oauth2/authorize",
+            "/graph",
+            "?ns=apps&q=web server",
+            "#s=flx1.abc",
+        );
+        assert_eq!(
+            u,
+            "https://flux.example.org/oauth2/authorize?originalPath=/graph%3Fns%3Dapps%26q%3Dweb%20server%23s%3Dflx1.abc"
+        );
+        let back = crate::util::query::decode(u.split_once("originalPath=").unwrap().1);
+        assert_eq!(back, "/graph?ns=apps&q=web server#s=flx1.abc");
     }
 }
