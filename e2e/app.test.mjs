@@ -151,11 +151,14 @@ test('401 in OIDC mode offers sign-in at the provider URL; 403 is explained', as
   const sim = await startSim(['--scenario', 'demo', '--oidc']);
   try {
     const page = await newPage(browser);
-    await page.goto(sim.base + '/graph');
+    await page.goto(sim.base + '/graph?q=apps#top');
     const signIn = page.getByRole('link', { name: 'Sign in' });
     await signIn.waitFor();
-    // The server writes the absolute <baseURL>/oauth2/authorize; same origin, so offered.
-    assert.equal(await signIn.getAttribute('href'), `${sim.base}/oauth2/authorize?originalPath=%2Fgraph`);
+    // The server writes the absolute <baseURL>/oauth2/authorize; same origin, so offered. The
+    // link comes back to the view itself: path, query and fragment (#67; oauth2.go originalURL
+    // redirects to originalPath verbatim).
+    const back = new URL(await signIn.getAttribute('href')).searchParams.get('originalPath');
+    assert.equal(back, '/graph?q=apps#top');
     // The login is the operator's page, not a route of the app: the browser loads it.
     const other = await newPage(browser);
     await other.goto(sim.base + '/graph');
