@@ -1,25 +1,30 @@
 //! What a fluxlens tab costs the Flux Operator it reads (#47 "server cost"): core's poller run
-//! natively against the simulator for an hour of polls (120 at the default 30 s) on synthetic
-//! clusters of 200, 1,000 and 5,000 objects, live and with `search.cached`, counting every
-//! request; then the kube-apiserver calls those requests make, by the operator's own code
-//! (v0.58.1, `internal/web/`):
-//! - `/report` is served from a cache the server refreshes every 20 s whoever watches
-//!   (report.go `startReportCache`, server.go `reportInterval`); it filters by the user's
-//!   namespaces (`kubeclient.ListUserNamespaces`, cached 20 s per user — `namespaceCacheDuration`
-//!   — so a 30 s poll misses it once: for an impersonated user one SelfSubjectAccessReview,
-//!   one more per namespace for a user who is not cluster-wide);
-//! - the live list (resources.go `GetLiveResources`) lists each kind of the index once per
-//!   namespace searched; `search.cached` answers from the index (search.go
-//!   `GetCachedResources`): no List;
-//! - a batch read gets each object (inventory_objects.go `getInventoryObject`, `GetClient`);
-//! - `GET /resource` reads Helm storage's Secret, never cached (cmd/operator/main.go
-//!   `DisableFor` Secret); `/events` lists through `GetAPIReader`, never cached.
+//! natively against the simulator, on the server's 20 s clocks, for an hour of polls (120 at the
+//! default 30 s) on synthetic clusters of 200, 1,000 and 5,000 objects, live and with
+//! `search.cached`, counting every request; then the kube-apiserver calls those requests make,
+//! by the operator's own code (v0.58.1):
+//! - the web server's clients cache no unstructured read. Both are controller-runtime clients
+//!   built with `CacheOptions` that only name `DisableFor` (the manager's in `cmd/operator/main.go`,
+//!   each impersonated user's in `internal/web/kubeclient/client.go` `newUserClient`), and
+//!   controller-runtime reads `Unstructured` objects from its cache only when
+//!   `CacheOptions.Unstructured` is set. Every web read of a Flux object is unstructured
+//!   (resources.go `GetLiveResources`, inventory_objects.go `getInventoryObject`, resource.go
+//!   `GetResource`): each reaches the API server, with or without authentication;
+//! - `/report` is served from the report the server computes every 20 s whoever watches
+//!   (report.go `startReportCache`); it and every list read the user's namespaces
+//!   (kubeclient `ListUserNamespaces`, cached 20 s per user, so a 30 s poll misses it once). The
+//!   namespace List itself is typed and comes from the manager's informer; for an impersonated
+//!   user the miss costs one SelfSubjectAccessReview (`filterNamespacesByAccess`; one more per
+//!   namespace for a user who is not cluster-wide); the operator's own identity needs none;
+//! - the live list lists each kind of the index once (once per namespace for a restricted
+//!   user); `search.cached` answers from the index (search.go `GetCachedResources`): no List;
+//! - a batch read gets each object: one GET per item;
+//! - `GET /resource` reads the object and Helm storage's Secret (never cached: `DisableFor`);
+//!   `/events` lists through `GetAPIReader`, never cached.
 //!
-//! Without an `authentication` block every request runs as the operator's service account,
-//! whose client reads Flux kinds from the manager's informer cache: only Secrets and events
-//! reach the API server. With OIDC each user's client is impersonated and has no cache
-//! (kubeclient/client.go `newUserClient`: `CacheOptions` without a `Reader`): every Get and
-//! List is an API-server call.
+//! Not per tab: the report's own computation every 20 s (reporter `Compute`: a List of every
+//! installed Flux kind, the CRDs and the controllers' Deployments), which the operator runs
+//! whether anyone watches or not.
 //!
 //! `make bench` runs it (`FLUXLENS_SERVER_COST=1`, release) and writes the table into
 //! BENCHMARKS.md; counts, not timings, so one run is the answer.
@@ -64,22 +69,20 @@ impl Count {
         self.report + self.lists + self.batches + self.resource + self.events
     }
 
-    /// API-server calls as the operator's service account (no authentication block).
-    fn apiserver_unauthenticated(&self) -> usize {
-        self.resource + self.events
-    }
-
-    /// API-server calls as an impersonated, cluster-wide OIDC user; `kinds`: the index's.
-    fn apiserver_oidc(&self, kinds: usize, cached: bool) -> usize {
-        // Lists by kind (the re-lists) are one List each; the default list one per kind.
-        let relists = self.lists.saturating_sub(self.polls);
+    /// API-server calls: a List per kind of the live default list and per re-list (none from
+    /// the index), a GET per object read, the object and its Helm storage per `GET /resource`,
+    /// a List per events read; `impersonated`: one SelfSubjectAccessReview a poll as well (the
+    /// 20 s namespace cache, missed by a 30 s poll; the operator's own identity needs none).
+    fn apiserver(&self, kinds: usize, cached: bool, impersonated: bool) -> usize {
+        // From the index, every list is a lookup; live, the default list is a List per kind
+        // and each re-list one more.
         let lists = if cached {
             0
         } else {
-            relists + self.polls * kinds
+            self.polls * kinds + self.lists.saturating_sub(self.polls)
         };
-        // One SelfSubjectAccessReview a poll: the 20 s namespace cache is missed by a 30 s poll.
-        self.polls + lists + self.objects + 2 * self.resource + self.events
+        let reviews = if impersonated { self.polls } else { 0 };
+        lists + self.objects + 2 * self.resource + self.events + reviews
     }
 }
 
@@ -122,8 +125,8 @@ async fn hour(n: usize, cached: bool) -> String {
         per_poll[per_poll.len() / 2],
         steady.requests(),
         steady.objects,
-        steady.apiserver_unauthenticated(),
-        steady.apiserver_oidc(kinds, cached),
+        steady.apiserver(kinds, cached, false),
+        steady.apiserver(kinds, cached, true),
     )
 }
 
