@@ -78,6 +78,9 @@ pub struct Store {
     pub crds: Vec<Value>,
     /// Non-Flux objects (ConfigMaps, Tailscale ProxyGroups, …) a ResourceSet may depend on.
     pub external: Vec<Value>,
+    /// The Flux kinds whose CRDs the cluster has: fixed when the cluster is built (deleting a
+    /// kind's last object leaves its CRD).
+    installed: Vec<String>,
 }
 
 /// An answer the server gives as plain text with a status code.
@@ -169,7 +172,7 @@ impl Store {
         if report["metadata"]["namespace"].is_null() {
             report["metadata"]["namespace"] = json!("flux-system");
         }
-        Store {
+        let mut store = Store {
             report,
             entries,
             index,
@@ -177,7 +180,10 @@ impl Store {
             // Served whole, as an API server does: a schema for each that has none.
             crds: crds.into_iter().map(crate::crd_schema::filled).collect(),
             external,
-        }
+            installed: Vec::new(),
+        };
+        store.installed = store.crd_kinds();
+        store
     }
 
     /// Changes an object's Ready condition, as a reconcile would (`/__sim/set-ready`): the
@@ -446,7 +452,8 @@ impl Store {
     pub fn compute(&self) -> Computed {
         let mut stats: BTreeMap<String, KindStats> = self
             .installed_kinds()
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|kind| {
                 let stats = KindStats {
                     api_version: Kind::parse(&kind).default_api_version().to_string(),
@@ -497,9 +504,14 @@ impl Store {
     }
 
     /// The Flux kinds whose CRDs the cluster has (reporter `listCRDs`: the CRDs labelled as
-    /// Flux's): the operator's own, those of each controller the report lists, those the
-    /// scenario's CRDs name, and the kinds of its objects.
-    fn installed_kinds(&self) -> Vec<String> {
+    /// Flux's).
+    fn installed_kinds(&self) -> &[String] {
+        &self.installed
+    }
+
+    /// The Flux kinds whose CRDs a scenario implies: the operator's own, those of each
+    /// controller the report lists, those the scenario's CRDs name, and the kinds of its objects.
+    fn crd_kinds(&self) -> Vec<String> {
         let mut out: Vec<String> = ["FluxInstance", "ResourceSet", "ResourceSetInputProvider"]
             .iter()
             .map(|k| k.to_string())
@@ -864,7 +876,11 @@ impl Store {
                 .default_api_version()
                 .rsplit_once('/')
                 .map_or("", |(g, _)| g);
-            if group != own_group || !self.serves(kind, version) {
+            // A kind whose CRD the cluster lacks has no REST mapping: "no matches for kind",
+            // which inventory_objects.go `inventoryObjectResult` reports as "Error", never
+            // NotFound.
+            let installed = self.installed_kinds().iter().any(|k| k == kind);
+            if group != own_group || !installed || !self.serves(kind, version) {
                 return Err("Error");
             }
             return self
