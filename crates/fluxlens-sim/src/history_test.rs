@@ -265,3 +265,85 @@ async fn over_any_history_the_model_settles_to_the_servers_objects() {
         one_history(seed, scenario).await;
     }
 }
+
+/// The cap crossed and back (resources.go `GetLiveResources`: at most 2,500 rows per kind, in
+/// the default list and in a list by kind alike): past it the poller completes the kind by its
+/// namespaces (never by kind again); once the server stops changing the model holds every
+/// object; below the cap again, the deleted ones go.
+#[tokio::test]
+async fn a_kind_crossing_the_per_kind_cap_and_back_settles_to_the_servers_objects() {
+    let state = state("homelab");
+    let like = keys(&state)
+        .into_iter()
+        .find(|k| k.kind.as_str() == "Kustomization")
+        .unwrap();
+    let (kind, ns, name) = (
+        like.kind.as_str().to_string(),
+        like.namespace.clone(),
+        like.name.clone(),
+    );
+    let mut poller = Poller::default();
+    let mut now = BASE_MS;
+    let mut model = poll_at(&state, &mut poller, &mut Vec::new(), now)
+        .await
+        .unwrap()
+        .unwrap();
+    let settle = |model: &Cluster, state: &AppState| {
+        let (want, got) = (held(state), shown(model));
+        assert_eq!(got.len(), want.len());
+        assert!(want.keys().all(|k| got.contains_key(k)));
+    };
+    // 2,600 more, across 13 namespaces, in four steps.
+    for step in 0..4 {
+        for i in 0..650 {
+            let n = step * 650 + i;
+            let target = format!("cap-{}", n % 13);
+            state.change_store(|s, at| {
+                s.create_like((&kind, &ns, &name), &target, &format!("k{n}"), at)
+            });
+        }
+        now += 30_000;
+        if let Some(m) = poll_at(&state, &mut poller, &mut Vec::new(), now)
+            .await
+            .unwrap()
+        {
+            model = m;
+        }
+    }
+    let mut asked = Vec::new();
+    for _ in 0..QUIET_POLLS {
+        now += 30_000;
+        if let Some(m) = poll_at(&state, &mut poller, &mut asked, now).await.unwrap() {
+            model = m;
+        }
+    }
+    settle(&model, &state);
+    let by_kind_alone = asked.iter().filter(|r| {
+        matches!(r, fluxlens_core::load::poll::Request::List { kind, namespace } if !kind.is_empty() && namespace.is_empty())
+    });
+    assert_eq!(
+        by_kind_alone.count(),
+        0,
+        "a list by kind repeats the cap's cut"
+    );
+    // Back below the cap.
+    for n in 0..2_600 {
+        let target = format!("cap-{}", n % 13);
+        state.change_store(|s, _| s.remove(&kind, &target, &format!("k{n}")));
+    }
+    for _ in 0..QUIET_POLLS {
+        now += 30_000;
+        if let Some(m) = poll_at(&state, &mut poller, &mut Vec::new(), now)
+            .await
+            .unwrap()
+        {
+            model = m;
+        }
+    }
+    settle(&model, &state);
+    assert!(
+        model.notes.incomplete_kinds.is_empty(),
+        "{:?}",
+        model.notes.incomplete_kinds
+    );
+}
