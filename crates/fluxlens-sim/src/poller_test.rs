@@ -838,3 +838,35 @@ async fn a_target_created_after_its_not_found_exists_at_the_next_poll() {
         .count();
     assert_eq!(status_only, 0, "{asked:?}");
 }
+
+/// resources.go `GetLiveResources`: a restricted user's Lists go namespace by namespace and the
+/// first Forbidden drops the kind whole from the default list. Listed again by namespace, the
+/// kind lacks the forbidden namespace's rows: it stays said incomplete, though it has rows and
+/// is under the cap (the lag rule would have called it whole).
+#[tokio::test]
+async fn a_kind_forbidden_in_one_namespace_stays_incomplete_after_its_lists_by_namespace() {
+    let state = state("multitenant");
+    faults(&state, |f| {
+        f.mode.namespaces = Some(
+            ["flux-system", "tenant-data", "tenant-edge", "tenant-web"]
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+        );
+        f.mode.forbid_kind = vec!["HelmRelease@tenant-edge".into()];
+    });
+    state
+        .clocks
+        .lock()
+        .unwrap()
+        .restart(&state.store.read().unwrap());
+    let mut poller = Poller::default();
+    let model = first_load(&state, &mut poller).await;
+    let (_, why) = model
+        .notes
+        .incomplete_kinds
+        .iter()
+        .find(|(k, _)| k == "HelmRelease")
+        .expect("HelmRelease said incomplete");
+    assert!(why.contains("listed 6 of 9"), "{why}");
+}

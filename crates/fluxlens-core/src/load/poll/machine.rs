@@ -425,6 +425,20 @@ impl<B: Text> Poller<B> {
             }
         }
         m.incomplete = load::incomplete_kinds(&p.report, &rows);
+        // A kind put together from lists by namespace is whole only when it has as many rows
+        // as the report counts: one of those lists may have failed without a word (a
+        // Forbidden namespace, resources.go `GetLiveResources`), which the default list's
+        // all-or-nothing rule cannot tell.
+        for (kind, _) in &p.incomplete {
+            let got = rows.iter().filter(|r| &r.kind == kind).count();
+            let expected = super::relist::expected_rows(&p.report, kind);
+            if got < expected && !m.incomplete.iter().any(|(k, _)| k == kind) {
+                let why = format!(
+                    "listed {got} of {expected} the report counts, by namespace: a List the server could not run is left out without an error"
+                );
+                m.incomplete.push((kind.clone(), why));
+            }
+        }
         p.rows = Arc::new(rows);
     }
 
