@@ -870,3 +870,49 @@ async fn a_kind_forbidden_in_one_namespace_stays_incomplete_after_its_lists_by_n
         .expect("HelmRelease said incomplete");
     assert!(why.contains("listed 6 of 9"), "{why}");
 }
+
+/// A user who loses a namespace (RBAC changed; the server's namespace cache catches up within
+/// 20 s, kubeclient `ListUserNamespaces`) no longer has its rows listed, and reading them by
+/// name is Forbidden: they leave the page rather than stay on it, stale, forever.
+#[tokio::test]
+async fn objects_of_a_namespace_the_user_loses_leave_the_page() {
+    let state = state("multitenant");
+    let all = ["flux-system", "tenant-data", "tenant-edge", "tenant-web"];
+    faults(&state, |f| {
+        f.mode.namespaces = Some(all.iter().map(|n| n.to_string()).collect());
+    });
+    state
+        .clocks
+        .lock()
+        .unwrap()
+        .restart(&state.store.read().unwrap());
+    let mut poller = Poller::default();
+    let mut model = first_load(&state, &mut poller).await;
+    let in_edge = |c: &Cluster| {
+        c.objects()
+            .iter()
+            .filter(|o| o.key.namespace == "tenant-edge")
+            .count()
+    };
+    assert!(in_edge(&model) > 0);
+    faults(&state, |f| {
+        f.mode.namespaces = Some(
+            all.iter()
+                .filter(|n| **n != "tenant-edge")
+                .map(|n| n.to_string())
+                .collect(),
+        );
+    });
+    for _ in 0..3 {
+        if let Some(m) = poll(&state, &mut poller, &mut Vec::new()).await.unwrap() {
+            model = m;
+        }
+    }
+    assert_eq!(in_edge(&model), 0);
+    assert!(
+        model.notes.unreadable.is_empty(),
+        "{:?}",
+        model.notes.unreadable
+    );
+    assert!(model.notes.incomplete_kinds.is_empty());
+}

@@ -225,14 +225,16 @@ impl<B: PartialEq> Memory<B> {
     }
 
     /// Settles the objects whose rows left the list, once this poll's reads are applied: a
-    /// NotFound deletes the object; one the server returned stays, fresh; one it could not
-    /// return stays as last read, and its kind is said to be stale from now. Returns whether
-    /// an object was deleted.
+    /// NotFound deletes the object, and so does a Forbidden (the user may no longer read it:
+    /// not this page's to show); one the server returned stays, fresh; one it could not
+    /// return for another reason stays as last read, and its kind is said to be stale from
+    /// now. Returns whether an object went.
     pub fn settle_vanished(&mut self, now_ms: i64) -> bool {
+        let gone = |why: &str| why == "NotFound" || why == "Forbidden";
         let not_found: Vec<ObjectKey> = self
             .unreadable
             .iter()
-            .filter(|(k, why)| why == "NotFound" && self.vanished.contains(k))
+            .filter(|(k, why)| gone(why) && self.vanished.contains(k))
             .map(|(k, _)| k.clone())
             .collect();
         for k in &not_found {
@@ -241,7 +243,7 @@ impl<B: PartialEq> Memory<B> {
             self.answers.forget_holding(k);
         }
         self.unreadable
-            .retain(|(k, why)| !(why == "NotFound" && not_found.contains(k)));
+            .retain(|(k, why)| !(gone(why) && not_found.contains(k)));
         // Objects neither listed nor returned: shown as last read.
         let unread: std::collections::BTreeSet<String> = self
             .unreadable
