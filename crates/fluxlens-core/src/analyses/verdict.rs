@@ -56,10 +56,48 @@ fn count(findings: &[Finding], sev: Severity) -> usize {
 /// model's sentences can use it too).
 pub use crate::util::words::plural;
 
-/// The overview's verdict over the findings as shown (after aggregation). "No critical or
-/// high findings" is an absence: while references that look missing are unsettled (being
-/// confirmed, or not confirmed), it is said only of what could be confirmed, in a neutral tone.
+/// The findings that say something is failing now: OPS-01, the root source that cannot fetch
+/// (MIG-GO-14), an unhealthy FluxInstance (MIG-DIST-03 above info).
+pub fn failing_now(findings: &[Finding]) -> Vec<&Finding> {
+    findings
+        .iter()
+        .filter(|f| match f.rule.as_str() {
+            "OPS-01" | "MIG-GO-14" => true,
+            "MIG-DIST-03" => f.severity > Severity::Info,
+            _ => false,
+        })
+        .collect()
+}
+
+/// The overview's verdict over the findings as shown (after aggregation). What is failing now
+/// comes first (rule catalog revision 5, OPS-01): the on-call engineer's first question. "No
+/// critical or high findings" is an absence: while references that look missing are
+/// unsettled (being confirmed, or not confirmed), it is said only of what could be confirmed,
+/// in a neutral tone.
 pub fn overview(findings: &[Finding], unsettled: Option<&Unsettled>) -> Verdict {
+    let failing = failing_now(findings);
+    if let Some(first) = failing.first() {
+        let objects: usize = failing.iter().map(|f| f.objects().len()).sum();
+        let others = findings
+            .iter()
+            .filter(|f| f.severity >= Severity::High && !failing.iter().any(|x| x == f))
+            .count();
+        let mut detail = first.message.clone();
+        if failing.len() > 1 {
+            detail.push_str(&format!(" · {}", plural(failing.len() - 1, "more cause")));
+        }
+        if others > 0 {
+            detail.push_str(&format!(
+                " · also {}",
+                plural(others, "other critical or high finding")
+            ));
+        }
+        return Verdict {
+            tone: Tone::Bad,
+            text: format!("{} failing now", plural(objects, "object")),
+            detail,
+        };
+    }
     let (crit, high) = (
         count(findings, Severity::Critical),
         count(findings, Severity::High),
@@ -361,6 +399,32 @@ mod tests {
             missing_refs: missing,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn what_fails_now_leads_the_overview() {
+        // #68: a HelmRelease and a Kustomization failed, and the overview led with "No critical
+        // or high findings — 5 medium findings to schedule" in yellow.
+        let mut failing = f("OPS-01", Severity::High);
+        failing.message = "HelmRelease/apps/web is failing since 03:00: Helm upgrade failed".into();
+        let other = f("OPS-01", Severity::High);
+        let findings = [
+            failing.clone(),
+            other,
+            f("SIG-01", Severity::Medium),
+            f("MIG-GO-15", Severity::Critical),
+        ];
+        let v = overview_of(&findings);
+        assert_eq!(v.tone, Tone::Bad);
+        assert_eq!(v.text, "2 objects failing now");
+        assert_eq!(
+            v.detail,
+            "HelmRelease/apps/web is failing since 03:00: Helm upgrade failed · 1 more cause · also 1 other critical or high finding"
+        );
+        // Calm stays calm.
+        let calm = overview_of(&[f("SIG-01", Severity::Medium)]);
+        assert_eq!(calm.text, "No critical or high findings");
+        assert_eq!(calm.tone, Tone::Warn);
     }
 
     #[test]

@@ -247,9 +247,14 @@ fn every_kind_of_change_is_found_once() {
     assert!(back.iter().any(|c| c.kind == ChangeKind::Removed
         && c.subject.hook() == "HelmRelease/tailscale/tailscale-operator"));
     assert!(
-        !back.iter().any(|c| c.kind == ChangeKind::FindingResolved),
+        !back.iter().any(|c| c.kind == ChangeKind::FindingResolved
+            && c.subject.hook() == "HelmRelease/tailscale/tailscale-operator"),
         "{back:#?}"
     );
+    // What is resolved is what recovered: the Kustomization failing in the later read (OPS-01).
+    assert!(back.iter().any(|c| c.kind == ChangeKind::FindingResolved
+        && c.subject.hook() == "Kustomization/flux-system/infra"
+        && c.what == "OPS-01 resolved"));
 }
 
 #[test]

@@ -89,7 +89,9 @@ mod tests {
         assert!(!ids.is_empty());
         for id in &ids {
             assert!(
-                id.starts_with("SIG-") || id.starts_with("MIG-") || id.starts_with("ENT-"),
+                ["OPS-", "SIG-", "MIG-", "ENT-"]
+                    .iter()
+                    .any(|p| id.starts_with(p)),
                 "{id}"
             );
         }

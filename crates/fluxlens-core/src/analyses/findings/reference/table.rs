@@ -7,6 +7,18 @@ use crate::analyses::findings::policy::Class::*;
 
 /// Every rule's entry, in catalog order.
 pub static DOCS: &[RuleDoc] = &[
+    // Revision 5: what is failing now
+    RuleDoc {
+        id: "OPS-01",
+        checks: "An object whose last reconcile failed at its current generation: Ready=False for a reason other than DependencyNotReady or Progressing, Stalled=True, a source whose fetch failed, a Helm release whose install, upgrade or test failed. One finding per cause, with the condition's message, since when (its lastTransitionTime) and its blast radius (what reads or waits on it); a failure that follows from another (a consumer of a failing source, an applier waiting on a failing one) is listed under its cause. The root source is MIG-GO-14's, the FluxInstance MIG-DIST-03's, a failed signature check SIG-03's; a suspended object is not failing.",
+        classes: &[Broken],
+        remediation: "Look closer with `flux events --for Kind/name -n namespace` (and `flux debug ks|hr` for what it applies), fix what the condition names, then reconcile it; everything in its blast radius waits until it recovers.",
+        sources: &[
+            kc!("api/v1/kustomization_types.go"),
+            hc!("api/v2/condition_types.go"),
+            sc!("api/v1/condition_types.go"),
+        ],
+    },
     // §1 artifact signatures
     RuleDoc {
         id: "SIG-01",

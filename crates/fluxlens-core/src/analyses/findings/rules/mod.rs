@@ -10,6 +10,7 @@ mod mig_dist;
 mod mig_go;
 pub mod mig_order;
 mod mig_prune;
+pub mod ops;
 mod sig_anonymous;
 mod sig_identity;
 mod sig_instance;
@@ -38,6 +39,7 @@ pub(crate) use rule;
 
 /// The registry, in catalog order.
 pub static ALL: &[&dyn Rule] = &[
+    &ops::FailingNow,
     &sig_instance::RootUnverified,
     &sig_verdict::NoVerdict,
     &sig_verdict::Failing,
