@@ -215,9 +215,16 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
             data-distribution-stage=known(shown, |f| f.distribution.hook().to_string())
             data-critical=fact(shown, |f| f.critical().to_string())
             data-high=fact(shown, |f| f.high().to_string())
+            data-failing=fact(shown, |f| f.failing.to_string())
         >
             <th scope="row">{name_cell(row)}</th>
-            <td>{state_cell(row, shown, now)}</td>
+            <td>
+                {state_cell(row, shown, now)}
+                // What fails now leads the row (OPS-01), before versions and stages.
+                <span class="fl-fleet__note fl-fleet__warn" data-failing-now="">
+                    {fact(shown, |f| f.failing_now())}
+                </span>
+            </td>
             <td>
                 <span data-flux="">
                     {known(shown, |f| f.flux_version.clone().unwrap_or_else(|| "unknown".into()))}

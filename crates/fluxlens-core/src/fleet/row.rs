@@ -4,6 +4,7 @@
 use super::ClusterEntry;
 use crate::analyses::analysis::Analysis;
 use crate::analyses::migration::Migration;
+use crate::analyses::verdict::failing_now;
 use crate::model::Cluster;
 use crate::wire::error::ApiError;
 use crate::wire::kind::Kind;
@@ -149,6 +150,12 @@ pub struct Facts {
     pub distribution: StageCell,
     /// Findings per severity, `[info, low, medium, high, critical]`.
     pub findings: [usize; 5],
+    /// What is failing now (OPS-01, MIG-GO-14, MIG-DIST-03): how many objects, and the first
+    /// cause's message, which the row leads with.
+    #[serde(default)]
+    pub failing: usize,
+    #[serde(default)]
+    pub failing_first: Option<String>,
     pub missing_refs: usize,
     pub not_visible_refs: usize,
     pub objects: usize,
@@ -179,6 +186,19 @@ pub enum Applied {
 }
 
 impl Facts {
+    /// "2 objects failing now: …", or nothing when nothing fails.
+    pub fn failing_now(&self) -> String {
+        match (&self.failing_first, self.failing) {
+            (Some(first), n) if n > 0 => {
+                format!(
+                    "{} failing now: {first}",
+                    crate::util::words::plural(n, "object")
+                )
+            }
+            _ => String::new(),
+        }
+    }
+
     /// The facts of a loaded cluster.
     pub fn of(cluster: &Cluster, a: &Analysis) -> Facts {
         let spec = &cluster.report.spec;
@@ -209,6 +229,11 @@ impl Facts {
             storage: migration("storage"),
             distribution: migration("distribution"),
             findings: a.summary.findings_by_severity,
+            failing: failing_now(&a.findings)
+                .iter()
+                .map(|f| f.objects().len())
+                .sum(),
+            failing_first: failing_now(&a.findings).first().map(|f| f.message.clone()),
             missing_refs: a.summary.missing_refs,
             not_visible_refs: a.summary.not_visible_refs,
             objects: a.summary.total,

@@ -374,3 +374,35 @@ fn a_wave_lands_only_when_its_fluxinstance_applied_the_version_and_is_ready_at_i
         ["v2.7.5 not applied yet (last applied v2.7.3)"]
     );
 }
+
+/// #68: the fleet row leads with what fails now (OPS-01), as the overview does.
+#[test]
+fn a_row_leads_with_what_fails_now() {
+    let healthy = crate::model::synthetic::healthy(60)
+        .into_iter()
+        .map(|v| serde_json::from_value::<ApiObject>(v).unwrap());
+    let calm = Cluster::new(cluster("v2.7.3").report, healthy, CrdAccess::Forbidden);
+    let f = Facts::of(&calm, &Analysis::of(&calm, None));
+    assert_eq!((f.failing, f.failing_now()), (0, String::new()));
+    let failed: ApiObject = serde_json::from_value(serde_json::json!({
+        "apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease",
+        "metadata": {"name": "web", "namespace": "apps"}, "spec": {},
+        "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "UpgradeFailed",
+            "message": "Helm upgrade failed: timed out", "lastTransitionTime": "2026-12-06T03:00:00Z"}]}
+    }))
+    .unwrap();
+    let objs = calm
+        .objects()
+        .iter()
+        .map(|o| (*o.raw).clone())
+        .chain([failed]);
+    let c = Cluster::new(calm.report.clone(), objs, CrdAccess::Forbidden);
+    let f = Facts::of(&c, &Analysis::of(&c, None));
+    assert_eq!(f.failing, 1);
+    assert!(
+        f.failing_now()
+            .starts_with("1 object failing now: HelmRelease/apps/web is failing since"),
+        "{}",
+        f.failing_now()
+    );
+}
