@@ -19,6 +19,17 @@ fn title(id: &str) -> &'static str {
         .unwrap_or("")
 }
 
+/// A subject playing `role`, with its article: the roles' own names read as reasons ("on the
+/// FluxInstance delivery chain"), which made "medium for a on the FluxInstance delivery chain".
+fn subject_phrase(role: Role) -> &'static str {
+    match role {
+        Role::Root => "a root source",
+        Role::DeliveryChain => "an object on the FluxInstance delivery chain",
+        Role::Platform => "a platform source",
+        Role::Ordinary => "an ordinary source",
+    }
+}
+
 /// How loud a class is: one severity, or the severity per role
 /// ("critical for a root source or on the FluxInstance delivery chain; high otherwise").
 pub fn loudness(class: Class) -> String {
@@ -29,8 +40,8 @@ pub fn loudness(class: Class) -> String {
     for role in Role::ALL {
         let s = grade(class, role);
         match groups.iter_mut().find(|(g, _)| *g == s) {
-            Some((_, roles)) => roles.push(role.as_str()),
-            None => groups.push((s, vec![role.as_str()])),
+            Some((_, roles)) => roles.push(subject_phrase(role)),
+            None => groups.push((s, vec![subject_phrase(role)])),
         }
     }
     let last = groups.len() - 1;
@@ -39,7 +50,7 @@ pub fn loudness(class: Class) -> String {
         .enumerate()
         .map(|(i, (s, roles))| match i == last {
             true => format!("{} otherwise", s.as_str()),
-            false => format!("{} for a {}", s.as_str(), roles.join(" or ")),
+            false => format!("{} for {}", s.as_str(), roles.join(" or ")),
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -146,9 +157,15 @@ mod tests {
     fn a_class_graded_by_role_says_each_severity() {
         assert_eq!(
             loudness(Class::Broken),
-            "critical for a root source or on the FluxInstance delivery chain; high otherwise"
+            "critical for a root source or an object on the FluxInstance delivery chain; high otherwise"
         );
         assert_eq!(loudness(Class::Context), "info");
+        // #68: the roles' names are reasons, not nouns: "medium for a on the FluxInstance …".
+        assert_eq!(
+            loudness(Class::Exposed),
+            "high for a root source; medium for an object on the FluxInstance delivery chain or a platform source; low otherwise"
+        );
+        assert!(!markdown().contains("for a on"));
     }
 
     #[test]
