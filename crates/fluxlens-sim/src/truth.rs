@@ -490,3 +490,40 @@ fn migration_guidance_follows_the_state_of_every_scenario() {
         }
     }
 }
+
+/// #68: every remedy follows its finding's own evidence. On `broken`, MIG-GO-15's remedy for a
+/// plain dependsOn cycle said "Make Kustomization/flux-system/apps exist … an applier the
+/// FluxInstance is delivered through must never wait" of an object that exists.
+#[test]
+fn a_cycles_remedy_breaks_the_cycle_and_never_asks_to_create_what_exists() {
+    let s = store("broken");
+    let c = load(&s, &Mode::default());
+    let findings = fluxlens_core::analyses::findings::evaluate_all(&c);
+    let held = of(&findings, "MIG-GO-15");
+    assert!(!held.is_empty());
+    for f in held {
+        if let Some(what) = f.remediation.strip_prefix("Make ") {
+            let named = what.split(' ').next().unwrap_or("");
+            let key = fluxlens_core::model::ObjectKey::parse(named).unwrap();
+            assert!(
+                c.get(&key).is_none(),
+                "asks to create {named}, which exists: {f:?}"
+            );
+        }
+        if f.message.contains("waits for") && f.evidence.iter().any(|e| e.contains("dependsOn")) {
+            let cycle = f
+                .evidence
+                .iter()
+                .filter(|e| e.contains(&f.subject.to_string()))
+                .count()
+                > 0;
+            if cycle {
+                assert!(
+                    f.remediation.starts_with("Break the cycle"),
+                    "{}",
+                    f.remediation
+                );
+            }
+        }
+    }
+}

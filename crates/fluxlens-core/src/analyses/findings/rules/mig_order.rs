@@ -136,7 +136,7 @@ fn finding(id: &str, order: &Order, subject: &Stuck, held: &[&Stuck], touches: b
         subject.object.clone(),
         message,
         evidence,
-        remediation(subject),
+        remediation(subject, touches),
     );
     if members.len() > 1 {
         f.members = members;
@@ -156,8 +156,8 @@ fn link_line(l: &Link) -> String {
     format!("{what} {}", l.object)
 }
 
-/// The safe order for what the chain holds.
-fn remediation(s: &Stuck) -> String {
+/// The safe order for what the chain holds (`touches`: the chain holds the delivery chain).
+fn remediation(s: &Stuck, touches: bool) -> String {
     let created_source = s.chain.windows(2).find_map(|w| {
         (w[1].kind == LinkKind::CreatedBy && w[1].object.kind == Kind::FluxInstance)
             .then(|| w[0].object.clone())
@@ -171,12 +171,30 @@ fn remediation(s: &Stuck) -> String {
             s.object
         );
     }
+    // #68: a plain dependsOn cycle got "Make X exist … an applier the FluxInstance is delivered
+    // through must never wait", about an object that exists and no FluxInstance involved.
+    if s.cycle {
+        let ring: Vec<String> = std::iter::once(s.object.to_string())
+            .chain(s.chain.iter().map(|l| l.object.to_string()))
+            .collect();
+        return format!(
+            "Break the cycle: {} wait for each other, so none ever reconciles. Remove one of these \
+             dependsOn entries (the one that does not express a real order), then reconcile.",
+            ring.join(" → ")
+        );
+    }
     let dep = s.chain.iter().find(|l| l.kind == LinkKind::DependsOn);
-    if let (Some(dep), Some(last)) = (dep, s.chain.last()) {
+    let last = s.chain.last();
+    if let (Some(dep), Some(last)) = (dep, last.filter(|l| l.kind == LinkKind::Missing)) {
+        let chain = if touches {
+            ": an applier the FluxInstance is delivered through must never wait for an object \
+             that cannot become Ready, or no fix can reach the cluster through Git"
+        } else {
+            ""
+        };
         return format!(
             "Make {} exist (or point what waits for it back at a source that exists), or drop {}'s \
-             dependsOn on {}: an applier the FluxInstance is delivered through must never wait for an \
-             object that cannot become Ready, or no fix can reach the cluster through Git.",
+             dependsOn on {}{chain}.",
             last.object, s.object, dep.object
         );
     }
