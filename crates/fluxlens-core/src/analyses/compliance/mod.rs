@@ -194,10 +194,11 @@ mod tests {
         use crate::analyses::outcome::Outcome;
         assert_eq!(ent14(None), (Outcome::Pass, None));
         assert_eq!(ent14(Some("v0.30.0")), (Outcome::Pass, None));
-        // Failing, and still graded info as the catalog grades it.
+        // Failing a requirement the reviewer set is degraded assurance, not context (#68: a
+        // failing control graded "info: context" read as nothing to do).
         assert_eq!(
             ent14(Some("v0.40.0")),
-            (Outcome::Fail, Some(Severity::Info))
+            (Outcome::Fail, Some(Severity::Medium))
         );
     }
 

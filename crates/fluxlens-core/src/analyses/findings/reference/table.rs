@@ -514,8 +514,8 @@ pub static DOCS: &[RuleDoc] = &[
     },
     RuleDoc {
         id: "ENT-14",
-        checks: "The Flux Operator is at least the version the profile requires, and the instance reports no OutdatedVersion event. Graded info, yet an operator older than required fails the control.",
-        classes: &[Context],
+        checks: "The Flux Operator is at least the version the profile requires, and the instance reports no OutdatedVersion event. An operator older than the profile requires fails the control and is degraded assurance to act on this cycle; the OutdatedVersion notice alone is context.",
+        classes: &[Degraded, Context],
         remediation: "Upgrade the Flux Operator.",
         sources: &[fo!("internal/controller/fluxinstance_controller.go")],
     },

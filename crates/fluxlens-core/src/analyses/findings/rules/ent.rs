@@ -857,11 +857,13 @@ fn ent14(facts: &Facts, out: &mut Vec<Finding>) {
     ) && Version::triple_of(&have).is_some_and(|h| h < min)
     {
         {
+            // A requirement the reviewer set that the cluster fails is not context (#68: it
+            // read "info: context" beside a failing control): degraded, to act on this cycle.
             push(
                 out,
                 c,
                 "ENT-14",
-                Class::Context,
+                Class::Degraded,
                 format!(
                     "Flux Operator {have} is older than the required {}",
                     p.min_operator_version.clone().unwrap_or_default()
@@ -1062,7 +1064,7 @@ pub(super) mod tests {
             ("ENT-07", Severity::High),
             ("ENT-08", Severity::Medium),
             ("ENT-08", Severity::Info),
-            ("ENT-14", Severity::Info),
+            ("ENT-14", Severity::Medium),
         ] {
             assert!(
                 r.iter().any(|(id, s)| id == want.0 && *s == want.1),
