@@ -56,9 +56,14 @@ pub fn phrase(changes: &[Change]) -> Option<String> {
     for (kind, n) in failed {
         parts.push(format!("{n} {kind} failed"));
     }
+    // A recovery is a status that was Failed and is not: only a comparison of two reads knows
+    // the status before. A condition's last transition to Ready=True is no recovery (every
+    // reconcile passes through Unknown: /fleet counted "208 statuses recovered" on a healthy
+    // cluster, #68).
     let recovered = changes
         .iter()
         .filter(|c| c.kind == ChangeKind::Status && !c.failed)
+        .filter(|c| c.origin == super::Origin::Compared && c.what.starts_with("Failed → "))
         .count();
     if recovered > 0 {
         parts.push(plural(recovered, "status recovered", "statuses recovered"));
@@ -99,4 +104,38 @@ pub fn phrase(changes: &[Change]) -> Option<String> {
         }
     }
     (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::changes::Origin;
+    use crate::model::ObjectKey;
+
+    fn status(what: &str, failed: bool, origin: Origin) -> Change {
+        Change {
+            at_ms: 0,
+            after_ms: None,
+            subject: Subject::Object(ObjectKey::parse("Kustomization/apps/web").unwrap()),
+            kind: ChangeKind::Status,
+            what: what.into(),
+            detail: String::new(),
+            failed,
+            origin,
+        }
+    }
+
+    /// #68: a healthy cluster's reconciles (each passes through Unknown to Ready=True) read as
+    /// "208 statuses recovered"; only a status seen Failed and then not is a recovery.
+    #[test]
+    fn only_a_status_seen_failed_then_not_is_a_recovery() {
+        let reconciles: Vec<Change> = (0..5)
+            .map(|_| status("Ready → True", false, Origin::Condition))
+            .collect();
+        assert_eq!(phrase(&reconciles), None);
+        let recovered = [status("Failed → Ready", false, Origin::Compared)];
+        assert_eq!(phrase(&recovered).as_deref(), Some("1 status recovered"));
+        let progressing = [status("Ready → Progressing", false, Origin::Compared)];
+        assert_eq!(phrase(&progressing), None);
+    }
 }
