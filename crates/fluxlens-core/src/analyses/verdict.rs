@@ -360,9 +360,10 @@ pub fn changes(changes: &[crate::analyses::changes::Change], window: &str) -> Ve
             text: format!(
                 "{} {window}, {}",
                 plural(n, "change"),
+                // #68: "8 a failure" read as nonsense.
                 match failed {
-                    0 => "none a failure".to_string(),
-                    f => format!("{f} a failure"),
+                    0 => "no failure".to_string(),
+                    f => plural(f, "failure"),
                 }
             ),
             detail: format!("across {}", plural(objects.len(), "subject")),
@@ -605,6 +606,27 @@ mod tests {
     fn the_changes_verdict_never_says_nothing_changed() {
         let v = changes(&[], "in the last hour");
         assert_eq!(v.text, "No change found in the last hour");
+        let failing = |failed: bool| crate::analyses::changes::Change {
+            at_ms: 0,
+            after_ms: None,
+            subject: crate::analyses::changes::Subject::Object(
+                ObjectKey::parse("Kustomization/apps/web").unwrap(),
+            ),
+            kind: crate::analyses::changes::ChangeKind::Status,
+            what: "Ready → False".into(),
+            detail: String::new(),
+            failed,
+            origin: crate::analyses::changes::Origin::Condition,
+        };
+        let eight: Vec<_> = (0..8).map(|_| failing(true)).collect();
+        assert_eq!(
+            changes(&eight, "in the last hour").text,
+            "8 changes in the last hour, 8 failures"
+        );
+        assert_eq!(
+            changes(&[failing(false)], "in the last hour").text,
+            "1 change in the last hour, no failure"
+        );
         assert_eq!(v.tone, Tone::Neutral);
     }
 }
