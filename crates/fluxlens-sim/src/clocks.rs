@@ -170,6 +170,17 @@ mod tests {
         Store::from_dir(&dir).unwrap()
     }
 
+    /// `kubectl delete` of one Kustomization.
+    fn delete_a_kustomization(store: &mut Store) {
+        let k = store
+            .entries
+            .iter()
+            .find(|e| e.obj.key.kind.as_str() == "Kustomization")
+            .map(|e| e.obj.key.clone())
+            .unwrap();
+        assert!(store.remove("Kustomization", &k.namespace, &k.name));
+    }
+
     fn total(c: &Computed, kind: &str) -> u64 {
         c.stats
             .iter()
@@ -190,13 +201,7 @@ mod tests {
         let before = total(&clocks.computed, "Kustomization");
         clocks.advance(5_000);
         clocks.catch_up(&store);
-        let k = store
-            .entries
-            .iter()
-            .find(|e| e.obj.key.kind.as_str() == "Kustomization")
-            .map(|e| e.obj.key.clone())
-            .unwrap();
-        store.remove("Kustomization", &k.namespace, &k.name);
+        delete_a_kustomization(&mut store);
         clocks.advance(14_999);
         clocks.catch_up(&store);
         assert_eq!(total(&clocks.computed, "Kustomization"), before, "19.999 s");
@@ -221,13 +226,7 @@ mod tests {
         let before = total(&clocks.computed, "Kustomization");
         clocks.advance(25_000);
         clocks.catch_up(&store); // what every control does before it edits
-        let k = store
-            .entries
-            .iter()
-            .find(|e| e.obj.key.kind.as_str() == "Kustomization")
-            .map(|e| e.obj.key.clone())
-            .unwrap();
-        store.remove("Kustomization", &k.namespace, &k.name);
+        delete_a_kustomization(&mut store);
         clocks.catch_up(&store);
         assert_eq!(total(&clocks.computed, "Kustomization"), before);
         clocks.advance(15_000);
@@ -266,13 +265,7 @@ mod tests {
             &clocks.seen(&store, &Mode::default(), 0).computed,
             "Kustomization",
         );
-        let k = store
-            .entries
-            .iter()
-            .find(|e| e.obj.key.kind.as_str() == "Kustomization")
-            .map(|e| e.obj.key.clone())
-            .unwrap();
-        store.remove("Kustomization", &k.namespace, &k.name);
+        delete_a_kustomization(&mut store);
         let after = total(
             &clocks.seen(&store, &Mode::default(), 0).computed,
             "Kustomization",

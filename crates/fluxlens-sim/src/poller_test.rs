@@ -30,6 +30,20 @@ pub(crate) fn state(scenario: &str) -> Arc<AppState> {
     state
 }
 
+/// The server as a tenant who may read `namespaces` (and not `forbid`, `Kind@namespace`) sees
+/// it from its start: the caches restarted so the first read is already the tenant's.
+fn as_tenant(state: &AppState, namespaces: &[&str], forbid: &[&str]) {
+    faults(state, |f| {
+        f.mode.namespaces = Some(namespaces.iter().map(|n| n.to_string()).collect());
+        f.mode.forbid_kind = forbid.iter().map(|k| k.to_string()).collect();
+    });
+    state
+        .clocks
+        .lock()
+        .unwrap()
+        .restart(&state.store.read().unwrap());
+}
+
 /// Sets the simulated server's time (its report ticker and namespace cache run on it).
 pub(crate) fn at(state: &AppState, now_ms: i64) {
     state.clocks.lock().unwrap().set_manual(now_ms);
@@ -846,20 +860,11 @@ async fn a_target_created_after_its_not_found_exists_at_the_next_poll() {
 #[tokio::test]
 async fn a_kind_forbidden_in_one_namespace_stays_incomplete_after_its_lists_by_namespace() {
     let state = state("multitenant");
-    faults(&state, |f| {
-        f.mode.namespaces = Some(
-            ["flux-system", "tenant-data", "tenant-edge", "tenant-web"]
-                .iter()
-                .map(|n| n.to_string())
-                .collect(),
-        );
-        f.mode.forbid_kind = vec!["HelmRelease@tenant-edge".into()];
-    });
-    state
-        .clocks
-        .lock()
-        .unwrap()
-        .restart(&state.store.read().unwrap());
+    as_tenant(
+        &state,
+        &["flux-system", "tenant-data", "tenant-edge", "tenant-web"],
+        &["HelmRelease@tenant-edge"],
+    );
     let mut poller = Poller::default();
     let model = first_load(&state, &mut poller).await;
     let (_, why) = model
@@ -878,14 +883,7 @@ async fn a_kind_forbidden_in_one_namespace_stays_incomplete_after_its_lists_by_n
 async fn objects_of_a_namespace_the_user_loses_leave_the_page() {
     let state = state("multitenant");
     let all = ["flux-system", "tenant-data", "tenant-edge", "tenant-web"];
-    faults(&state, |f| {
-        f.mode.namespaces = Some(all.iter().map(|n| n.to_string()).collect());
-    });
-    state
-        .clocks
-        .lock()
-        .unwrap()
-        .restart(&state.store.read().unwrap());
+    as_tenant(&state, &all, &[]);
     let mut poller = Poller::default();
     let mut model = first_load(&state, &mut poller).await;
     let in_edge = |c: &Cluster| {
