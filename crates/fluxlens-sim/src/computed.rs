@@ -37,6 +37,9 @@ pub struct KindStats {
 pub struct Computed {
     pub stats: Vec<KindStats>,
     pub index: Vec<IndexRow>,
+    /// The distinct kinds of the index (search_index.go `Kinds`), computed with it: a list
+    /// asks for each of its rows whether the kind is listed.
+    pub kinds: std::collections::BTreeSet<String>,
 }
 
 /// What one request sees: the report's last computation, the user's namespaces as cached, and

@@ -374,12 +374,12 @@ impl Store {
     /// cluster-wide user.
     pub fn listed_without_kind(&self, seen: &Seen, mode: &Mode, k: &str) -> bool {
         if lists_every_kind_at(self.operator_version(mode)) {
-            let indexed = &seen.computed.index;
+            let indexed = &seen.computed.kinds;
             if indexed.is_empty() {
                 let kind = fluxlens_core::wire::kind::Kind::parse(k);
                 return fluxlens_core::wire::kind::FLUX_KINDS.contains(&kind);
             }
-            return indexed.iter().any(|r| r.kind == k);
+            return indexed.contains(k);
         }
         listed_by_default(k, mode.namespaces.is_none())
     }
@@ -499,6 +499,7 @@ impl Store {
         });
         Computed {
             stats: stats.into_values().collect(),
+            kinds: index.iter().map(|r| r.kind.clone()).collect(),
             index,
         }
     }
