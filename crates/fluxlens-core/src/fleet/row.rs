@@ -204,6 +204,7 @@ impl Facts {
         let spec = &cluster.report.spec;
         let flux_version = spec.distribution.version.clone();
         let migration = |id: &str| StageCell::of(a.migrations.iter().find(|m| m.id == id));
+        let failing = failing_now(&a.findings);
         Facts {
             latest_patch: flux_version
                 .as_deref()
@@ -229,11 +230,8 @@ impl Facts {
             storage: migration("storage"),
             distribution: migration("distribution"),
             findings: a.summary.findings_by_severity,
-            failing: failing_now(&a.findings)
-                .iter()
-                .map(|f| f.objects().len())
-                .sum(),
-            failing_first: failing_now(&a.findings).first().map(|f| f.message.clone()),
+            failing: failing.iter().map(|f| f.objects().len()).sum(),
+            failing_first: failing.first().map(|f| f.message.clone()),
             missing_refs: a.summary.missing_refs,
             not_visible_refs: a.summary.not_visible_refs,
             objects: a.summary.total,
