@@ -375,8 +375,11 @@ fn receiver_drift(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
         }
         if !evidence.is_empty() {
             if rc.spec_type() == Some("generic-oidc") {
+                // #68: shown beside "token-derived webhook paths were redacted", this read as a
+                // leak; a generic-oidc path comes from the name, and anyone may compute it.
                 evidence.push(format!(
-                    "computed webhook path for CI: {}",
+                    "computed webhook path for CI: {} (from the Receiver's name and namespace, \
+                     not from a token: not a secret, and kept in shared snapshots)",
                     cluster::generic_oidc_webhook_path(&rc.key.name, &rc.key.namespace)
                 ));
             }
