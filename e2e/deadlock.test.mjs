@@ -69,10 +69,12 @@ test('frozen through a failed confirming read: no deadlock claimed until the ser
     await page.locator('[data-count=objects]').waitFor();
     await page.locator('.fl-notice', { hasText: 'could not be confirmed' }).waitFor();
     assert.equal(await page.locator('[data-rule="MIG-GO-15"]').count(), 0);
-    // Nothing critical is known, and the overview says only that much: not a green "none".
+    // What fails now is the object's own condition, not an absence: the overview leads with it
+    // (OPS-01, #68), and claims no deadlock and nothing missing until the server confirms.
     const hero = page.locator('[data-verdict]').first();
-    assert.equal(await hero.getAttribute('data-verdict'), 'neutral');
-    assert.match(await hero.textContent(), /No critical or high findings so far/);
+    assert.equal(await hero.getAttribute('data-verdict'), 'bad');
+    assert.match(await hero.textContent(), /1 object failing now.*Kustomization\/flux-system\/cluster-vap is failing/);
+    assert.doesNotMatch(await hero.textContent(), /deadlock|freez|never reconcile/i);
     assert.equal(await page.locator('[data-card=missing] [data-unsettled]').textContent(), '1 more could not be confirmed');
     await sim.faults('confirm-fail=0');
     await page.locator(DEADLOCK).first().waitFor({ timeout: 20000 });
