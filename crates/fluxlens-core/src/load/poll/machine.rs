@@ -72,8 +72,9 @@ struct Poll<B> {
     unconfirmed: Vec<(ObjectKey, String)>,
     /// On a renewal, the answers it renews: kept for a reference whose renewal fails.
     renewed_from: std::collections::BTreeMap<ObjectKey, crate::model::Answer>,
-    /// The server's "does not exist" answers were asked again this poll.
-    rechecked: bool,
+    /// The server's "does not exist" answers asked again this poll (`None`: not yet): the
+    /// requests as sent, which their answers are read against.
+    recheck: Option<Vec<InventoryObjectsRequest>>,
 }
 
 impl<B> Poll<B> {
@@ -104,7 +105,7 @@ impl<B> Poll<B> {
             confirm: Vec::new(),
             unconfirmed: Vec::new(),
             renewed_from: Default::default(),
-            rechecked: false,
+            recheck: None,
         }
     }
 }
@@ -634,19 +635,18 @@ impl<B: Text> Poller<B> {
         // "Does not exist" is said only while it is true: every NotFound the server gave is
         // asked again each poll (one small status-only read), not only at the renewal — a
         // `dependsOn` target created after its NotFound read "does not exist" for 5 minutes.
-        if !p.rechecked && !p.renew && !p.first && !self.memory.absent.is_empty() {
-            p.rechecked = true;
-            p.phase = Phase::Recheck;
+        if p.recheck.is_none() && !p.renew && !p.first && !self.memory.absent.is_empty() {
             let refs: Vec<_> = self.memory.absent.values().cloned().collect();
-            let requests = refs
+            let batches: Vec<InventoryObjectsRequest> = refs
                 .chunks(load::BATCH_SIZE)
-                .map(|c| {
-                    Request::Objects(InventoryObjectsRequest {
-                        objects: c.to_vec(),
-                        status_only: true,
-                    })
+                .map(|c| InventoryObjectsRequest {
+                    objects: c.to_vec(),
+                    status_only: true,
                 })
                 .collect();
+            let requests = batches.iter().cloned().map(Request::Objects).collect();
+            p.recheck = Some(batches);
+            p.phase = Phase::Recheck;
             return ask(false, "", requests, BATCHES_IN_FLIGHT);
         }
         let m = &mut self.memory;
@@ -752,12 +752,9 @@ impl<B: Text> Poller<B> {
     /// read that failed leaves them as they were (asked again next poll).
     fn on_recheck(&mut self, p: &mut Poll<B>, answers: Vec<Answer<B>>) -> Step {
         let m = &mut self.memory;
-        let asked: Vec<_> = m.absent.values().cloned().collect();
-        for (chunk, answer) in asked.chunks(load::BATCH_SIZE).zip(answers) {
-            let req = InventoryObjectsRequest {
-                objects: chunk.to_vec(),
-                status_only: true,
-            };
+        // Taken, not cleared: `Some` says the recheck is done for this poll.
+        let asked = p.recheck.replace(Vec::new()).unwrap_or_default();
+        for (req, answer) in asked.iter().zip(answers) {
             if let Ok(r) = answer.and_then(|b| decode::<InventoryObjectsResponse>(&b.text())) {
                 for (k, answer) in load::confirmations(&r.objects) {
                     if m.confirmations.get(&k) != Some(&answer) {
@@ -765,7 +762,7 @@ impl<B: Text> Poller<B> {
                         m.confirmations.insert(k, answer);
                     }
                 }
-                m.note_absent(&req, &r.objects);
+                m.note_absent(req, &r.objects);
             }
         }
         self.finish(p)
