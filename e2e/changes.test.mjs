@@ -124,12 +124,16 @@ test('a snapshot compared with the live cluster, then two snapshots with each ot
       await openMenu(page, 'share');
       await page.getByRole('button', { name: 'Share snapshot' }).click();
       const link = await page.locator('[data-share-link]').inputValue();
+      redaction = await page.locator('[data-redacted]').textContent();
       await page.keyboard.press('Escape');
       return link;
     };
+    let redaction = '';
     await page.goto(sim.base + '/?poll=2');
     await page.locator('[data-count=objects]').waitFor({ timeout: 30000 });
     const before = await snapshotLink();
+    // #68: the dialog says why the generic-oidc webhook path the snapshot shows is no secret.
+    assert.match(redaction, /webhook paths it shows are computed from each Receiver's name and namespace, not from a token/);
     await control(sim, 'apply?object=HelmRelease/team-payments/svc-1&revision=1.6.0');
     await page.locator('nav.fl-nav a[href="/changes"]').click();
     await page.locator('[data-verdict]').waitFor({ timeout: 15000 });
@@ -141,25 +145,47 @@ test('a snapshot compared with the live cluster, then two snapshots with each ot
     await page.locator('[data-compared-with]').waitFor();
     const compared = page.locator(row('revision', 'HelmRelease/team-payments/svc-1'));
     await compared.waitFor();
-    assert.match(await compared.textContent(), /between .* now at 1\.6\.0 .*compared with the earlier read/);
-    assert.match(await page.locator('[data-verdict]').textContent(), /between the two reads/);
+    // #68: each row and the verdict name what they were compared with.
+    assert.match(await compared.textContent(), /between .* now at 1\.6\.0 .*compared with the snapshot read /);
+    assert.match(await page.locator('[data-verdict]').textContent(), /between the snapshot read .* and this read/);
+    // The comparison is in the link, in the fragment no server receives: opened elsewhere, it
+    // shows the same comparison.
+    const comparing = page.url();
+    assert.match(comparing, /\/changes(\?[^#]*)?#compare=fl1\./);
+    const shared = await context.newPage();
+    shared.on('pageerror', (e) => errors.push(String(e)));
+    await shared.goto(comparing);
+    await shared.locator('[data-compared-with]').waitFor({ timeout: 30000 });
+    await shared.locator(row('revision', 'HelmRelease/team-payments/svc-1')).first().waitFor();
+    await shared.close();
     const after = await snapshotLink();
     await page.getByRole('button', { name: 'Stop comparing' }).click();
     await page.locator('[data-compared-with]').waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /compare=/, 'stopping drops the comparison from the link');
     await page.locator('[data-compare-link]').fill('https://example.org/not-a-snapshot');
     await page.locator('[data-compare-link]').press('Enter');
     assert.match(await page.getByRole('alert').filter({ hasText: 'Not a snapshot' }).textContent(), /no snapshot in it/);
 
-    // Two snapshots: the later one opened, the earlier one compared — the same change.
+    // Two snapshots: the later one opened, the earlier one compared — the same change. The
+    // live page stops polling first, so the API log counts only what the snapshots ask.
+    await page.close();
     const second = await context.newPage();
     second.on('pageerror', (e) => errors.push(String(e)));
     await second.goto(after);
     await second.locator('[data-verdict]').waitFor({ timeout: 30000 });
+    // #68: a snapshot has no history: its page never claims to have searched the last 24 hours.
+    assert.doesNotMatch(await second.locator('[data-verdict]').textContent(), /No change found in the last 24 hours/);
     const asked = (await sim.log()).length;
     await second.locator('[data-compare-link]').fill(before);
     await second.locator('[data-compare-link]').press('Enter');
     await second.locator(row('revision', 'HelmRelease/team-payments/svc-1')).waitFor();
-    assert.equal((await sim.log()).length, asked, 'comparing snapshots asks the API nothing');
+    assert.match(second.url(), /#snap=fl1\.[^&]+&compare=fl1\./, 'two snapshots compared: both in the link');
+    const third = await context.newPage();
+    third.on('pageerror', (e) => errors.push(String(e)));
+    await third.goto(second.url());
+    await third.locator(row('revision', 'HelmRelease/team-payments/svc-1')).first().waitFor({ timeout: 30000 });
+    const extra = (await sim.log()).slice(asked).map((e) => e.path ?? e.url).filter((p) => p.includes('/api/'));
+    assert.deepEqual(extra, [], 'comparing snapshots asks the API nothing');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

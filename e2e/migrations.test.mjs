@@ -172,3 +172,80 @@ test('handover (#29): verify delivered from Git, nine instance patches and none 
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });
+
+/// What the engineer reads on /migrations, as contradictions (empty when every card reads true):
+/// a stage done beside a failing check without saying so, a stage "not started" above work done
+/// in a started migration, a failing check that reads "clean".
+async function contradictions(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const card of document.querySelectorAll('[data-migration]')) {
+      const started = card.getAttribute('data-badge') !== 'not started';
+      for (const stage of card.querySelectorAll('[data-stage]')) {
+        const id = `${card.dataset.migration} ${stage.dataset.stage}`;
+        const state = stage.dataset.state;
+        const failing = stage.querySelectorAll('[data-check=fail]').length;
+        if (state === 'done' && failing > 0 && !stage.querySelector('[data-failing-now]')) out.push(`${id}: done beside ${failing} failing checks`);
+        const progress = stage.querySelector('[data-progress-text]')?.textContent ?? '';
+        const done = Number((progress.match(/^(\d+) of/) ?? [0, 0])[1]);
+        if (started && state === 'not started' && done > 0) out.push(`${id}: not started above "${progress}"`);
+        for (const c of stage.querySelectorAll('[data-check=fail]')) {
+          if (/\bclean\b/.test(c.textContent)) out.push(`${id}: a failing check reads clean: ${c.textContent}`);
+        }
+      }
+    }
+    return out;
+  });
+}
+
+test('#68: the demo with its future OCI root refused and its verify removed — where it stands, what blocks it, credentials to run', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + '/migrations?poll=2');
+    const gitOci = page.locator('[data-migration=git-oci]');
+    await gitOci.locator('[data-stage=M3][data-state="in progress"]').waitFor({ timeout: 30000 });
+    assert.deepEqual(await contradictions(page), []);
+    const object = 'object=OCIRepository/flux-system/flux-system';
+    const message = encodeURIComponent('failed to pull: GET https://ghcr.io/token: UNAUTHORIZED: authentication required');
+    for (const q of [`set-ready?${object}&ready=0&message=${message}`, `unset-spec?${object}&field=verify`]) {
+      const r = await fetch(`${sim.base}/__sim/${q}`);
+      assert.equal(r.status, 200, q);
+    }
+    // The next poll: M2 blocked by its own source, M3 still in progress with its work counted.
+    await gitOci.locator('[data-stage=M2][data-state=blocked]').waitFor({ timeout: 30000 });
+    await gitOci.locator('[data-commands]:has-text("flux create secret oci")').waitFor({ timeout: 10000 });
+    assert.equal(await gitOci.locator('[data-stage=M3]').getAttribute('data-state'), 'in progress');
+    assert.match(await gitOci.locator('[data-stage=M3] [data-progress-text]').textContent(), /^[1-9]\d* of \d+ consumers/);
+    // Blockers lie in the migration's own chain: here the OCI root it is moving to.
+    const blockers = await gitOci.locator('.fl-blockers [data-rule] .fl-finding__msg').allTextContents();
+    assert.ok(blockers.length > 0);
+    for (const b of blockers) assert.match(b, /OCIRepository\/flux-system\/flux-system/, `a blocker outside the migration's chain: ${b}`);
+    const commands = await gitOci.locator('[data-commands]').textContent();
+    assert.doesNotMatch(commands, /flux push artifact|cosign sign/, 'no artifact push for a pull refused on credentials');
+    assert.match(commands, /flux events --for OCIRepository\/flux-system -n flux-system/);
+    assert.match(await gitOci.locator('[data-stage=M2]').textContent(), /not verified \(stale condition\)/);
+    assert.deepEqual(await contradictions(page), []);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+  // The scenarios the issue read, and the CRDs refused: every card reads true.
+  for (const scenario of ['broken', 'frozen', 'flux-aio-switching', 'upstream-bootstrap']) {
+    const other = await startSim(['--scenario', scenario]);
+    try {
+      const page = await newPage(browser);
+      await page.goto(other.base + '/migrations');
+      await page.locator('[data-migration]').first().waitFor({ timeout: 30000 });
+      await page.waitForFunction(() => performance.getEntriesByName('fluxlens:data-ready').length > 0, null, { timeout: 30000 });
+      assert.deepEqual(await contradictions(page), [], scenario);
+      if (scenario === 'flux-aio-switching') {
+        // The switch under way leads; the unstarted Git → OCI migration is folded, not a red list.
+        assert.equal(await page.locator('[data-migration]').first().getAttribute('data-migration'), 'distribution');
+        assert.equal(await page.locator('[data-migration=git-oci] details.fl-stages-ahead:not([open])').count(), 1);
+      }
+      if (scenario === 'frozen') {
+        await page.locator('[data-migration=git-oci] [data-commands]:has-text("patch kustomization cluster-vap")').waitFor({ timeout: 30000 });
+        assert.doesNotMatch(await page.locator('[data-migration=git-oci] [data-commands]').textContent(), /flux push artifact/);
+      }
+    } finally { await cleanup(browser, other); }
+  }
+});

@@ -71,6 +71,26 @@ pub fn navigate(loc: Location, url: &str, replace: bool) {
     loc.sync();
 }
 
+/// Replaces the current entry's fragment with `hash` (with its `#`, or empty): state that
+/// must be shareable without reaching any server (a snapshot compared with, #68).
+pub fn replace_fragment(hash: &str) {
+    let Some(history) = window().history().ok() else {
+        return;
+    };
+    let here = window().location();
+    let url = format!(
+        "{}{}{hash}",
+        here.pathname().unwrap_or_default(),
+        here.search().unwrap_or_default()
+    );
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+}
+
+/// The current fragment, parsed.
+pub fn fragment() -> fluxlens_core::share::urlstate::Fragment {
+    fluxlens_core::share::urlstate::Fragment::parse(&window().location().hash().unwrap_or_default())
+}
+
 /// Writes `query` (no `?`) to the current path, replacing the history entry: for what is
 /// not a step of its own (the viewport after a pan or zoom).
 pub fn replace_query(loc: Location, query: &str) {

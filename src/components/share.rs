@@ -60,6 +60,8 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
 struct Encoded {
     text: String,
     redacted: usize,
+    /// What the user is told of the redaction before the link is copied.
+    sentence: String,
 }
 
 crate::chunks::in_chunk! { fluxlens_snapshot:
@@ -70,6 +72,7 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
             .map(|snap| Encoded {
                 text: snapshot::encode(&snap),
                 redacted: snap.redacted,
+                sentence: snapshot::redaction_sentence(snap.redacted, &data.cluster),
             })
             .map_err(|e| e.to_string())
     }
@@ -107,16 +110,19 @@ fn current_link(state: AppState) -> String {
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default()
     } else {
-        live_link()
+        // A comparison (`#compare=`) is part of what the live page shows: its link keeps it.
+        let compare = fluxlens_core::share::urlstate::Fragment {
+            snapshot: None,
+            compare: crate::router::fragment().compare,
+        };
+        format!("{}{}", live_link(), compare.to_hash())
     }
 }
 
 /// The snapshot in the page's URL fragment, if any.
 pub fn fragment_snapshot() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
-    hash.trim_start_matches('#')
-        .strip_prefix(FRAGMENT_KEY)
-        .map(str::to_string)
+    fluxlens_core::share::urlstate::Fragment::parse(&hash).snapshot
 }
 
 fn current_view() -> SnapshotView {
@@ -150,7 +156,7 @@ pub fn ShareControls() -> impl IntoView {
     let shown = RwSignal::new(None::<String>);
     // A prepared snapshot link and how many values were redacted from it: shown first, copied
     // only when the user asks, so they see what left before it leaves.
-    let prepared = RwSignal::new(None::<(String, usize)>);
+    let prepared = RwSignal::new(None::<(String, usize, String)>);
     // Fails closed: when redaction cannot be completed nothing is prepared and the user is
     // told why.
     let share = move |_| {
@@ -158,7 +164,7 @@ pub fn ShareControls() -> impl IntoView {
             if let Some(e) = encode_current(state, drop_messages.get_untracked()).await {
                 let link = format!("{}#{FRAGMENT_KEY}{}", live_link(), e.text);
                 shown.set(Some(link.clone()));
-                prepared.set(Some((link, e.redacted)));
+                prepared.set(Some((link, e.redacted, e.sentence)));
             }
         });
     };
@@ -243,11 +249,11 @@ pub fn ShareControls() -> impl IntoView {
                         .map(|l| {
                             let redaction = prepared
                                 .get()
-                                .filter(|(p, _)| *p == l)
-                                .map(|(p, n)| {
+                                .filter(|(p, _, _)| *p == l)
+                                .map(|(p, n, sentence)| {
                                     view! {
                                         <span class="fl-share__redacted" data-redacted=n>
-                                            {redaction_text(n)}
+                                            {sentence}
                                         </span>
                                         <button
                                             class="fl-btn"
@@ -281,15 +287,6 @@ pub fn ShareControls() -> impl IntoView {
                 }}
             </div>
         </crate::components::menu::Menu>
-    }
-}
-
-/// What the user is told before a snapshot link is copied.
-fn redaction_text(n: usize) -> String {
-    match n {
-        0 => "No credentials found to redact".into(),
-        1 => "1 value redacted (credentials and token-derived webhook paths)".into(),
-        n => format!("{n} values redacted (credentials and token-derived webhook paths)"),
     }
 }
 

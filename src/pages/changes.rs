@@ -29,10 +29,13 @@ fn use_changes_query() -> (Memo<ChangesQuery>, Callback<ChangesQuery>) {
 /// What the page shows: the window, its timeline filtered, and when it was read.
 #[derive(Clone, PartialEq)]
 struct Shown {
-    /// How the verdict names the window ("in the last hour", "between the two reads").
+    /// How the verdict names the window ("in the last hour", "between the snapshot read … and
+    /// this read").
     label: String,
     timeline: Timeline,
     now_ms: i64,
+    /// False on a snapshot's own page with nothing compared: it keeps no history to search.
+    history_kept: bool,
 }
 
 /// A snapshot to compare with (its digest), or why it could not be read.
@@ -61,6 +64,7 @@ pub fn ChangesPage() -> impl IntoView {
                                         fluxlens_core::analyses::verdict::changes(
                                             &s.timeline.changes,
                                             &s.label,
+                                            s.history_kept,
                                         )
                                     })
                             })
@@ -106,9 +110,13 @@ fn between(d: &Loaded, other: &VisitDigest, q: &ChangesQuery) -> Shown {
     let mut timeline = changes::between_reads(other, &now);
     filter(d, q, &mut timeline);
     Shown {
-        label: "between the two reads".into(),
+        label: format!(
+            "between {} and this read",
+            timeline.compared_with.as_deref().unwrap_or("the snapshot")
+        ),
         now_ms: timeline.to_ms,
         timeline,
+        history_kept: true,
     }
 }
 
@@ -172,6 +180,7 @@ fn compute(
     filter(d, q, &mut timeline);
     Shown {
         label: since.label(),
+        history_kept: !snapshot || !timeline.changes.is_empty(),
         timeline,
         now_ms,
     }
@@ -229,12 +238,25 @@ fn WindowBar(query: Memo<ChangesQuery>, set_query: Callback<ChangesQuery>) -> im
 /// file; read-only, nothing leaves the page.
 #[component]
 fn CompareWith(compared: RwSignal<Compared>) -> impl IntoView {
+    use fluxlens_core::share::snapshot::{digest_of, token_in};
+    // The snapshot compared with lives in the fragment (`compare=`): the comparison is shared
+    // by its link, and no server receives it (#68).
+    let remember = move |token: Option<String>| {
+        let mut f = crate::router::fragment();
+        f.compare = token;
+        crate::router::replace_fragment(&f.to_hash());
+    };
     let read = move |text: &str| {
-        compared.set(Some(
-            fluxlens_core::share::snapshot::digest_of(text)
-                .map(Arc::new)
-                .map_err(|e| e.to_string()),
-        ));
+        let digest = digest_of(text).map(Arc::new).map_err(|e| e.to_string());
+        remember(digest.is_ok().then(|| token_in(text)).flatten());
+        compared.set(Some(digest));
+    };
+    if let Some(token) = crate::router::fragment().compare {
+        read(&token);
+    }
+    let stop = move |_| {
+        remember(None);
+        compared.set(None);
     };
     let open_file = move |ev: web_sys::Event| {
         use wasm_bindgen::JsCast;
@@ -292,7 +314,7 @@ fn CompareWith(compared: RwSignal<Compared>) -> impl IntoView {
                                 fluxlens_core::util::time::shown_dated(d.read_at_ms),
                             )}
                         </span>
-                        <button class="fl-btn" type="button" on:click=move |_| compared.set(None)>
+                        <button class="fl-btn" type="button" on:click=stop>
                             "Stop comparing"
                         </button>
                     }
@@ -448,7 +470,7 @@ fn ChangeList(shown: Memo<Option<Arc<Shown>>>) -> impl IntoView {
                         s.timeline
                             .changes
                             .iter()
-                            .map(|c| (c.clone(), now))
+                            .map(|c| (c.clone(), now, s.timeline.origin_label(c)))
                             .collect(),
                     )
                 })
@@ -458,13 +480,13 @@ fn ChangeList(shown: Memo<Option<Arc<Shown>>>) -> impl IntoView {
     view! {
         <ol class="fl-timeline" aria-label="Changes, newest first">
             <For each=move || rows.get() key=|(k, _)| *k let:item>
-                {change_row(item.1.0, item.1.1)}
+                {change_row(item.1.0, item.1.1, item.1.2)}
             </For>
         </ol>
     }
 }
 
-fn change_row(c: Change, now_ms: i64) -> impl IntoView {
+fn change_row(c: Change, now_ms: i64, origin: String) -> impl IntoView {
     let when = match c.after_ms {
         Some(after) => format!(
             "between {} and {}",
@@ -496,7 +518,7 @@ fn change_row(c: Change, now_ms: i64) -> impl IntoView {
             " "
             <span class="fl-change__what">{c.what}</span>
             {(!c.detail.is_empty()).then(|| view! { <span class="fl-change__detail">" — "{c.detail}</span> })}
-            <span class="fl-change__origin">{format!(" ({})", c.origin.label())}</span>
+            <span class="fl-change__origin">{format!(" ({origin})")}</span>
         </li>
     }
 }

@@ -40,14 +40,8 @@ pub fn MigrationCard(
     /// The migration.
     migration: Migration,
 ) -> impl IntoView {
-    let current = if migration.started {
-        migration
-            .current()
-            .map(|s| format!("{} {} — {}", s.id, s.title, s.state.as_str()))
-            .unwrap_or_default()
-    } else {
-        "not started — the cluster shows no sign of this migration".to_string()
-    };
+    let current = migration.current_label();
+    let folded = migration.folds_stages();
     let badge = migration.badge();
     view! {
         <article
@@ -67,9 +61,7 @@ pub fn MigrationCard(
                         </div>
                     }
                 })}
-            <ol class="fl-stepper">
-                {migration.stages.into_iter().map(stage_view).collect_view()}
-            </ol>
+            {stepper(folded, migration.stages)}
             {(!migration.notes.is_empty())
                 .then(|| {
                     view! {
@@ -98,6 +90,25 @@ pub fn MigrationCard(
                     }
                 })}
         </article>
+    }
+}
+
+/// The stages: open for a started migration; folded for one the cluster shows no sign of (and
+/// nothing unknown in it), its unmet checks the road ahead rather than failures (#68: an unstarted Git → OCI migration led
+/// `flux-aio-switching` with a red list).
+fn stepper(folded: bool, stages: Vec<Stage>) -> impl IntoView {
+    let list =
+        view! { <ol class="fl-stepper">{stages.into_iter().map(stage_view).collect_view()}</ol> };
+    if !folded {
+        list.into_any()
+    } else {
+        view! {
+            <details class="fl-stages-ahead">
+                <summary>"The stages it would go through"</summary>
+                {list}
+            </details>
+        }
+        .into_any()
     }
 }
 

@@ -14,6 +14,8 @@ mod filter;
 mod fleet;
 #[cfg(test)]
 mod fleet_test;
+#[cfg(test)]
+mod guidance_truth;
 mod helm_storage;
 #[cfg(test)]
 mod history_test;

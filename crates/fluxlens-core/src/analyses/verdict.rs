@@ -345,11 +345,22 @@ pub fn graph(summary: &ClusterSummary, cycles: usize, findings: &[Finding]) -> V
 
 /// The changes view's verdict (`window`: "in the last hour"): how many changes the window holds and how many are failures;
 /// never "nothing changed" (the answer has limits, listed beside it).
-pub fn changes(changes: &[crate::analyses::changes::Change], window: &str) -> Verdict {
+pub fn changes(
+    changes: &[crate::analyses::changes::Change],
+    window: &str,
+    history_kept: bool,
+) -> Verdict {
     let failed = changes.iter().filter(|c| c.failed).count();
     let objects: std::collections::BTreeSet<String> =
         changes.iter().map(|c| c.subject.hook()).collect();
     match changes.len() {
+        // #68: a snapshot's /changes was headed "No change found in the last 24 hours", of a
+        // read that carries no history to find one in.
+        0 if !history_kept => Verdict {
+            tone: Tone::Neutral,
+            text: "A snapshot keeps no history of changes".into(),
+            detail: "Compare it with another snapshot to see what changed between the two".into(),
+        },
         0 => Verdict {
             tone: Tone::Neutral,
             text: format!("No change found {window}"),
@@ -604,7 +615,7 @@ mod tests {
 
     #[test]
     fn the_changes_verdict_never_says_nothing_changed() {
-        let v = changes(&[], "in the last hour");
+        let v = changes(&[], "in the last hour", true);
         assert_eq!(v.text, "No change found in the last hour");
         let failing = |failed: bool| crate::analyses::changes::Change {
             at_ms: 0,
@@ -620,13 +631,17 @@ mod tests {
         };
         let eight: Vec<_> = (0..8).map(|_| failing(true)).collect();
         assert_eq!(
-            changes(&eight, "in the last hour").text,
+            changes(&eight, "in the last hour", true).text,
             "8 changes in the last hour, 8 failures"
         );
         assert_eq!(
-            changes(&[failing(false)], "in the last hour").text,
+            changes(&[failing(false)], "in the last hour", true).text,
             "1 change in the last hour, no failure"
         );
         assert_eq!(v.tone, Tone::Neutral);
+        // #68: a snapshot's page never claims to have searched a window it has no history of.
+        let snap = changes(&[], "in the last 24 hours", false);
+        assert_eq!(snap.text, "A snapshot keeps no history of changes");
+        assert_eq!(snap.tone, Tone::Neutral);
     }
 }

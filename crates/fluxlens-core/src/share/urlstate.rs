@@ -160,6 +160,42 @@ pub const VISIT_KEYS: [&str; 2] = ["poll", "theme"];
 /// The URL fragment key of a snapshot link.
 pub const SNAPSHOT_FRAGMENT: &str = "#snap=";
 
+/// A page's URL fragment: the snapshot it shows (`snap=`) and the snapshot `/changes` compares
+/// with (`compare=`), joined by `&`. Both stay in the fragment, which no server receives (#68:
+/// a comparison could not be shared by its link).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fragment {
+    pub snapshot: Option<String>,
+    pub compare: Option<String>,
+}
+
+impl Fragment {
+    /// Reads `#snap=…&compare=…` (either part alone, in any order; anything else is ignored).
+    pub fn parse(hash: &str) -> Fragment {
+        let mut f = Fragment::default();
+        for part in hash.trim_start_matches('#').split('&') {
+            if let Some(v) = part.strip_prefix("snap=").filter(|v| !v.is_empty()) {
+                f.snapshot = Some(v.to_string());
+            } else if let Some(v) = part.strip_prefix("compare=").filter(|v| !v.is_empty()) {
+                f.compare = Some(v.to_string());
+            }
+        }
+        f
+    }
+
+    /// The fragment with its `#`, or empty when it holds nothing.
+    pub fn to_hash(&self) -> String {
+        let parts: Vec<String> = [("snap=", &self.snapshot), ("compare=", &self.compare)]
+            .into_iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}{v}")))
+            .collect();
+        match parts.is_empty() {
+            true => String::new(),
+            false => format!("#{}", parts.join("&")),
+        }
+    }
+}
+
 /// The URL an in-app navigation to `target` (`path[?query][#fragment]`) writes, from the page
 /// at `current_search` / `current_hash`: the visit's keys ride along unless `target` sets them,
 /// and a snapshot stays a snapshot (its fragment rides along unless `target` has a fragment
@@ -193,8 +229,8 @@ pub fn carry_over(target: &str, current_search: &str, current_hash: &str) -> Str
             out.push('#');
             out.push_str(f);
         }
-        None if current_hash.starts_with(SNAPSHOT_FRAGMENT) => out.push_str(current_hash),
-        None => {}
+        // The snapshot shown and the one compared with ride along; nothing else does.
+        None => out.push_str(&Fragment::parse(current_hash).to_hash()),
     }
     out
 }
@@ -216,6 +252,25 @@ mod carry_tests {
         // Live pages carry no fragment.
         assert_eq!(carry_over("/graph", "", "#main"), "/graph");
         assert_eq!(carry_over("/graph", "", ""), "/graph");
+    }
+
+    #[test]
+    fn a_comparison_rides_along_with_or_without_a_snapshot() {
+        let both = "#snap=fl1.AAAA&compare=fl1.BBBB";
+        assert_eq!(
+            carry_over("/changes?ns=a", "", both),
+            format!("/changes?ns=a{both}")
+        );
+        assert_eq!(
+            carry_over("/changes", "", "#compare=fl1.B"),
+            "/changes#compare=fl1.B"
+        );
+        let f = Fragment::parse("#compare=fl1.B&snap=fl1.A&junk");
+        assert_eq!(f.snapshot.as_deref(), Some("fl1.A"));
+        assert_eq!(f.compare.as_deref(), Some("fl1.B"));
+        assert_eq!(f.to_hash(), "#snap=fl1.A&compare=fl1.B");
+        assert_eq!(Fragment::parse("#main").to_hash(), "");
+        assert_eq!(Fragment::default().to_hash(), "");
     }
 
     #[test]

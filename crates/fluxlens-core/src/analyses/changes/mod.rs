@@ -91,7 +91,7 @@ impl Origin {
             Origin::Artifact => "status.artifact",
             Origin::Condition => "condition",
             Origin::Event => "event",
-            Origin::Compared => "compared with the earlier read",
+            Origin::Compared => "compared",
         }
     }
 }
@@ -156,9 +156,21 @@ pub struct Timeline {
     /// The window: from this time (Unix ms) to `to_ms`.
     pub from_ms: i64,
     pub to_ms: i64,
+    /// The read compared with, named ("the visit kept in this browser from …", "the snapshot
+    /// read …"); `None` when none was.
+    pub compared_with: Option<String>,
 }
 
 impl Timeline {
+    /// Where a row comes from, as the row says it: a compared change names what it was
+    /// compared with (#68: rows compared with a snapshot said "compared with the earlier read").
+    pub fn origin_label(&self, c: &Change) -> String {
+        match (c.origin, &self.compared_with) {
+            (Origin::Compared, Some(with)) => format!("compared with {with}"),
+            (o, _) => o.label().to_string(),
+        }
+    }
+
     /// Sorts newest first (then by subject, so equal times read in a stable order) and drops
     /// exact repeats (the same change read from two places).
     pub fn settle(&mut self) {
@@ -213,24 +225,31 @@ pub fn timeline(r: &Reads, from_ms: i64, to_ms: i64) -> Timeline {
                 .into(),
         ),
     }
+    let compared_with = r.earlier.map(|e| {
+        format!(
+            "the visit kept in this browser from {}",
+            crate::util::time::shown_dated(e.read_at_ms)
+        )
+    });
     let mut t = Timeline {
         changes,
         limits,
         from_ms,
         to_ms,
+        compared_with,
     };
     t.settle();
     t
 }
 
-/// The timeline between two reads — a snapshot and the page's read, or two snapshots — in
-/// time order whichever is given first: only what comparing them finds, each change dated
-/// "between" the two.
-pub fn between_reads(a: &digest::VisitDigest, b: &digest::VisitDigest) -> Timeline {
-    let (older, newer) = if a.read_at_ms <= b.read_at_ms {
-        (a, b)
+/// The timeline between a snapshot and the page's read (live, or another snapshot), in time
+/// order whichever is older: only what comparing them finds, each change dated "between" the
+/// two, and the snapshot named as what the rows were compared with.
+pub fn between_reads(snapshot: &digest::VisitDigest, shown: &digest::VisitDigest) -> Timeline {
+    let (older, newer) = if snapshot.read_at_ms <= shown.read_at_ms {
+        (snapshot, shown)
     } else {
-        (b, a)
+        (shown, snapshot)
     };
     let shown = crate::util::time::shown_dated;
     let mut t = Timeline {
@@ -243,6 +262,10 @@ pub fn between_reads(a: &digest::VisitDigest, b: &digest::VisitDigest) -> Timeli
         )],
         from_ms: older.read_at_ms,
         to_ms: newer.read_at_ms,
+        compared_with: Some(format!(
+            "the snapshot read {}",
+            crate::util::time::shown_dated(snapshot.read_at_ms)
+        )),
     };
     t.settle();
     t

@@ -350,8 +350,22 @@ fn two_reads_compare_in_time_order_whichever_comes_first() {
         t.changes[0].what,
         "now at refs/heads/main@sha1:333333333333…"
     );
-    assert_eq!(between_reads(&old, &new), t);
+    let reversed = between_reads(&old, &new);
+    assert_eq!(
+        (reversed.changes, reversed.from_ms),
+        (t.changes.clone(), t.from_ms)
+    );
     assert!(t.limits[0].starts_with("Two reads compared"));
+    // #68: each row names the snapshot it was compared with, not "the earlier read".
+    let with = t.origin_label(&t.changes[0]);
+    assert!(
+        with.starts_with("compared with the snapshot read "),
+        "{with}"
+    );
+    assert!(
+        with.ends_with(&crate::util::time::shown_dated(new.read_at_ms)),
+        "{with}"
+    );
 }
 
 #[test]

@@ -5,10 +5,12 @@ use crate::analyses::facts::cluster::ClusterFacts;
 use crate::analyses::facts::cluster::{Installer, installer};
 use crate::analyses::finding::Finding;
 
+/// A check that passes while `rule` has no finding; its label states the condition, so a
+/// failing one never reads "clean" beside a cross (#68).
 fn clean(findings: &[Finding], rule: &str) -> Check {
     let hits: Vec<&Finding> = findings.iter().filter(|f| f.rule == rule).collect();
     Check::new(
-        format!("{rule} clean"),
+        format!("no {rule} finding"),
         Some(hits.is_empty()),
         hits.iter()
             .map(|f| f.message.clone())
@@ -112,6 +114,10 @@ pub fn distribution_switch(c: &ClusterFacts, findings: &[Finding]) -> Migration 
             "flux-operator install   # or apply a FluxInstance mirroring the bootstrap flags".into(),
         ],
         Some("D2") => vec![format!("kubectl -n {ns} get fluxinstance flux -o yaml   # check status.conditions and lastAppliedRevision")],
+        Some("D3") => vec![
+            format!("kubectl -n {ns} get deployments -o wide   # which controller is not ready, and from which image"),
+            "flux check".into(),
+        ],
         Some("D4") => vec!["git rm -r clusters/<cluster>/flux-system   # gotk-components.yaml and gotk-sync.yaml are now operator-managed".into()],
         _ => vec![],
     };
@@ -131,20 +137,17 @@ pub fn distribution_switch(c: &ClusterFacts, findings: &[Finding]) -> Migration 
             v.variant.as_deref().unwrap_or("—")
         ));
     }
-    // Intent: a second origin — a FluxInstance next to another installer, mixed registries,
-    // or a downgrade asked for. One installer and one origin is "not started".
-    let started = (inst.is_some() && who != Installer::Operator)
+    // Intent: a FluxInstance (the operator took over, or is taking over), mixed registries,
+    // or a downgrade asked for. One installer, no FluxInstance and one origin is "not
+    // started"; an operator install with a stage open is a switch with work left (#68: "not
+    // started" read over green D0–D2 on `broken`, whose D3 lacks a controller).
+    let started = inst.is_some()
         || findings.iter().any(|f| {
             matches!(
                 f.rule.as_str(),
                 "MIG-DIST-02" | "MIG-DIST-05" | "MIG-DIST-08"
             )
         });
-    // Installed by the operator with every stage done: the switch is complete (or was never
-    // needed), not "not started" above a column of green checks (#46).
-    let complete = who == Installer::Operator
-        && blockers.is_empty()
-        && stages.iter().all(|s| s.state == StageState::Done);
     Migration {
         id: "distribution",
         title: "Distribution switch".into(),
@@ -153,6 +156,7 @@ pub fn distribution_switch(c: &ClusterFacts, findings: &[Finding]) -> Migration 
         next_commands,
         notes,
         started: true,
+        intent_unknown: None,
     }
-    .with_intent(started || complete)
+    .with_intent(started)
 }

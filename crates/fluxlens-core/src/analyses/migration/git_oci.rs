@@ -78,7 +78,15 @@ pub fn git_to_oci(c: &ClusterFacts, findings: &[Finding]) -> Migration {
     let passed = if x.synced_oci { 4 } else { 0 };
     assign_states(&mut stages, passed, !blockers.is_empty());
     let known = Known::of(&x);
-    let next_commands = next_commands(&stages, &known, &handover_detail);
+    let obstacle = super::obstacle::Obstacle::of(c, findings, &x.git, &x.oci);
+    let next_commands = match obstacle {
+        Some(o) => first_the_obstacle(
+            o.commands(c, &x.git),
+            &stages,
+            next_commands(&stages, &known, &handover_detail),
+        ),
+        None => next_commands(&stages, &known, &handover_detail),
+    };
     Migration {
         id: "git-oci",
         title: "Git → signed OCI root".into(),
@@ -87,6 +95,7 @@ pub fn git_to_oci(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         next_commands,
         notes: notes(c),
         started: true,
+        intent_unknown: None,
     }
     .with_intent(cluster::git_oci_intent(c))
 }
@@ -135,9 +144,11 @@ fn m1(x: &Roots) -> Stage {
         "M1",
         "Artifact pipeline (CI publishes, signs, promotes)",
         vec![
+            // Unknown, not failing, before the OCI source exists: CI runs outside the cluster
+            // (#68: on `frozen` the stage read "blocked" for what nobody can see).
             Check::new(
                 "the pipeline is observable once the OCI source exists",
-                Some(oci_obj.is_some()),
+                oci_obj.is_some().then_some(true),
                 "CI is not visible in-cluster until M2",
             ),
             Check::new(
@@ -197,9 +208,9 @@ fn m2(x: &Roots) -> Stage {
                 .with(vec![oci.clone()]),
             Check::new("Ready=True", Some(ready(c, &oci)), ""),
             Check::new(
-                "verified: spec.verify, SourceVerified=True at the current generation, SIG rules clean",
+                "verified: spec.verify, SourceVerified=True at the current generation, no SIG-03/04/05/06/10 finding",
                 Some(verified(c, &oci, findings)),
-                "SIG rules clean",
+                verification_detail(c, &oci, findings),
             ),
             Check::new(
                 "pull mode explicit (credentials, or public and verified)",
@@ -222,6 +233,19 @@ fn m2(x: &Roots) -> Stage {
             ),
         ],
     )
+}
+
+/// Why the OCI source is not verified, in the signatures view's words; empty when it is, or
+/// when it does not exist (#68: a failing check read "SIG rules clean").
+fn verification_detail(c: &Cluster, k: &ObjectKey, findings: &[Finding]) -> String {
+    use crate::analyses::signatures::{Verifiability, Verification, verification};
+    match c
+        .get(k)
+        .map(|o| verification(o, &Verifiability::Yes, findings))
+    {
+        Some(Verification::Verified) | None => String::new(),
+        Some(v) => v.label(),
+    }
 }
 
 /// M3: every consumer of the Git root flipped to the OCI root.
@@ -363,7 +387,7 @@ fn m4(x: &Roots) -> (Stage, String) {
                 handover_detail.clone(),
             ),
             Check::new(
-                "live spec.verify and SourceVerified=True on the operator's source (SIG-10 clean)",
+                "live spec.verify and SourceVerified=True on the operator's source (no SIG-10 finding)",
                 Some(
                     owned_by_instance
                         && verified(c, &oci, findings)
@@ -460,8 +484,14 @@ fn m5(x: &Roots) -> Stage {
 /// blocker, unless it touches the root pair or the delivery chain (then it is critical).
 fn blockers(c: &ClusterFacts, findings: &[Finding]) -> Vec<Finding> {
     let (git_r, oci_r) = cluster::root_pair(c);
+    let chain = crate::analyses::findings::policy::delivery_chain(c);
+    // The migration's own chain: the root pair, what reads it, and the appliers the
+    // FluxInstance is delivered through (#68: a critical dangling reference of an unrelated
+    // app led the blockers).
     let about_root = |f: &Finding| {
-        f.severity == crate::analyses::finding::Severity::Critical
+        f.subject == git_r
+            || f.subject == oci_r
+            || chain.contains(&f.subject)
             || c.get(&f.subject).is_some_and(|o| {
                 o.refs
                     .iter()
@@ -562,6 +592,27 @@ impl Known {
             self.oci()
         )
     }
+}
+
+/// The obstacle's commands, then the current stage's own when that stage lies past the
+/// obstacle's source (M4, M5: carrying verify across still matters once the pull works); an
+/// artifact push or a flip is never offered while the obstacle stands.
+fn first_the_obstacle(
+    obstacle: Vec<String>,
+    stages: &[Stage],
+    stage_commands: Vec<String>,
+) -> Vec<String> {
+    let current = stages.iter().find(|s| s.state != StageState::Done);
+    let later = current.is_some_and(|s| matches!(s.id.as_str(), "M4" | "M5"));
+    let mut out = obstacle;
+    if later {
+        for c in stage_commands {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// What to run next, for the first stage not done, with the cluster's own values; never a

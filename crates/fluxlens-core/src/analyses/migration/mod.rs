@@ -5,6 +5,7 @@
 pub mod api_table;
 mod distribution;
 mod git_oci;
+mod obstacle;
 mod storage;
 
 pub use distribution::distribution_switch;
@@ -137,12 +138,24 @@ pub struct Migration {
     /// Whether the cluster shows any sign of this migration (§0.3-7); when not, the card
     /// says "not started" and nothing is a blocker unless it touches the root or its chain.
     pub started: bool,
+    /// Why whether it started cannot be told, when it cannot (the CRDs a storage migration is
+    /// read from, refused or unread): then "not started" is said as unconfirmed, never folded.
+    pub intent_unknown: Option<&'static str>,
 }
 
 impl Migration {
     /// Applies intent before progress: a migration with no sign of starting shows every
     /// stage "not started" and keeps only critical blockers (root or delivery chain).
+    /// A migration whose every check passes is complete (or was never needed), never "not
+    /// started" above a column of ticks (#68: the distribution switch and the storage migration
+    /// read "not started" over all-green stages).
     fn with_intent(mut self, started: bool) -> Migration {
+        let complete = self.blockers.is_empty()
+            && self
+                .stages
+                .iter()
+                .all(|s| s.checks.iter().all(|c| c.outcome == Outcome::Pass));
+        let started = started || complete;
         self.started = started;
         if !started {
             for s in &mut self.stages {
@@ -163,6 +176,27 @@ impl Migration {
         self.current().map(|s| s.state.as_str()).unwrap_or("")
     }
 
+    /// The card's "current stage" line. A migration with no sign of starting says so, and
+    /// says when what could not be read leaves that unconfirmed (CRDs refused, say).
+    pub fn current_label(&self) -> String {
+        if self.started {
+            return self
+                .current()
+                .map(|s| format!("{} {} — {}", s.id, s.title, s.state.as_str()))
+                .unwrap_or_default();
+        }
+        match self.intent_unknown {
+            None => "not started — the cluster shows no sign of this migration".into(),
+            Some(why) => format!("not started as far as the cluster shows — {why}"),
+        }
+    }
+
+    /// Whether the card may fold its stages: not started, and that is known (what could not be
+    /// read is said where it can be seen).
+    pub fn folds_stages(&self) -> bool {
+        !self.started && self.intent_unknown.is_none()
+    }
+
     /// The first stage not done (the current one), or the last.
     pub fn current(&self) -> Option<&Stage> {
         self.stages
@@ -173,7 +207,9 @@ impl Migration {
 }
 
 /// Assigns states: stages before the first open one are done; that one is in progress
-/// (blocked when there are blockers); the rest not started. A stage is open when a check
+/// (blocked when there are blockers); the rest not started, unless work on them shows (#68:
+/// "M3 Consumer flip (not started)" read above "44 of 75 consumers on OCIRepository"), which
+/// makes them in progress too. A stage is open when a check
 /// fails, or when nothing about it can be known (all checks unknown). The first `passed`
 /// stages are done whatever their checks say: the cluster is already past them (#46: a root
 /// already synced from OCI was told to push its first artifact).
@@ -196,6 +232,9 @@ fn assign_states(stages: &mut [Stage], passed: usize, blocked: bool) {
                 } else {
                     StageState::InProgress
                 }
+            }
+            Some(_) if s.progress.as_ref().is_some_and(|(done, _, _)| *done > 0) => {
+                StageState::InProgress
             }
             Some(_) => StageState::NotStarted,
             None => StageState::Done,
@@ -223,11 +262,14 @@ pub fn checks_about<'a>(
         .collect()
 }
 
-/// Every migration of the cluster, with the findings that block them.
+/// Every migration of the cluster, with the findings that block them: the started ones first
+/// (#68: an unstarted Git → OCI migration led `flux-aio-switching`, whose switch is under way).
 pub fn all(cluster: &ClusterFacts, findings: &[Finding]) -> Vec<Migration> {
-    vec![
+    let mut all = vec![
         git_to_oci(cluster, findings),
         storage_migration(cluster, findings),
         distribution_switch(cluster, findings),
-    ]
+    ];
+    all.sort_by_key(|m| !m.started);
+    all
 }

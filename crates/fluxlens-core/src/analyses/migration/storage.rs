@@ -117,9 +117,9 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
     let mut stages = vec![
         Stage::new("S1", "Storage versions readable", vec![Check::new("Flux CRDs readable through the API", access, not_known(&c.crds))]),
         s2,
-        Stage::new("S3", "CRDs match the installed minor", vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "").with(api06.iter().map(|f| f.subject.clone()).collect())]),
+        Stage::new("S3", "CRDs match the installed minor", vec![Check::new("every reconciler apiVersion is the storage version of the installed minor (MIG-API-06)", Some(api06.is_empty()), "read from the report's reconcilers").with(api06.iter().map(|f| f.subject.clone()).collect())]),
         Stage::new("S4", "Ready for the next minor", vec![
-            Check::new("no CRD upgrade blocked by storedVersions (MIG-API-02)", Some(!findings.iter().any(|f| f.rule == "MIG-API-02")), ""),
+            upgrade_unblocked(findings, &c.crds),
             Check::new("no removed API still applied from Git (MIG-API-03)", Some(!findings.iter().any(|f| f.rule == "MIG-API-03")), ""),
         ]),
     ];
@@ -148,6 +148,7 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         CrdAccess::Known(crds) => crds.iter().any(|crd| crd.status.stored_versions.len() > 1),
         _ => false,
     };
+    let intent_unknown = (!matches!(c.crds, CrdAccess::Known(_))).then(|| not_known(&c.crds));
     let started = pending
         || findings
             .iter()
@@ -160,8 +161,35 @@ pub fn storage_migration(c: &ClusterFacts, findings: &[Finding]) -> Migration {
         next_commands,
         notes,
         started: true,
+        intent_unknown,
     }
     .with_intent(started)
+}
+
+/// S4's storedVersions check: fails on a refused upgrade (MIG-API-02, read from the objects'
+/// conditions); passes only when the CRDs' storedVersions were read too (#68: "no CRD upgrade
+/// blocked" passed under "the Flux CRDs could not be read").
+fn upgrade_unblocked(findings: &[Finding], crds: &CrdAccess) -> Check {
+    let label = "no CRD upgrade blocked by storedVersions (MIG-API-02)";
+    let refused: Vec<ObjectKey> = findings
+        .iter()
+        .filter(|f| f.rule == "MIG-API-02")
+        .map(|f| f.subject.clone())
+        .collect();
+    if !refused.is_empty() {
+        return Check::new(label, Some(false), "").with(refused);
+    }
+    match crds {
+        CrdAccess::Known(_) => Check::new(label, Some(true), ""),
+        other => Check::new(
+            label,
+            None,
+            format!(
+                "no refused upgrade in the objects' conditions; {}",
+                not_known(other)
+            ),
+        ),
+    }
 }
 
 /// What to run for the stage the cluster is at (#46: `flux migrate -f .` was offered while

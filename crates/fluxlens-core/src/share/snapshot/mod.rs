@@ -219,18 +219,46 @@ fn checksum(data: &[u8]) -> [u8; 4] {
     [d[0], d[1], d[2], d[3]]
 }
 
+/// What the share dialog says before a link is copied: how many values were redacted, and,
+/// when the snapshot shows generic-oidc webhook paths, why those are not secrets (#68: "token-
+/// derived webhook paths were redacted" read beside a `/hook/ef1ac25…` the snapshot showed).
+pub fn redaction_sentence(redacted: usize, cluster: &Cluster) -> String {
+    let counted = match redacted {
+        0 => "No credentials found to redact".to_string(),
+        1 => "1 value redacted (credentials and token-derived webhook paths)".to_string(),
+        n => format!("{n} values redacted (credentials and token-derived webhook paths)"),
+    };
+    let computed = cluster
+        .of_kind(&crate::wire::kind::Kind::Receiver)
+        .filter(|o| o.spec_type() == Some("generic-oidc"))
+        .count();
+    match computed {
+        0 => counted,
+        _ => format!(
+            "{counted}. The generic-oidc webhook paths it shows are computed from each \
+             Receiver's name and namespace, not from a token: anyone can compute them, and they \
+             stay."
+        ),
+    }
+}
+
+/// The first `fl1.` token in a link or a file's text: what a comparison link carries.
+pub fn token_in(text: &str) -> Option<String> {
+    let at = text.find(PREFIX)?;
+    Some(
+        text[at..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '&' && *c != '"')
+            .collect(),
+    )
+}
+
 /// The digest of a snapshot given as its link or its file's text, for comparing it with
 /// another read (#49): the first `fl1.` token in `text` is the snapshot.
 pub fn digest_of(
     text: &str,
 ) -> Result<crate::analyses::changes::digest::VisitDigest, SnapshotError> {
-    let at = text
-        .find(PREFIX)
-        .ok_or(SnapshotError::Corrupted("no snapshot in it"))?;
-    let token: String = text[at..]
-        .chars()
-        .take_while(|c| !c.is_whitespace() && *c != '&' && *c != '"')
-        .collect();
+    let token = token_in(text).ok_or(SnapshotError::Corrupted("no snapshot in it"))?;
     let opened = decode(&token)?.open();
     let analysis =
         crate::analyses::analysis::Analysis::of(&opened.cluster, opened.verdicts.as_ref());
