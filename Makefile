@@ -21,9 +21,10 @@ first-view:
 release:
 	scripts/setup.sh && python3 scripts/release.py --out release $(if $(TAG),--tag $(TAG))
 # The deploy kit as a Flux OCI artifact (an OCI image layout in kit-artifact/, to push with oras
-# or crane and sign with cosign: deploy/README.md, "Delivered by Flux")
+# or crane and sign with cosign: deploy/README.md, "Delivered by Flux"); IMAGE=name@sha256:… is
+# the image it runs, pinned by digest
 kit:
-	python3 scripts/kit-artifact.py --out kit-artifact $(if $(TAG),--tag $(TAG))
+	python3 scripts/kit-artifact.py --image "$(IMAGE)" --out kit-artifact $(if $(TAG),--tag $(TAG))
 # Run the benchmarks and rewrite BENCHMARKS.md
 bench:
 	scripts/bench.sh

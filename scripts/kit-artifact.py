@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 """The deploy kit as a Flux OCI artifact, and its check.
 
-  scripts/kit-artifact.py --out DIR [--tag vX.Y.Z] [--revision REV]   write an OCI image layout
-  scripts/kit-artifact.py --test                                      build one and check it
+  scripts/kit-artifact.py --image NAME@sha256:… --out DIR [--tag vX.Y.Z] [--revision REV]
+                                        write an OCI image layout
+  scripts/kit-artifact.py --image NAME@sha256:… --files DIR
+                                        write the kit's files (what `flux push artifact --path` takes)
+  scripts/kit-artifact.py --test        build one and check it
+
+A kit names the image it runs by digest (--image): the release workflow builds and signs the image,
+then pins that digest in the kit's kustomization before it pushes and signs the kit, so a cluster
+that verifies the kit runs exactly the image the same release built. A tag alone is refused.
 
 The artifact is what `flux push artifact oci://…/fluxlens-kit:<tag> --path=deploy --source=…
 --revision=…` pushes: an OCI image manifest whose config has the media type
@@ -43,19 +50,41 @@ MANIFEST_TYPE = "application/vnd.oci.image.manifest.v1+json"
 EPOCH_TIME = "1970-01-01T00:00:00Z"
 
 
-def layer_bytes():
+DIGEST_REF = re.compile(r"^([a-z0-9.-]+(?::[0-9]+)?/[a-z0-9._/-]+)@(sha256:[0-9a-f]{64})$")
+
+
+def pin_image(kustomization, image):
+    """The kustomization's `fluxlens` image entry pinned to `name@sha256:…` (newName and
+    digest, no tag); refuses a reference that is not pinned by digest."""
+    m = DIGEST_REF.match(image or "")
+    assert m, f"the kit runs an image pinned by digest (NAME@sha256:<64 hex>), not {image!r}"
+    name, digest = m.groups()
+    entry = re.compile(r"(  - name: fluxlens\n)    newName: \S+\n    newTag: \S+\n")
+    assert entry.search(kustomization), "deploy/kubernetes/kustomization.yaml has no fluxlens image entry"
+    return entry.sub(lambda e: f"{e.group(1)}    newName: {name}\n    digest: {digest}\n", kustomization)
+
+
+def kit_files(image):
+    """The kit's files (path under deploy/ → bytes), its image pinned by digest."""
+    files = {}
+    for top in KIT:
+        for path in sorted((ROOT / "deploy" / top).rglob("*")):
+            if path.is_file():
+                files[str(path.relative_to(ROOT / "deploy"))] = path.read_bytes()
+    k = "kubernetes/kustomization.yaml"
+    files[k] = pin_image(files[k].decode(), image).encode()
+    return files
+
+
+def layer_bytes(image):
     """The kit as a sorted, owner- and time-free tar+gzip."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for top in KIT:
-            for path in sorted((ROOT / "deploy" / top).rglob("*")):
-                if not path.is_file():
-                    continue
-                data = path.read_bytes()
-                info = tarfile.TarInfo(str(path.relative_to(ROOT / "deploy")))
-                info.size, info.mode, info.mtime = len(data), 0o644, 0
-                info.uid = info.gid = 0
-                tar.addfile(info, io.BytesIO(data))
+        for name, data in sorted(kit_files(image).items()):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode, info.mtime = len(data), 0o644, 0
+            info.uid = info.gid = 0
+            tar.addfile(info, io.BytesIO(data))
     out = io.BytesIO()
     with gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0) as gz:
         gz.write(raw.getvalue())
@@ -74,11 +103,11 @@ def canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 
-def build(layout, tag, revision):
+def build(layout, tag, revision, image):
     ws = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["package"]
     layout.mkdir(parents=True, exist_ok=True)
     config = {"mediaType": CONFIG_TYPE, **blob(layout, b"{}")}
-    layer = {"mediaType": LAYER_TYPE, **blob(layout, layer_bytes())}
+    layer = {"mediaType": LAYER_TYPE, **blob(layout, layer_bytes(image))}
     manifest = {
         "schemaVersion": 2,
         "mediaType": MANIFEST_TYPE,
@@ -164,15 +193,25 @@ def kustomize(files, spec):
 
     path = spec["path"].strip("./")
     kustomization = yaml.safe_load(files[f"{path}/kustomization.yaml"])
+    if path == "kubernetes-fleet":
+        # The hub builds on ../kubernetes: its image entry comes from there.
+        kustomization.setdefault("images", yaml.safe_load(files["kubernetes/kustomization.yaml"]).get("images", []))
+    # The kit's own images (its kustomization), then the Flux Kustomization's on top.
+    spec = {**spec, "images": kustomization.get("images", []) + spec.get("images", [])}
     objects = []
     for res in kustomization["resources"]:
+        if res == "../kubernetes":
+            objects += [d for r in yaml.safe_load(files["kubernetes/kustomization.yaml"])["resources"]
+                        for d in yaml.safe_load_all(files[f"kubernetes/{r}"]) if d]
+            continue
         objects += [d for d in yaml.safe_load_all(files[f"{path}/{res}"]) if d]
     for img in spec.get("images", []):
         hit = 0
         for o in objects:
             for c in o.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
-                if c["image"].split(":")[0] == img["name"]:
-                    c["image"] = f"{img['newName']}:{img['newTag']}"
+                if c["image"].split(":")[0].split("@")[0] == img["name"]:
+                    at = f"@{img['digest']}" if "digest" in img else f":{img['newTag']}"
+                    c["image"] = f"{img.get('newName', img['name'])}{at}"
                     hit += 1
         assert hit, f"image {img['name']} names no container"
     for p in spec.get("patches", []):
@@ -207,7 +246,9 @@ def check_examples(files):
     objs = kustomize(files, single["spec"])
     cm = next(o for o in objs if o["kind"] == "ConfigMap")
     dep = next(o for o in objs if o["kind"] == "Deployment")
-    assert dep["spec"]["template"]["spec"]["containers"][0]["image"].startswith("ghcr.io/fluxlens/fluxlens:")
+    # The image is the one the kit pins by digest; deploy/flux sets no tag of its own over it.
+    assert "images" not in single["spec"], "deploy/flux/fluxlens.yaml must not override the kit's pinned digest"
+    assert dep["spec"]["template"]["spec"]["containers"][0]["image"] == TEST_IMAGE, dep["spec"]["template"]["spec"]["containers"][0]["image"]
     assert cm["data"]["FLUXLENS_MODE"] == "standalone" and cm["data"]["FLUXLENS_API"].startswith("http")
     assert not any(o["kind"] == "Ingress" for o in objs), "the Flux example exposes nothing by itself"
 
@@ -219,6 +260,7 @@ def check_examples(files):
     objs = kustomize(files, hub["spec"])
     cm = next(o for o in objs if o["kind"] == "ConfigMap")
     pod = next(o for o in objs if o["kind"] == "Deployment")["spec"]["template"]
+    assert pod["spec"]["containers"][0]["image"] == TEST_IMAGE, "the hub runs the kit's pinned image"
     assert cm["data"]["FLUXLENS_MODE"] == "fleet"
     mounted = {v["name"]: v for v in pod["spec"]["volumes"]}
     assert mounted["fleet"]["configMap"]["name"] == fleet_cm["metadata"]["name"]
@@ -228,11 +270,21 @@ def check_examples(files):
     assert all({"name", "url"} <= set(c) for c in rset["spec"]["inputs"][0]["clusters"])
 
 
+TEST_IMAGE = "ghcr.io/fluxlens/fluxlens@sha256:" + "ab" * 32
+
+
 def test():
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
-        da = build(a, "v0.0.0-test", "main@sha1:0000000000000000000000000000000000000000")
-        db = build(b, "v0.0.0-test", "main@sha1:0000000000000000000000000000000000000000")
+        rev = "main@sha1:0000000000000000000000000000000000000000"
+        da = build(a, "v0.0.0-test", rev, TEST_IMAGE)
+        db = build(b, "v0.0.0-test", rev, TEST_IMAGE)
+        for unpinned in ["ghcr.io/fluxlens/fluxlens:v0.1.0", "fluxlens", "ghcr.io/fluxlens/fluxlens@sha256:abc"]:
+            try:
+                kit_files(unpinned)
+            except AssertionError:
+                continue
+            sys.exit(f"kit-artifact: a kit was built with an image not pinned by digest: {unpinned}")
         assert da == db, "two builds of one tree differ"
         files = verify_layout(a)
         check_examples(files)
@@ -262,15 +314,22 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--tag")
     ap.add_argument("--revision", default="")
+    ap.add_argument("--image", help="the image the kit runs, NAME@sha256:…")
+    ap.add_argument("--files", help="write the kit's files here instead of a layout")
     ap.add_argument("--test", action="store_true")
     a = ap.parse_args()
     if a.test:
         return test()
-    if not a.out:
-        ap.error("--out or --test")
+    if not (a.out or a.files) or not a.image:
+        ap.error("--image with --out or --files, or --test")
+    if a.files:
+        for name, data in kit_files(a.image).items():
+            (Path(a.files) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(a.files) / name).write_bytes(data)
+        return print(f"kit-artifact: the kit's files in {a.files}, running {a.image}")
     crate = tomllib.loads((ROOT / "crates/fluxlens-check/Cargo.toml").read_text())["package"]
     tag = a.tag or f"v{crate['version']}"
-    digest = build(Path(a.out), tag, a.revision or tag)
+    digest = build(Path(a.out), tag, a.revision or tag, a.image)
     verify_layout(Path(a.out))
     print(f"kit-artifact: {a.out} ({tag}, {digest})")
 

@@ -7,6 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 scripts/kit-artifact.py --test
+# Kustomize itself, where kubectl carries it: the kit's files render to the pinned image.
+if command -v kubectl >/dev/null; then
+  files=$(mktemp -d); image="ghcr.io/fluxlens/fluxlens@sha256:$(printf 'cd%.0s' $(seq 32))"
+  python3 scripts/kit-artifact.py --image "$image" --files "$files" >/dev/null
+  for dir in kubernetes kubernetes-fleet; do
+    kubectl kustomize "$files/$dir" | grep -q "image: $image\$" || { echo "kit: kustomize renders $dir without $image"; exit 1; }
+  done
+  rm -rf "$files"; echo "kit: kubectl kustomize renders both kits to the pinned image"
+fi
 check=${FLUXLENS_CHECK:-target/debug/fluxlens-check}
 [ -x "$check" ] || cargo build -q -p fluxlens-check
 "$check" --fail-on low deploy/flux >/dev/null || { "$check" --fail-on low deploy/flux; echo "kit: deploy/flux fails fluxlens's own check"; exit 1; }

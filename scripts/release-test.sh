@@ -54,3 +54,41 @@ for why, bad in cases.items():
         sys.exit(f"release: the verification passed {why}")
 print(f"release: the verification refuses {len(cases)} broken manifests")
 PY
+# The CI jobs in docs/check.md install fluxlens-check from a release: their install step runs here,
+# as written, against the release just built, served on 127.0.0.1 in place of the repository's
+# release URL (which must be this workspace's repository and crate version); the binary it unpacks
+# must run a check.
+python3 - "$out" <<'PY'
+import functools, http.server, re, subprocess, sys, threading, tomllib, yaml
+from pathlib import Path
+out = Path(sys.argv[1])
+ws = tomllib.loads(Path("Cargo.toml").read_text())["workspace"]["package"]
+version = tomllib.loads(Path("crates/fluxlens-check/Cargo.toml").read_text())["package"]["version"]
+expected = f"{ws['repository']}/releases/download/v{version}"
+blocks = re.findall(r"```yaml\n(.*?)```", Path("docs/check.md").read_text(), re.S)
+steps = []
+for b in blocks:
+    doc = yaml.safe_load(b)
+    jobs = doc.get("jobs", doc) if isinstance(doc, dict) else {}
+    for job in jobs.values():
+        steps += [s for s in job.get("steps", []) if s.get("name", "").startswith("fluxlens-check from the release")]
+if len(steps) != 2:
+    sys.exit(f"release: docs/check.md should install fluxlens-check from the release in both jobs, found {len(steps)}")
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+handler = functools.partial(Quiet, directory=str(out / "a"))
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+for i, step in enumerate(steps):
+    if step["env"]["FLUXLENS"] != expected:
+        sys.exit(f"release: docs/check.md downloads from {step['env']['FLUXLENS']}, not {expected}")
+    work = out / f"ci-{i}"; work.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "FLUXLENS": f"http://127.0.0.1:{server.server_port}"}
+    subprocess.run(["bash", "-euo", "pipefail", "-c", step["run"]], cwd=work, env=env, check=True, capture_output=True)
+    r = subprocess.run([str(work / "fluxlens-check"), "--format", "sarif", str(Path("crates/fluxlens-check/tests/fixtures/base").resolve())], capture_output=True, text=True)
+    if r.returncode != 0 or '"version": "2.1.0"' not in r.stdout:
+        sys.exit(f"release: the CI job's fluxlens-check did not run a check (exit {r.returncode})")
+server.shutdown()
+print(f"release: both CI jobs of docs/check.md install fluxlens-check from the release as written, and it runs")
+PY
