@@ -58,6 +58,8 @@ step "make release: plugin archives, checksums and catalog manifest (linux amd64
 scripts/release-test.sh
 step "the kit as a Flux OCI artifact, deploy/flux applied to it and judged by the check"
 scripts/kit-flux-test.sh
+step "every command README.md, docs/ and deploy/ show, checked against what it names"
+cargo build -q -p fluxlens-check && python3 scripts/doc-commands.py
 step "component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p fluxlens --target wasm32-unknown-unknown --test web
 step "build (scripts/build.py: cargo, the split per page, bind, wasm-opt, the page; nothing when up to date)"
