@@ -180,7 +180,7 @@ async function contradictions(page) {
   return page.evaluate(() => {
     const out = [];
     for (const card of document.querySelectorAll('[data-migration]')) {
-      const started = card.getAttribute('data-badge') !== 'not started';
+      const started = !['not started', 'unknown'].includes(card.getAttribute('data-badge'));
       for (const stage of card.querySelectorAll('[data-stage]')) {
         const id = `${card.dataset.migration} ${stage.dataset.stage}`;
         const state = stage.dataset.state;

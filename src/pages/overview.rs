@@ -345,7 +345,7 @@ fn migration_card(m: Migration) -> impl IntoView {
             })
             .unwrap_or_default()
     } else {
-        ("no sign of this migration".to_string(), m.badge(), None)
+        (m.sign_line(), m.badge(), None)
     };
     view! {
         <article class="fl-card" data-card=format!("migration-{}", m.id) data-badge=m.badge()>

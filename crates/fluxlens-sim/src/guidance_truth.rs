@@ -80,6 +80,17 @@ fn contradictions(c: &Cluster, m: &Migration) -> Vec<String> {
             "not started, yet a stage moved or a command is offered".into(),
         );
     }
+    let crds_unread = !matches!(c.crds, CrdAccess::Known(_));
+    if m.id == "storage" && !m.started && crds_unread && m.badge() != "unknown" {
+        say(
+            &mut out,
+            format!(
+                "reads {} over CRDs nobody read: {}",
+                m.badge(),
+                m.current_label()
+            ),
+        );
+    }
     if m.started
         && let Some(cur) = m.current()
         && m.badge() != cur.state.as_str()

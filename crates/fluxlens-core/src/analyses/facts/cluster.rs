@@ -332,6 +332,20 @@ pub fn charts_in_git_root<'a>(
     })
 }
 
+/// The appliers the FluxInstance is delivered through: its derived owner chain upward.
+pub fn delivery_chain(c: &Cluster) -> Vec<ObjectKey> {
+    let mut chain = Vec::new();
+    let mut cur = c.instance().and_then(|i| i.managed_by.clone());
+    while let Some(k) = cur {
+        if chain.contains(&k) {
+            break;
+        }
+        cur = c.get(&k).and_then(|o| o.managed_by.clone());
+        chain.push(k);
+    }
+    chain
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

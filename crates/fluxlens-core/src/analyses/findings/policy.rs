@@ -217,19 +217,7 @@ fn read_by(c: &Cluster, chain: &[ObjectKey], key: &ObjectKey) -> bool {
     })
 }
 
-/// The appliers the FluxInstance is delivered through: its derived owner chain upward.
-pub fn delivery_chain(c: &Cluster) -> Vec<ObjectKey> {
-    let mut chain = Vec::new();
-    let mut cur = c.instance().and_then(|i| i.managed_by.clone());
-    while let Some(k) = cur {
-        if chain.contains(&k) {
-            break;
-        }
-        cur = c.get(&k).and_then(|o| o.managed_by.clone());
-        chain.push(k);
-    }
-    chain
-}
+pub use crate::analyses::facts::cluster::delivery_chain;
 
 /// A finding graded by the policy: severity and reason from `class` and the subject's role.
 pub fn graded(

@@ -484,7 +484,7 @@ fn m5(x: &Roots) -> Stage {
 /// blocker, unless it touches the root pair or the delivery chain (then it is critical).
 fn blockers(c: &ClusterFacts, findings: &[Finding]) -> Vec<Finding> {
     let (git_r, oci_r) = cluster::root_pair(c);
-    let chain = crate::analyses::findings::policy::delivery_chain(c);
+    let chain = cluster::delivery_chain(c);
     // The migration's own chain: the root pair, what reads it, and the appliers the
     // FluxInstance is delivered through (#68: a critical dangling reference of an unrelated
     // app led the blockers).

@@ -171,7 +171,11 @@ impl Migration {
     /// The state shown on the card: "not started" when there is no sign of the migration.
     pub fn badge(&self) -> &'static str {
         if !self.started {
-            return StageState::NotStarted.as_str();
+            // "not started" only when that can be told (#68: it read over unreadable CRDs).
+            return match self.intent_unknown {
+                Some(_) => "unknown",
+                None => StageState::NotStarted.as_str(),
+            };
         }
         self.current().map(|s| s.state.as_str()).unwrap_or("")
     }
@@ -187,7 +191,20 @@ impl Migration {
         }
         match self.intent_unknown {
             None => "not started — the cluster shows no sign of this migration".into(),
-            Some(why) => format!("not started as far as the cluster shows — {why}"),
+            Some(_) => self.sign_line(),
+        }
+    }
+
+    /// What the overview's card says of a migration that shows no sign of starting: that, or
+    /// why it cannot be told ("cannot be told: the Flux CRDs could not be read …").
+    pub fn sign_line(&self) -> String {
+        match self.intent_unknown {
+            None => "no sign of this migration".into(),
+            Some(why) => {
+                let why = why.strip_prefix("unknown: ").unwrap_or(why);
+                let why = why.strip_prefix("unknown ").unwrap_or(why);
+                format!("cannot be told: {why}")
+            }
         }
     }
 
