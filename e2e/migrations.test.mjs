@@ -142,20 +142,24 @@ test('flux-aio → Flux Operator: every controller the FluxInstance asks for is 
   } finally { await cleanup(browser, sim); }
 });
 
-test('handover (#29): verify delivered from Git, nine instance patches and none for verify — predicted, blocked, the patch named', async () => {
+test('handover (#29, revision 5): verify delivered from Git, nine instance patches and none for verify — said as what the switch would drop, the patch named before the switch', async () => {
   const sim = await startSim(['--scenario', 'handover']);
   try {
     const page = await newPage(browser);
     await page.goto(sim.base + '/migrations');
     const gitOci = page.locator('[data-migration=git-oci]');
     await gitOci.waitFor();
-    // The card does not call a step "in progress" that a finding predicts will fail open.
-    assert.equal(await gitOci.locator('[data-state="in progress"]').count(), 0);
-    assert.equal(await gitOci.locator('[data-state=blocked]').count(), 1);
-    const blocker = gitOci.locator('.fl-blockers [data-rule="SIG-09"][data-severity=high]');
-    assert.equal(await blocker.count(), 1);
-    assert.match(await blocker.textContent(), /dropped at the handover/);
-    assert.match(await blocker.textContent(), /\/spec\/verify/);
+    // Revision 5 (#69): a prediction waits for the step that acts. The careful path stages the
+    // verified source while the sync stays Git: M4 is in progress, not blocked; SIG-09 says what
+    // the switch would drop (info), and the next commands add the patch before the switch.
+    await gitOci.locator('[data-stage=M4][data-state="in progress"]').waitFor();
+    assert.equal(await gitOci.locator('[data-state=blocked]').count(), 0);
+    assert.equal(await gitOci.locator('.fl-blockers [data-rule="SIG-09"]').count(), 0);
+    const predicted = page.locator('[data-rule="SIG-09"][data-severity=info]');
+    assert.equal(await predicted.count(), 1);
+    assert.match(await predicted.textContent(), /would be dropped at the handover/);
+    assert.match(await predicted.textContent(), /\/spec\/verify/);
+    assert.match(await gitOci.locator('[data-commands]').textContent(), /# before switching spec\.sync\.kind: add .*\/spec\/verify/);
     // M4's verify checks fail until a patch reaches the generated OCIRepository.
     const m4 = gitOci.locator('[data-stage=M4]');
     for (const check of await m4.locator('[data-check]').all()) {

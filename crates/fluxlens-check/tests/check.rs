@@ -145,18 +145,25 @@ fn the_root_switched_to_oci_without_verify_is_critical() {
 
 #[test]
 fn a_verify_patch_that_selects_nothing_is_sig_09() {
-    // devantler-tech/platform#2996: "a silent no-op … no error, no warning".
+    // devantler-tech/platform#2996: "a silent no-op … no error, no warning". It is said, and,
+    // while the sync stays Git, said as what the switch would drop (revision 5: a prediction
+    // waits for the step that acts; the change that switches is judged on its own).
     let head = head_with(&[(
         "flux-system.yaml",
         "          name: flux-system\n        patch: |",
         "          name: flux\n        patch: |",
     )]);
-    let v = check(&head, &[]).json();
+    let out = check(&head, &[]);
+    assert_eq!(
+        out.code, 0,
+        "nothing is dropped by a change that does not switch the sync"
+    );
+    let v = out.json();
     let added = rules(&v, "added");
     assert!(
         added.contains(&(
             "SIG-09".into(),
-            "high".into(),
+            "info".into(),
             "FluxInstance/flux-system/flux".into()
         )),
         "{added:?}"
@@ -169,7 +176,9 @@ fn a_verify_patch_that_selects_nothing_is_sig_09() {
         .unwrap()["message"]
         .clone();
     assert!(
-        msg.as_str().unwrap().contains("dropped at the handover"),
+        msg.as_str()
+            .unwrap()
+            .contains("would be dropped at the handover"),
         "{msg}"
     );
 }
@@ -571,4 +580,98 @@ fn controller_images_in_the_render_are_judged_under_the_profile() {
             .iter()
             .any(|(rule, _, _)| rule == "ENT-03")
     );
+}
+
+/// #69, revision 5: the careful path passes every step, the shortcut fails. Built from the rule
+/// catalog's staged migration, not from one repository: (1) the verified OCI source staged while
+/// the sync stays Git and no instance patch carries verify yet; (2) the patch added; (3) the sync
+/// switched with the patch. The shortcut: from (1), the sync switched without the patch.
+#[test]
+fn a_staged_migration_passes_each_careful_step_and_the_shortcut_fails() {
+    const PATCH: &str = "  kustomize:\n    patches:\n      # Verify must survive the handover: the operator generates the root without it.\n      - target:\n          kind: OCIRepository\n          name: flux-system\n";
+    const NO_PATCH: &str = "  kustomize:\n    patches:\n      # Verify must survive the handover: the operator generates the root without it.\n      - target:\n          kind: ConfigMap\n          name: unrelated\n";
+    const GIT: &str = "    kind: GitRepository\n    url: https://github.com/example/fleet.git\n    ref: refs/heads/main";
+    const OCI: &str =
+        "    kind: OCIRepository\n    url: oci://ghcr.io/example/fleet-manifests\n    ref: latest";
+    let step = |base: &std::path::Path, head: &std::path::Path| {
+        run(&[
+            "--base",
+            base.to_str().unwrap(),
+            "--format",
+            "json",
+            head.to_str().unwrap(),
+        ])
+    };
+    let staged = head_with(&[("flux-system.yaml", PATCH, NO_PATCH)]);
+    let patched = base();
+    // The switch flips every consumer with it (the parallel source already exists and is
+    // verified), as the switching step of a staged migration does.
+    let switched = flipped(&head_with(&[("flux-system.yaml", GIT, OCI)]));
+    let shortcut = flipped(&head_with(&[
+        ("flux-system.yaml", PATCH, NO_PATCH),
+        ("flux-system.yaml", GIT, OCI),
+    ]));
+    // The careful steps, each judged against the one before.
+    for (from, to, what) in [
+        (&staged, &patched, "the patch added"),
+        (&patched, &switched, "the sync switched with the patch"),
+    ] {
+        let r = step(from, to);
+        assert_eq!(r.code, 0, "{what}: {}", r.stdout);
+    }
+    // The first step: a verified source staged without a patch yet is no failure of this change.
+    let first = step(&switched_back(&staged), &staged);
+    assert_eq!(
+        first.code, 0,
+        "the verified source staged: {}",
+        first.stdout
+    );
+    let sig09: Vec<_> = rules(&first.json(), "added")
+        .into_iter()
+        .filter(|r| r.0 == "SIG-09")
+        .collect();
+    assert!(sig09.iter().all(|r| r.1 == "info"), "{sig09:?}");
+    // The shortcut: switching without the patch fails, and says why: SIG-09 now acts (the
+    // change performs the handover), the root loses its verify.
+    let r = step(&staged, &shortcut);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let added = rules(&r.json(), "added");
+    assert!(
+        added.iter().any(|(rule, sev, k)| rule == "SIG-09"
+            && sev == "high"
+            && k == "FluxInstance/flux-system/flux"),
+        "{added:?}"
+    );
+    assert!(
+        added.iter().all(|(rule, _, _)| rule != "MIG-GO-03"),
+        "the consumers moved with it: {added:?}"
+    );
+}
+
+/// Every consumer of `GitRepository/flux-system` pointed at `OCIRepository/flux-system`.
+fn flipped(dir: &std::path::Path) -> std::path::PathBuf {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap().replace(
+            "    kind: GitRepository\n    name: flux-system",
+            "    kind: OCIRepository\n    name: flux-system",
+        );
+        std::fs::write(&p, text).unwrap();
+    }
+    dir.to_path_buf()
+}
+
+/// The base without its parallel OCI source (the step before the staged one).
+fn switched_back(staged: &std::path::Path) -> std::path::PathBuf {
+    let dir = common::scratch();
+    for entry in std::fs::read_dir(staged).unwrap() {
+        let p = entry.unwrap().path();
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        if let Some(at) = text.find("# Stage M1 of the Git") {
+            let end = text[at..].find("\n---\n").map(|e| at + e + 5).unwrap();
+            text.replace_range(at..end, "");
+        }
+        std::fs::write(dir.join(p.file_name().unwrap()), text).unwrap();
+    }
+    dir
 }

@@ -867,9 +867,12 @@ mod tests {
             .iter()
             .find(|f| f.rule == "SIG-09")
             .expect("SIG-09 predicts the drop");
-        assert_eq!(sig09.severity, crate::analyses::finding::Severity::High);
+        // Revision 5: the prediction waits for the step that acts. While the sync stays Git it
+        // is context, and the careful staged step is not blocked by it (#69: flatops 329acf696,
+        // the verified source staged before the switch, exited 1 on SIG-09 high).
+        assert_eq!(sig09.severity, crate::analyses::finding::Severity::Info);
         assert!(
-            sig09.message.contains("dropped at the handover"),
+            sig09.message.contains("would be dropped at the handover"),
             "{}",
             sig09.message
         );
@@ -879,8 +882,8 @@ mod tests {
         );
         let m = git_to_oci(&ClusterFacts::of(&c), &f);
         let cur = m.current().unwrap();
-        assert_eq!((cur.id.as_str(), cur.state), ("M4", StageState::Blocked));
-        assert!(m.blockers.iter().any(|b| b.rule == "SIG-09"));
+        assert_eq!((cur.id.as_str(), cur.state), ("M4", StageState::InProgress));
+        assert!(m.blockers.iter().all(|b| b.rule != "SIG-09"));
         let m4 = m.stages.iter().find(|s| s.id == "M4").unwrap();
         for check in m4.checks.iter().filter(|c| c.label.contains("verify")) {
             assert_eq!(check.outcome, Outcome::Fail, "{}", check.label);

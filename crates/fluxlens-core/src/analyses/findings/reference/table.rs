@@ -98,7 +98,7 @@ pub static DOCS: &[RuleDoc] = &[
     },
     RuleDoc {
         id: "SIG-09",
-        checks: "Predictive: the FluxInstance's verify patch (spec.kustomize.patches) will not reach the source it generates — the target's kind, name (an anchored regular expression), namespace or version misses it — or, before the handover, the OCI root carries verify that the operator will drop when it takes the source over and no patch puts it back.",
+        checks: "Predictive: the FluxInstance's verify patch (spec.kustomize.patches) will not reach the source it generates — the target's kind, name (an anchored regular expression), namespace or version misses it — or, before the handover, the OCI root carries verify that the operator will drop when it takes the source over and no patch puts it back. A prediction waits for the step that acts (revision 5): context while the sync stays Git; the change that switches the sync without the patch is SIG-10's fail-open.",
         classes: &[Broken, Predicted, Context],
         remediation: "Target the generated source by kind OCIRepository (or the sync kind) and the sync name, or omit the name; keep the verify block in the instance's patch, not in a Kustomization-delivered copy.",
         sources: &[

@@ -97,9 +97,19 @@ fn patch_targets_nothing(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
         PatchVerdict::Misses(misses) => {
             // A targeted patch aimed at the future OCI source selects nothing today, as
             // intended; a target-less one fails today's build whatever it is aimed at.
+            // A targeted patch of the future source's kind is the handover prediction's to
+            // judge (#69: a mistyped OCIRepository name was also called a miss of today's Git
+            // source, "verification will be silently off", which it never covered).
             let misses: Vec<_> = misses
                 .into_iter()
-                .filter(|m| m.targetless || !future.is_some_and(|f| reaches(&patches[m.index], f)))
+                .filter(|m| {
+                    m.targetless
+                        || !future.is_some_and(|f| {
+                            reaches(&patches[m.index], f)
+                                || instance::patch_kind(&patches[m.index]).as_deref()
+                                    == Some(f.kind.as_str())
+                        })
+                })
                 .collect();
             if !misses.is_empty() {
                 out.push(missed(id, inst, &generated, &misses));
@@ -229,17 +239,20 @@ fn predict_handover(
         ));
         return;
     }
+    // Revision 5: a prediction waits for the step that acts. While the sync stays Git nothing is
+    // dropped (a careful migration stages the verified source first): context here; the change
+    // that switches spec.sync.kind without the patch is judged on its own (SIG-10's fail-open).
     out.push(fixed(
         id,
-        Class::Predicted,
+        Class::Context,
         inst.key.clone(),
         format!(
-            "spec.verify of {} will be dropped at the handover: no FluxInstance patch puts it back",
+            "spec.verify of {} would be dropped at the handover: no FluxInstance patch puts it back yet",
             target.key
         ),
         evidence,
         format!(
-            "Before switching spec.sync.kind, add to {} spec.kustomize.patches: {}",
+            "In the change that switches spec.sync.kind (or before it), add to {} spec.kustomize.patches: {}",
             inst.key,
             instance::verify_patch_yaml(&h.generated, target)
         ),
