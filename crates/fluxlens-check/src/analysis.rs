@@ -14,7 +14,7 @@ use fluxlens_core::analyses::graph::{Graph, GraphOptions};
 use fluxlens_core::analyses::migration;
 use fluxlens_core::model::{Cluster, ObjectKey};
 use fluxlens_core::wire::kind::Role;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A reference that names nothing in the render.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,11 +77,13 @@ pub struct Analysis {
     pub origins: BTreeMap<ObjectKey, crate::read::Origin>,
 }
 
-/// Analyses one tree under `profile`.
-pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
-    let cluster = model(tree, Assume::Nothing);
-    let reconciled = model(tree, Assume::Reconciled);
+/// Analyses one tree under `profile`; `deleted`: what the base held and this tree does not
+/// (a reference to it is a dangling reference of this change).
+pub fn analyse(tree: &Tree, profile: ProfileName, deleted: &BTreeSet<ObjectKey>) -> Analysis {
+    let cluster = model(tree, Assume::Nothing, deleted);
+    let reconciled = model(tree, Assume::Reconciled, deleted);
     let mut findings = certain(findings(&cluster, profile), &findings(&reconciled, profile));
+    said_deleted(&mut findings, deleted);
     // Revision 4: before a merge an anonymous root is a precondition to confirm, whatever
     // a status assumed Ready would say.
     findings.retain(|f| f.rule != "MIG-GO-16");
@@ -110,6 +112,31 @@ pub fn analyse(tree: &Tree, profile: ProfileName) -> Analysis {
             .collect(),
         findings,
         cluster,
+    }
+}
+
+/// A dangling reference to what the change deletes says so (revision 5: judged against the
+/// base, #69: onedr0p/home-ops d67a2188f9 removed a Kustomization with its namespace while
+/// another still depended on it, and passed).
+fn said_deleted(findings: &mut [Finding], deleted: &BTreeSet<ObjectKey>) {
+    for f in findings.iter_mut().filter(|f| f.rule == "MIG-GO-02") {
+        let gone: Vec<String> = deleted
+            .iter()
+            .map(ToString::to_string)
+            .filter(|k| f.message.contains(k.as_str()))
+            .collect();
+        for k in gone {
+            f.message = match f.message.contains(&format!("{k} which does not exist")) {
+                true => f.message.replace(
+                    &format!("{k} which does not exist"),
+                    &format!("{k}, which this change deletes"),
+                ),
+                false => format!("{} ({k}: this change deletes it)", f.message),
+            };
+            f.evidence
+                .insert(0, format!("the base held {k}; this change deletes it"));
+            f.remediation = format!("Keep {k}, or first remove what names it. {}", f.remediation);
+        }
     }
 }
 

@@ -6,13 +6,14 @@
 
 use crate::tree::Tree;
 use fluxlens_core::analyses::facts::instance::{self, PatchVerdict};
-use fluxlens_core::model::{Answer, Cluster, CrdAccess, ObjectKey};
+use fluxlens_core::model::{Answer, Cluster, CrdAccess, NOT_IN_RENDER, ObjectKey};
 use fluxlens_core::wire::FluxReport;
 use fluxlens_core::wire::json::FromJson;
 use fluxlens_core::wire::kind::Kind;
 use fluxlens_core::wire::object::ApiObject;
 use fluxlens_core::wire::report::{Component, SyncStatus};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 
 /// What the model may take for granted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +25,9 @@ pub enum Assume {
     Reconciled,
 }
 
-/// The model of `tree`.
-pub fn model(tree: &Tree, assume: Assume) -> Cluster {
+/// The model of `tree`; `deleted`: what the base held and this tree no longer does (a
+/// reference to it is missing, whatever namespaces the tree holds: revision 5).
+pub fn model(tree: &Tree, assume: Assume, deleted: &BTreeSet<ObjectKey>) -> Cluster {
     let mut values: Vec<Value> = tree.flux.values().map(|(_, v)| v.clone()).collect();
     let instance = values
         .iter()
@@ -44,7 +46,7 @@ pub fn model(tree: &Tree, assume: Assume) -> Cluster {
     }
     let objects = values.iter().filter_map(ApiObject::from_json);
     let mut cluster = Cluster::new(report, objects, CrdAccess::Unknown);
-    answer_for_absent(&mut cluster, tree);
+    answer_for_absent(&mut cluster, tree, deleted);
     cluster
 }
 
@@ -365,8 +367,12 @@ fn sync_status(r: &FluxReport, inst: Option<&Value>, values: &[Value]) -> Option
 /// What the tree answers for references to objects it does not hold: NotFound where the
 /// render holds the namespace; otherwise "not in this render" (a ResourceSet may generate it,
 /// or the namespace is another render's), which the model shows as not confirmed.
-fn answer_for_absent(cluster: &mut Cluster, tree: &Tree) {
+fn answer_for_absent(cluster: &mut Cluster, tree: &Tree, deleted: &BTreeSet<ObjectKey>) {
     for (key, _) in cluster.candidate_missing() {
+        if deleted.contains(&key) {
+            cluster.confirmations.insert(key, Answer::NotFound);
+            continue;
+        }
         if matches!(key.kind, Kind::Other(_)) {
             continue;
         }
@@ -375,12 +381,12 @@ fn answer_for_absent(cluster: &mut Cluster, tree: &Tree) {
         });
         let why = if let Some(t) = generator {
             Some(format!(
-                "not in this render: {} may generate it",
+                "{NOT_IN_RENDER}: {} may generate it",
                 t.resource_set
             ))
         } else if !tree.namespaces.contains(&key.namespace) {
             Some(format!(
-                "not in this render: it holds nothing in namespace {}",
+                "{NOT_IN_RENDER}: it holds nothing in namespace {}",
                 key.namespace
             ))
         } else {
@@ -403,7 +409,7 @@ mod tests {
 
     fn cluster(text: &str) -> Cluster {
         let t = crate::tree::build(file(Path::new("t.yaml"), text).unwrap()).unwrap();
-        model(&t, Assume::Nothing)
+        model(&t, Assume::Nothing, &BTreeSet::new())
     }
 
     const INSTANCE: &str = "kind: FluxInstance\nmetadata: {name: flux, namespace: flux-system}\nspec:\n  distribution: {version: VERSION}\n  sync: {kind: OCIRepository, url: 'oci://r/x', ref: latest, pullSecret: s}\n";

@@ -56,6 +56,8 @@ pub struct Weighed {
     pub what: String,
     /// A finding's message and remediation.
     pub detail: Option<String>,
+    /// The object it is about, where one is: what an annotation is placed on.
+    pub object: Option<ObjectKey>,
 }
 
 /// A change, judged.
@@ -87,47 +89,38 @@ impl Change {
     /// Everything the change adds, with its severity, worst first: what the verdict weighs.
     pub fn weighed(&self) -> Vec<Weighed> {
         let mut out: Vec<Weighed> = Vec::new();
-        let mut push = |severity, what: String, detail: Option<String>| {
-            out.push(Weighed {
-                severity,
-                what,
-                detail,
-            })
-        };
+        let mut push =
+            |severity, what: String, detail: Option<String>, object: Option<&ObjectKey>| {
+                out.push(Weighed {
+                    severity,
+                    what,
+                    detail,
+                    object: object.cloned(),
+                })
+            };
         for f in &self.added {
             let detail = format!("{}\n{}", f.message, f.remediation);
-            push(
-                f.severity,
-                format!("{} on {}", f.rule, f.subject),
-                Some(detail),
-            );
+            let what = format!("{} on {}", f.rule, f.subject);
+            push(f.severity, what, Some(detail), Some(&f.subject));
         }
         for v in &self.verify {
-            push(
-                v.severity,
-                format!("verify {} on {}", v.change.as_str(), v.subject),
-                None,
-            );
+            let what = format!("verify {} on {}", v.change.as_str(), v.subject);
+            push(v.severity, what, None, Some(&v.subject));
         }
         for m in &self.missing_added {
-            push(
-                MISSING_SEVERITY,
-                format!("{} is referenced and does not exist", m.target),
-                None,
-            );
+            let what = format!("{} is referenced and does not exist", m.target);
+            // Shown where it is named: the target is not in the render.
+            push(MISSING_SEVERITY, what, None, m.from.first());
         }
         for c in &self.cycles_added {
-            push(
-                CYCLE_SEVERITY,
-                format!("dependsOn cycle through {}", c[0]),
-                None,
-            );
+            let what = format!("dependsOn cycle through {}", c[0]);
+            push(CYCLE_SEVERITY, what, None, c.first());
         }
         for (name, s) in &self.stages {
             if s.backwards() {
                 let base = s.base.as_ref().map(|b| b.stage.as_str()).unwrap_or("");
                 let what = format!("{name} moves back from {base} to {}", s.head.stage);
-                push(BACKWARDS_SEVERITY, what, None);
+                push(BACKWARDS_SEVERITY, what, None, None);
             }
         }
         // A deadlock heads the verdict: nothing else in the change lands while it holds.
@@ -237,9 +230,17 @@ fn verify_changes(base: &Analysis, head: &Analysis) -> Vec<VerifyChange> {
     };
     let mut out = Vec::new();
     for (key, was) in &base.verify {
-        let (Some(was), Some(now)) = (was, head.verify.get(key)) else {
-            continue;
+        let Some(was) = was else { continue };
+        let (key, now) = match head.verify.get(key) {
+            Some(now) => (key.clone(), now),
+            // #69: a source renamed (the same kind and URL under a new name) keeps its verify
+            // or loses it like one edited in place: "verify lost", not only SIG-11 low.
+            None => match renamed(base, head, key) {
+                Some((to, now)) => (to, now),
+                None => continue,
+            },
         };
+        let key = &key;
         let change = match now {
             None => Some((VerifyChangeKind::Removed, "no spec.verify".to_string())),
             Some(now) => {
@@ -247,10 +248,18 @@ fn verify_changes(base: &Analysis, head: &Analysis) -> Vec<VerifyChange> {
             }
         };
         if let Some((change, after)) = change {
+            let before = match base.verify.contains_key(key) {
+                true => was.describe(),
+                false => format!(
+                    "{}, renamed: {}",
+                    renamed_from(base, head, key),
+                    was.describe()
+                ),
+            };
             out.push(VerifyChange {
                 subject: key.clone(),
                 change,
-                before: was.describe(),
+                before,
                 after,
                 severity: severity(key),
             });
@@ -272,6 +281,31 @@ fn verify_changes(base: &Analysis, head: &Analysis) -> Vec<VerifyChange> {
         });
     }
     out
+}
+
+/// The head's source that `old` became: a source the base did not hold, of the same kind and
+/// URL, when `old` is gone; with its verify.
+fn renamed<'a>(
+    base: &Analysis,
+    head: &'a Analysis,
+    old: &ObjectKey,
+) -> Option<(ObjectKey, &'a Option<VerifyConfig>)> {
+    let url = base.cluster.get(old)?.url()?;
+    head.verify.iter().find_map(|(k, v)| {
+        (k.kind == old.kind
+            && !base.verify.contains_key(k)
+            && head.cluster.get(k).and_then(|o| o.url()) == Some(url))
+        .then(|| (k.clone(), v))
+    })
+}
+
+/// The base's source that `new` was renamed from (the inverse of [`renamed`]).
+fn renamed_from(base: &Analysis, head: &Analysis, new: &ObjectKey) -> String {
+    base.verify
+        .keys()
+        .find(|k| renamed(base, head, k).is_some_and(|(to, _)| &to == new))
+        .map(ToString::to_string)
+        .unwrap_or_default()
 }
 
 /// Why `now` admits more than `was`, if it does: another provider, a key given up for keyless,

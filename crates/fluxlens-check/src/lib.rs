@@ -19,14 +19,43 @@ pub mod tree;
 use args::{Args, Format};
 use read::InputError;
 
-/// Reads and analyses one tree.
+/// Reads one tree.
+pub fn tree_at(path: &std::path::Path) -> Result<tree::Tree, InputError> {
+    let mut t = tree::build(read::tree(path)?)?;
+    chart::templated_instances(&mut t);
+    Ok(t)
+}
+
+/// Reads and analyses one tree on its own.
 pub fn analyse_path(
     path: &std::path::Path,
     profile: analysis::ProfileName,
 ) -> Result<analysis::Analysis, InputError> {
-    let mut t = tree::build(read::tree(path)?)?;
-    chart::templated_instances(&mut t);
-    Ok(analysis::analyse(&t, profile))
+    Ok(analysis::analyse(
+        &tree_at(path)?,
+        profile,
+        &Default::default(),
+    ))
+}
+
+/// The head, judged against the base: what the base held and the head removes counts as
+/// deleted by this change (revision 5).
+fn analyse_head(
+    path: &std::path::Path,
+    profile: analysis::ProfileName,
+    base: Option<&analysis::Analysis>,
+) -> Result<analysis::Analysis, InputError> {
+    let t = tree_at(path)?;
+    let deleted = base
+        .map(|b| {
+            b.manifests
+                .keys()
+                .filter(|k| !t.flux.contains_key(*k))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(analysis::analyse(&t, profile, &deleted))
 }
 
 /// What a run prints, and whether it fails the change.
@@ -42,7 +71,7 @@ pub fn run(args: &Args) -> Result<Outcome, InputError> {
         .as_deref()
         .map(|b| analyse_path(b, args.profile))
         .transpose()?;
-    let head = analyse_path(&args.head, args.profile)?;
+    let head = analyse_head(&args.head, args.profile, base.as_ref())?;
     let change = diff::diff(base.as_ref(), &head);
     let report = output::Report {
         change: &change,
@@ -55,17 +84,15 @@ pub fn run(args: &Args) -> Result<Outcome, InputError> {
         s.push('\n');
         s
     };
+    let places = output::sarif::Places {
+        origins: &head.origins,
+        root: head.root.as_ref(),
+    };
     let text = match args.format {
         Format::Markdown => output::markdown::render(&report),
         Format::Json => pretty(output::json::render(&report)),
-        Format::Github => output::github::render(&report),
-        Format::Sarif => {
-            let places = output::sarif::Places {
-                origins: &head.origins,
-                root: head.root.as_ref(),
-            };
-            pretty(output::sarif::render(&report, &places))
-        }
+        Format::Github => output::github::render(&report, &places),
+        Format::Sarif => pretty(output::sarif::render(&report, &places)),
     };
     Ok(Outcome {
         text,

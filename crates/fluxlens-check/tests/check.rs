@@ -465,9 +465,36 @@ fn github_annotations_are_encoded() {
             || l.starts_with("::notice ")),
         "{lines:?}"
     );
-    assert!(lines.iter().any(|l| {
-        l.starts_with("::error title=fluxlens-check dependsOn cycle through Kustomization/apps/")
-    }));
+    // #69: each annotation carries the file and line SARIF gives the same object.
+    let file = head
+        .join("apps.yaml")
+        .to_string_lossy()
+        .replace(':', "%3A")
+        .replace(',', "%2C");
+    let cycle = lines
+        .iter()
+        .find(|l| l.contains("title=fluxlens-check dependsOn cycle through Kustomization/apps/"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(
+        cycle.starts_with(&format!("::error file={file},line=")),
+        "{cycle}"
+    );
+    let line: usize = cycle
+        .split("line=")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let text = std::fs::read_to_string(head.join("apps.yaml")).unwrap();
+    assert!(
+        text.lines()
+            .nth(line - 1)
+            .is_some_and(|l| l.starts_with("apiVersion") || l.starts_with("---")),
+        "line {line} is where a document starts"
+    );
     assert!(
         lines
             .last()
@@ -525,6 +552,7 @@ fn mutated_renders_never_panic() {
                 let _ = fluxlens_check::analysis::analyse(
                     &tree,
                     fluxlens_core::analyses::compliance::ProfileName::Fips,
+                    &Default::default(),
                 );
             }
         }
@@ -674,4 +702,114 @@ fn switched_back(staged: &std::path::Path) -> std::path::PathBuf {
         std::fs::write(dir.join(p.file_name().unwrap()), text).unwrap();
     }
     dir
+}
+
+/// #69, revision 5: deletions are judged against the base. A Kustomization removed with its
+/// namespace while another still depends on it is a dangling reference of this change (high),
+/// with no permission wording, and the order section does not say every object reconciles.
+#[test]
+fn a_deletion_with_its_namespace_that_leaves_a_dependant_fails() {
+    let volsync = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: volsync-system\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: volsync\n  namespace: volsync-system\nspec:\n  interval: 10m\n  path: ./volsync\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n";
+    let depends = (
+        "apps.yaml",
+        "  dependsOn:\n    - name: backend\n",
+        "  dependsOn:\n    - name: backend\n    - name: volsync\n      namespace: volsync-system\n",
+    );
+    let before = head_with(&[depends]);
+    std::fs::write(before.join("volsync.yaml"), volsync).unwrap();
+    let after = head_with(&[depends]);
+    let r = run(&[
+        "--base",
+        before.to_str().unwrap(),
+        "--format",
+        "json",
+        after.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v = r.json();
+    let added = rules(&v, "added");
+    assert!(
+        added.contains(&(
+            "MIG-GO-02".into(),
+            "high".into(),
+            "Kustomization/apps/frontend".into()
+        )),
+        "{added:?}"
+    );
+    let f = v["findings"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "MIG-GO-02")
+        .unwrap();
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("Kustomization/volsync-system/volsync, which this change deletes"),
+        "{f}"
+    );
+    assert!(
+        f["remediation"]
+            .as_str()
+            .unwrap()
+            .starts_with("Keep Kustomization/volsync-system/volsync"),
+        "{f}"
+    );
+    let md = run(&["--base", before.to_str().unwrap(), after.to_str().unwrap()]).stdout;
+    for never in [
+        "not visible to you",
+        "namespaces you may read",
+        "Every object reconciles",
+    ] {
+        assert!(!md.contains(never), "{never}: {md}");
+    }
+    assert!(
+        md.contains("1 object never reconciles after the merge"),
+        "{md}"
+    );
+    // The same dependant on a namespace no render ever held stays "not in this render".
+    let unknown = run(&["--base", after.to_str().unwrap(), after.to_str().unwrap()]).stdout;
+    assert!(!unknown.contains("namespaces you may read"), "{unknown}");
+}
+
+/// #69: a source renamed with its verify dropped says "verify lost" as the in-place removal
+/// does, and the order section does not list the deleted source's consumers as reconciling.
+#[test]
+fn a_rename_that_drops_verify_is_verify_lost() {
+    let head = head_with(&[
+        (
+            "apps.yaml",
+            "  name: podinfo\n  namespace: apps\nspec:\n  interval: 10m\n  url:",
+            "  name: podinfo-v2\n  namespace: apps\nspec:\n  interval: 10m\n  url:",
+        ),
+        (
+            "apps.yaml",
+            "  verify:\n    provider: cosign\n    matchOIDCIdentity:\n      - issuer: ^https://token\\.actions\\.githubusercontent\\.com$\n        subject: ^https://github\\.com/stefanprodan/podinfo/",
+            "  labels:\n    provider: cosign\n    matchOIDCIdentity:\n      - issuer: ^https://token\\.actions\\.githubusercontent\\.com$\n        subject: ^https://github\\.com/stefanprodan/podinfo/",
+        ),
+    ]);
+    let r = check(&head, &[]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v = r.json();
+    let regs = v["verify_regressions"].as_array().unwrap();
+    assert!(
+        regs.iter()
+            .any(|x| x["subject"] == "OCIRepository/apps/podinfo-v2"
+                && x["change"] == "removed"
+                && x["severity"] == "high"
+                && x["before"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("OCIRepository/apps/podinfo, renamed: cosign")),
+        "{regs:?}"
+    );
+    // The HelmRelease still names the old source: a reference to nothing, waiting forever.
+    let added = rules(&v, "added");
+    assert!(
+        added
+            .iter()
+            .any(|(r, s, k)| r == "MIG-GO-02" && s == "high" && k == "HelmRelease/apps/podinfo"),
+        "{added:?}"
+    );
 }

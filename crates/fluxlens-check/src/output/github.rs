@@ -2,7 +2,9 @@
 //! at or above `--fail-on`, a warning from medium, a notice below.
 
 use super::Report;
+use super::sarif::Places;
 use fluxlens_core::analyses::finding::Severity;
+use fluxlens_core::model::ObjectKey;
 
 /// A workflow command's data: `%`, CR and LF encoded as the runner expects.
 fn data(s: &str) -> String {
@@ -16,8 +18,27 @@ fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// Where an annotation is shown: the manifest and line its object was read from, as SARIF
+/// locates a result (#69: the annotations carried no file), else the FluxInstance's or the
+/// root's manifest; none when the render holds neither.
+fn place(object: Option<&ObjectKey>, places: &Places) -> String {
+    let origin = object
+        .and_then(|k| places.origins.get(k))
+        .or_else(|| places.fallback());
+    match origin {
+        Some(o) => {
+            let file = super::sarif::relative_path(&o.file);
+            match o.line {
+                Some(line) => format!("file={},line={},", property(&file), line.max(1)),
+                None => format!("file={},", property(&file)),
+            }
+        }
+        None => String::new(),
+    }
+}
+
 /// Every annotation, worst first, then the summary as a notice.
-pub fn render(r: &Report) -> String {
+pub fn render(r: &Report, places: &Places) -> String {
     let mut out = String::new();
     for w in r.change.weighed() {
         let severity = w.severity;
@@ -30,7 +51,8 @@ pub fn render(r: &Report) -> String {
         };
         let detail = w.detail.as_deref().unwrap_or(&w.what);
         out.push_str(&format!(
-            "::{level} title={}::{}\n",
+            "::{level} {}title={}::{}\n",
+            place(w.object.as_ref(), places),
             property(&format!(
                 "fluxlens-check {} ({})",
                 w.what,

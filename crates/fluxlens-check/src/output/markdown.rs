@@ -199,15 +199,28 @@ fn order(out: &mut String, r: &Report) {
     };
     let o = &j.order;
     out.push_str("\n#### Reconcile order\n");
-    if o.safe() {
+    // One voice (#69): never "every object reconciles" above a reference that waits forever.
+    let dangling = r.change.missing_added.len();
+    if o.safe() && dangling > 0 {
+        out.push_str(&format!(
+            "The rest reconciles in {}, but what names the {} below waits forever.\n",
+            fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave"),
+            if dangling == 1 {
+                "reference to nothing"
+            } else {
+                "references to nothing"
+            }
+        ));
+    } else if o.safe() {
         out.push_str(&format!(
             "Every object reconciles: the change lands in {} (the root applies the repository, each applier its objects' new specs, each waits for its source and dependsOn).\n",
             fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave")
         ));
     } else {
         out.push_str(&format!(
-            "{} never reconcile after the merge (the chain of waits is above or in the findings).\n",
-            fluxlens_core::analyses::verdict::plural(o.stuck.len(), "object")
+            "{} never {} after the merge (the findings below hold the chain of waits).\n",
+            fluxlens_core::analyses::verdict::plural(o.stuck.len(), "object"),
+            fluxlens_core::util::words::agree(o.stuck.len(), "reconciles", "reconcile")
         ));
     }
     for (i, w) in o.waves.iter().enumerate().take(8) {

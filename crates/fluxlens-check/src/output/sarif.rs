@@ -283,7 +283,9 @@ pub struct Places<'a> {
 }
 
 impl Places<'_> {
-    fn fallback(&self) -> Option<&Origin> {
+    /// The FluxInstance's manifest, else the root source's: where what the render does not
+    /// hold is shown.
+    pub fn fallback(&self) -> Option<&Origin> {
         let instance = self
             .origins
             .iter()
@@ -319,6 +321,16 @@ fn result(h: &Hit, fail_on: Severity, rule_index: Option<usize>, places: &Places
         v["partialFingerprints"] = json!({ "fluxlensObject/v1": format!("{}|{key}", h.rule) });
     }
     v
+}
+
+/// A manifest's path as CI sees it: relative to the working directory (the checkout) when it
+/// is under it, else as given.
+pub fn relative_path(file: &std::path::Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    match cwd.as_deref().and_then(|d| file.strip_prefix(d).ok()) {
+        Some(r) => r.to_string_lossy().replace('\\', "/"),
+        None => file.to_string_lossy().replace('\\', "/"),
+    }
 }
 
 /// The manifest file and its document's line. A path under the working directory (where CI

@@ -14,6 +14,6 @@ mod unsettled;
 pub use cluster::{Cluster, CrdAccess, LoadNotes};
 pub use key::ObjectKey;
 pub use object::FluxObject;
-pub use presence::{Answer, CONFIRMING, Presence};
+pub use presence::{Answer, CONFIRMING, NOT_IN_RENDER, Presence};
 pub use refs::{RefKind, Reference};
 pub use unsettled::Unsettled;

@@ -60,6 +60,7 @@ impl Presence {
         match self {
             Presence::Present => "exists".into(),
             Presence::Missing => "does not exist".into(),
+            Presence::NotVisible(why) if why.starts_with(NOT_IN_RENDER) => why.clone(),
             Presence::NotVisible(why) => format!("not visible to you: {why}"),
             Presence::External(None) => "not a Flux object; not checked".into(),
             Presence::External(Some(Answer::Found(s))) if s.is_empty() => "exists".into(),
@@ -79,6 +80,10 @@ impl Presence {
 fn listed_kind(kind: &Kind) -> bool {
     !matches!(kind, Kind::Other(_) | Kind::FluxReport)
 }
+
+/// How a rendered tree (the pre-merge check) says it does not hold an object: the start of
+/// its note, shown as it is, never as the reader's permissions.
+pub const NOT_IN_RENDER: &str = "not in this render";
 
 /// The reason a reference is not confirmed while its confirming read is under way (#51: the
 /// first view does not wait for it): shown as "confirming…", never as missing.
@@ -123,20 +128,29 @@ impl Cluster {
                 .find(|(k, _)| k == key)
                 .map(|(_, why)| why.as_str())
                 .unwrap_or("the server has not been asked yet");
-            if why == CONFIRMING {
-                return Presence::NotVisible(CONFIRMING.into());
+            if why == CONFIRMING || why.starts_with(NOT_IN_RENDER) {
+                return Presence::NotVisible(why.into());
             }
             Presence::NotVisible(format!("not confirmed: {why}"))
+        };
+        // A render answers for itself: what it does not hold is "not in this render", never a
+        // matter of the reader's permissions (#69).
+        let render_note = || {
+            self.open_notes()
+                .find(|(k, why)| k == key && why.starts_with(NOT_IN_RENDER))
+                .map(|(_, why)| Presence::NotVisible(why.clone()))
         };
         match self.listed(key) {
             Listed::Found(p) => p,
             Listed::Absent | Listed::Outside if answer == Some(&Answer::NotFound) => {
                 Presence::Missing
             }
-            Listed::Outside => Presence::NotVisible(format!(
-                "namespace {} is outside the namespaces you may read",
-                key.namespace
-            )),
+            Listed::Outside => render_note().unwrap_or_else(|| {
+                Presence::NotVisible(format!(
+                    "namespace {} is outside the namespaces you may read",
+                    key.namespace
+                ))
+            }),
             Listed::Absent => match answer {
                 Some(Answer::Forbidden) => {
                     Presence::NotVisible("the server answered Forbidden when reading it".into())

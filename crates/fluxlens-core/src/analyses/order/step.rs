@@ -72,10 +72,15 @@ pub fn run(g: &Graph) -> Run {
         held: g
             .nodes
             .iter()
-            .map(|n| match (n.in_before, n.changed) {
-                (false, _) => None,
-                (true, true) => Some(Held::Before),
-                (true, false) => Some(Held::After),
+            .map(|n| match (n.in_before, n.in_after, n.changed) {
+                (false, _, _) => None,
+                // Deleted by the change (revision 5): it stays, at its live state, until its
+                // applier prunes it (a source keeps serving its artifact meanwhile), but it never
+                // reconciles again, so a dependsOn on it is never met (#69: a deleted
+                // Kustomization was listed in wave 1 and its dependant reconciled).
+                (true, false, _) => Some(Held::Before),
+                (true, true, true) => Some(Held::Before),
+                (true, true, false) => Some(Held::After),
             })
             .collect(),
         done: g.nodes.iter().map(|n| n.done_initially).collect(),
