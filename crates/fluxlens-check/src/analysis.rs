@@ -75,6 +75,8 @@ pub struct Analysis {
     pub manifests: BTreeMap<ObjectKey, serde_json::Value>,
     /// Where each Flux object was read: what SARIF locates a result at.
     pub origins: BTreeMap<ObjectKey, crate::read::Origin>,
+    /// The ConfigMaps and Secrets values are read from.
+    pub values: BTreeMap<ObjectKey, crate::tree::ValueSource>,
 }
 
 /// Analyses one tree under `profile`; `deleted`: what the base held and this tree does not
@@ -110,6 +112,7 @@ pub fn analyse(tree: &Tree, profile: ProfileName, deleted: &BTreeSet<ObjectKey>)
             .iter()
             .map(|(k, (o, _))| (k.clone(), o.clone()))
             .collect(),
+        values: tree.values.clone(),
         findings,
         cluster,
     }

@@ -35,6 +35,53 @@ fn helm_labels(hr: &ObjectKey) -> Value {
     })
 }
 
+/// A HelmRelease's values as helm-controller merges them, top-level key by key: each
+/// `spec.valuesFrom` ConfigMap or Secret the tree holds (its `valuesKey`, default
+/// `values.yaml`; a Secret's `stringData` only, its `data` being base64), then `spec.values` over
+/// them (revision 5: values that arrive through a ConfigMap are part of the desired state).
+fn values_of(hr: &Value, ns: &str, tree: &Tree) -> serde_json::Map<String, Value> {
+    let mut out = serde_json::Map::new();
+    let from = hr.pointer("/spec/valuesFrom").and_then(Value::as_array);
+    for r in from.into_iter().flatten() {
+        let (Some(kind), Some(name)) = (
+            r.get("kind").and_then(Value::as_str),
+            r.get("name").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let key = ObjectKey::new(Kind::parse(kind), ns, name);
+        let field = r
+            .get("valuesKey")
+            .and_then(Value::as_str)
+            .unwrap_or("values.yaml");
+        let Some(source) = tree.values.get(&key) else {
+            continue;
+        };
+        // content: [data, stringData, binaryData]; a Secret's data is base64.
+        let text = [0usize, 1]
+            .into_iter()
+            .filter(|&i| kind == "ConfigMap" || i == 1)
+            .find_map(|i| {
+                source
+                    .content
+                    .get(i)?
+                    .get(field)?
+                    .as_str()
+                    .map(str::to_string)
+            });
+        let parsed = text.and_then(|t| crate::read::file(std::path::Path::new(field), &t).ok());
+        for doc in parsed.into_iter().flatten() {
+            if let Value::Object(m) = doc.value {
+                out.extend(m);
+            }
+        }
+    }
+    if let Some(Value::Object(inline)) = hr.pointer("/spec/values") {
+        out.extend(inline.clone());
+    }
+    out
+}
+
 /// Adds the FluxInstance a `flux-instance` HelmRelease templates when the tree holds none, and
 /// names that HelmRelease as the applier of a FluxInstance the tree holds without labels.
 pub fn templated_instances(tree: &mut Tree) {
@@ -52,8 +99,9 @@ pub fn templated_instances(tree: &mut Tree) {
             .and_then(Value::as_str)
             .unwrap_or(&hr.namespace)
             .to_string();
-        let name = v
-            .pointer("/spec/values/fullnameOverride")
+        let values = values_of(&v, &hr.namespace, tree);
+        let name = values
+            .get("fullnameOverride")
             .and_then(Value::as_str)
             .unwrap_or("flux")
             .to_string();
@@ -72,7 +120,7 @@ pub fn templated_instances(tree: &mut Tree) {
         if tree.flux.keys().any(|k| k.kind == Kind::FluxInstance) {
             continue;
         }
-        let Some(spec) = v.pointer("/spec/values/instance").cloned() else {
+        let Some(spec) = values.get("instance").cloned() else {
             continue;
         };
         let origin = tree.flux[&hr].0.clone();

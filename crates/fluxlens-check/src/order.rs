@@ -10,10 +10,12 @@ use fluxlens_core::analyses::findings::rules::mig_order;
 use fluxlens_core::analyses::order::{self, Input, Mode, Order};
 use fluxlens_core::model::ObjectKey;
 use fluxlens_core::wire::kind::Kind;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The rule the order model speaks through.
 pub const RULE: &str = "MIG-GO-15";
+/// Revision 5: a change whose outcome depends on which of two objects reconciles first.
+pub const RACE: &str = "MIG-GO-17";
 
 /// A change, stepped.
 #[derive(Debug, Clone)]
@@ -44,16 +46,64 @@ fn changed(base: &Analysis, head: &Analysis) -> BTreeSet<ObjectKey> {
         .collect()
 }
 
+/// The ConfigMaps and Secrets an object reads values from: a HelmRelease's `valuesFrom`, a
+/// Kustomization's `postBuild.substituteFrom` (in the object's namespace).
+fn value_sources(key: &ObjectKey, manifest: &serde_json::Value) -> Vec<ObjectKey> {
+    let list = match key.kind {
+        Kind::HelmRelease => manifest.pointer("/spec/valuesFrom"),
+        Kind::Kustomization => manifest.pointer("/spec/postBuild/substituteFrom"),
+        _ => None,
+    };
+    list.and_then(|l| l.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let kind = r.get("kind")?.as_str()?;
+            let name = r.get("name")?.as_str()?;
+            matches!(kind, "ConfigMap" | "Secret")
+                .then(|| ObjectKey::new(Kind::parse(kind), key.namespace.clone(), name))
+        })
+        .collect()
+}
+
+/// Revision 5: values sources are part of the desired state. Each object whose ConfigMaps or
+/// Secrets differ between base and head, with who delivers them (their applier label; the root
+/// Kustomization when none is written) — #69: a HelmRelease whose values moved under a
+/// Kustomization waiting on a source nothing creates was judged "safe".
+fn values_changed(base: &Analysis, head: &Analysis) -> BTreeMap<ObjectKey, Vec<ObjectKey>> {
+    let root = head.cluster.root_kustomization();
+    let mut out = BTreeMap::new();
+    for (key, manifest) in &head.manifests {
+        let appliers: Vec<ObjectKey> = value_sources(key, manifest)
+            .into_iter()
+            .filter(|src| base.values.get(src) != head.values.get(src))
+            .filter_map(|src| {
+                head.values
+                    .get(&src)
+                    .and_then(|v| v.applier.clone())
+                    .or_else(|| root.clone())
+            })
+            .collect();
+        if !appliers.is_empty() {
+            out.insert(key.clone(), appliers);
+        }
+    }
+    out
+}
+
 /// Steps `base` → `head`.
 pub fn judge(base: &Analysis, head: &Analysis) -> Judged {
     let set = changed(base, head);
+    let values = values_changed(base, head);
     let order = order::judge(&Input {
         mode: Mode::Change,
         before: &base.cluster,
         after: &head.cluster,
         changed: Some(&set),
+        values: Some(&values),
     });
     let mut findings = mig_order::deadlocks(RULE, &order, &head.cluster);
+    findings.extend(mig_order::races(RACE, &order));
     findings.extend(stages_at_once(base, head, &order));
     debug_assert!(
         findings

@@ -41,9 +41,21 @@ pub struct Template {
     pub name: Option<String>,
 }
 
+/// A ConfigMap or Secret a HelmRelease (`valuesFrom`) or a Kustomization
+/// (`postBuild.substituteFrom`) may read: part of those objects' desired state (revision 5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueSource {
+    /// Its `data`, `stringData` and `binaryData` as written.
+    pub content: Value,
+    /// Who applies it, from the applier labels a render carries; `None`: not said.
+    pub applier: Option<ObjectKey>,
+}
+
 /// What the check reads of one rendered tree.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tree {
+    /// ConfigMaps and Secrets by key (kind `ConfigMap`/`Secret`), for the values they carry.
+    pub values: BTreeMap<ObjectKey, ValueSource>,
     /// Flux objects by key, each with where it came from.
     pub flux: BTreeMap<ObjectKey, (Origin, Value)>,
     pub controllers: Vec<Controller>,
@@ -84,6 +96,10 @@ pub fn build(manifests: Vec<Manifest>) -> Result<Tree, InputError> {
         if !FLUX_KINDS.contains(&k) {
             if kind == "Deployment" && CONTROLLERS.contains(&name.as_str()) {
                 t.controllers.push(controller(&value, name, ns));
+            } else if kind == "ConfigMap" || kind == "Secret" {
+                t.values
+                    .insert(ObjectKey::new(k, ns, name), value_source(&value));
+                *skipped.entry(kind).or_default() += 1;
             } else {
                 *skipped.entry(kind).or_default() += 1;
             }
@@ -199,6 +215,32 @@ fn templates(rs: &ObjectKey, v: &Value) -> Vec<Template> {
             })
         })
         .collect()
+}
+
+/// The values a ConfigMap or Secret carries, and who applies it (the labels kustomize- and
+/// helm-controller stamp on what they apply).
+fn value_source(v: &Value) -> ValueSource {
+    let content = ["data", "stringData", "binaryData"]
+        .iter()
+        .map(|f| v.get(*f).cloned().unwrap_or(Value::Null))
+        .collect();
+    let label = |key: &str| str_at(v, &["metadata", "labels", key]);
+    let applier = [
+        (Kind::Kustomization, "kustomize.toolkit.fluxcd.io"),
+        (Kind::HelmRelease, "helm.toolkit.fluxcd.io"),
+    ]
+    .into_iter()
+    .find_map(|(kind, prefix)| {
+        let name = label(&format!("{prefix}/name"))?;
+        let ns = label(&format!("{prefix}/namespace"))
+            .or_else(|| str_at(v, &["metadata", "namespace"]))
+            .unwrap_or_default();
+        Some(ObjectKey::new(kind, ns, name))
+    });
+    ValueSource {
+        content: Value::Array(content),
+        applier,
+    }
 }
 
 fn str_at(v: &Value, path: &[&str]) -> Option<String> {

@@ -219,56 +219,36 @@ const AS_WRITTEN: Stage = Stage {
     podinfo: "6.7.0",
 };
 
+/// Revision 5 corrects revision 4 on flatops #2161 as first written: objects act at their live
+/// spec. The root applies `cluster-apps`' new spec first (it waits for the OCI source), but the
+/// child `flux-instance`, still on Git at its live spec, applies the new revision's HelmRelease,
+/// whose FluxInstance creates that source: the change converges, given what no render can see
+/// (the artifact exists, is signed and can be pulled), which the comment lists.
 #[test]
-fn the_pull_request_as_first_written_fails_with_a_bootstrap_deadlock() {
+fn the_pull_request_as_first_written_converges_through_its_live_child() {
     let (code, v) = json(M0, AS_WRITTEN);
-    assert_eq!(code, 1, "{v:#}");
-    let deadlock = added(&v, "MIG-GO-15");
-    assert_eq!(deadlock.len(), 1, "{deadlock:#?}");
-    assert_eq!(deadlock[0]["severity"], "critical");
-    assert_eq!(
-        deadlock[0]["subject"],
-        "Kustomization/flux-system/cluster-apps"
-    );
-    let msg = deadlock[0]["message"].as_str().unwrap();
+    assert_eq!(v["order"]["safe"], true, "{:#}", v["order"]["stuck"]);
     assert!(
-        msg.starts_with(
-            "Kustomization/flux-system/cluster-apps waits for its source OCIRepository/flux-system/flux-system, \
-             which FluxInstance/flux-system/flux creates once HelmRelease/flux-system/flux-instance applies its new spec, \
-             which Kustomization/flux-system/flux-instance applies, which Kustomization/flux-system/cluster-apps applies"
-        ),
-        "{msg}"
+        added(&v, "MIG-GO-15")
+            .iter()
+            .all(|f| f["severity"] == "info"),
+        "{:#}",
+        v["findings"]["added"]
     );
     assert!(
-        deadlock[0]["remediation"]
-            .as_str()
+        added(&v, "MIG-GO-17").is_empty(),
+        "no order of reconciles freezes it"
+    );
+    let waves = v["order"]["waves"].as_array().unwrap();
+    let wave = |k: &str| {
+        waves
+            .iter()
+            .rposition(|w| w.as_array().unwrap().iter().any(|x| x == k))
             .unwrap()
-            .contains("only then flip the consumers")
-    );
-    // The summary names it first.
-    assert!(
-        v["summary"]
-            .as_str()
-            .unwrap()
-            .starts_with("MIG-GO-15 on Kustomization/flux-system/cluster-apps (critical)"),
-        "{}",
-        v["summary"]
-    );
-    assert_eq!(v["order"]["safe"], false);
-    let stuck: Vec<&str> = v["order"]["stuck"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["object"].as_str().unwrap())
-        .collect();
-    for k in [
-        "Kustomization/flux-system/cluster-vap",
-        "Kustomization/flux-system/monitoring",
-        "FluxInstance/flux-system/flux",
-    ] {
-        assert!(stuck.contains(&k), "{k} in {stuck:?}");
-    }
-    // The reviewers' second point: the new root has no pull credentials.
+    };
+    assert!(wave("HelmRelease/flux-system/flux-instance") < wave("FluxInstance/flux-system/flux"));
+    assert!(wave("FluxInstance/flux-system/flux") < wave("Kustomization/flux-system/cluster-apps"));
+    // The reviewers' second point still holds: the new root has no pull credentials.
     let anonymous = added(&v, "MIG-GO-16");
     assert_eq!(anonymous.len(), 1, "{anonymous:#?}");
     assert_eq!(anonymous[0]["severity"], "medium");
@@ -285,22 +265,29 @@ fn the_pull_request_as_first_written_fails_with_a_bootstrap_deadlock() {
             .any(|p| p.as_str().unwrap().contains("pulled anonymously")),
         "{pre:?}"
     );
-    // MIG-GO-07 before a merge: one aggregated info row with what to check, never a medium
-    // claim about a revision a render cannot see.
+    // MIG-GO-07 before a merge: one aggregated info row with what to check.
     let statuses = added(&v, "MIG-GO-07");
     assert_eq!(statuses.len(), 1, "{statuses:#?}");
     assert_eq!(statuses[0]["severity"], "info");
+    // What fails it is the verify the switch drops (no patch carries it), not the order.
+    assert_eq!(code, 1, "{:#}", v["findings"]["added"]);
     assert!(
-        statuses[0]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("7 objects: ")
+        added(&v, "MIG-GO-15")
+            .iter()
+            .all(|f| f["severity"] != "critical")
     );
 }
 
+/// The same change with the FluxInstance's HelmRelease applied by `cluster-apps` (which the root
+/// flips to a source nothing creates yet): no order releases it, a critical deadlock, and the
+/// comment leads with it.
 #[test]
 fn the_comment_is_headed_by_the_deadlock() {
-    let r = check(&render(M0), &render(AS_WRITTEN), "markdown");
+    let r = check(
+        &instance_under(M0, "cluster-apps", false),
+        &instance_under(AS_WRITTEN, "cluster-apps", false),
+        "markdown",
+    );
     assert_eq!(r.code, 1);
     let first_section = r.stdout.find("\n#### ").unwrap();
     assert!(
@@ -314,6 +301,32 @@ fn the_comment_is_headed_by_the_deadlock() {
             .contains("#### Before you merge (a render cannot check these)\n- [ ] ")
     );
     assert!(r.stdout.contains("never lands as a whole"), "{}", r.stdout);
+    let v: Value = serde_json::from_str(
+        &check(
+            &instance_under(M0, "cluster-apps", false),
+            &instance_under(AS_WRITTEN, "cluster-apps", false),
+            "json",
+        )
+        .stdout,
+    )
+    .unwrap();
+    let deadlock = added(&v, "MIG-GO-15");
+    assert_eq!(deadlock.len(), 1, "{deadlock:#?}");
+    let msg = deadlock[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with(
+            "Kustomization/flux-system/cluster-apps waits for its source OCIRepository/flux-system/flux-system, \
+             which FluxInstance/flux-system/flux creates once HelmRelease/flux-system/flux-instance applies its new spec, \
+             which Kustomization/flux-system/cluster-apps applies"
+        ),
+        "{msg}"
+    );
+    assert!(
+        deadlock[0]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("only then flip the consumers")
+    );
 }
 
 #[test]
@@ -415,4 +428,122 @@ fn renovate_commits_stay_quiet() {
         assert_eq!(v["order"]["safe"], true);
         assert_eq!(v["findings"]["added"], Value::Array(vec![]), "{version}");
     }
+}
+
+/// The render at `s` with the flux-instance HelmRelease and its values applied by `owner`; its
+/// values written inline, or moved into a ConfigMap it reads through `valuesFrom`.
+fn instance_under(s: Stage, owner: &str, through_configmap: bool) -> PathBuf {
+    let dir = render(s);
+    let flux = std::fs::read_to_string(dir.join("flux.yaml")).unwrap();
+    let (release, rest) = flux.split_once("---\n").unwrap();
+    let release = release.replace(&labels("flux-instance"), &labels(owner));
+    if !through_configmap {
+        std::fs::write(dir.join("flux.yaml"), format!("{release}---\n{rest}")).unwrap();
+        return dir;
+    }
+    let (head, values) = release.split_once("  values:\n").unwrap();
+    let release =
+        format!("{head}  valuesFrom:\n    - kind: ConfigMap\n      name: flux-instance-values\n");
+    let data: String = values
+        .lines()
+        .map(|l| format!("    {}\n", &l[2..]))
+        .collect();
+    let cm = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flux-instance-values\n  namespace: flux-system\n{}data:\n  values.yaml: |\n{data}",
+        labels(owner)
+    );
+    std::fs::write(
+        dir.join("flux.yaml"),
+        format!("{release}---\n{rest}---\n{cm}"),
+    )
+    .unwrap();
+    dir
+}
+
+/// #69, revision 5: values that arrive through a ConfigMap are part of the desired state. The
+/// seed's shape (the HelmRelease and its values applied by the child `flux-instance`, which acts
+/// at its live spec on the new revision) converges either way; under `cluster-apps` the new
+/// values can only arrive through the Kustomization the change flips to a source that does not
+/// exist yet: a deadlock, through a ConfigMap as inline (it was judged safe through one).
+#[test]
+fn values_through_a_configmap_are_judged_like_values_inline() {
+    let judge = |owner: &str, cm: bool| {
+        let r = check(
+            &instance_under(M0, owner, cm),
+            &instance_under(AS_WRITTEN, owner, cm),
+            "json",
+        );
+        let v: Value =
+            serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout));
+        let deadlocks = added(&v, "MIG-GO-15")
+            .iter()
+            .filter(|f| f["severity"] != "info")
+            .count();
+        (deadlocks, v["order"]["safe"].as_bool().unwrap(), v)
+    };
+    for cm in [false, true] {
+        let (deadlocks, safe, v) = judge("flux-instance", cm);
+        assert_eq!(
+            (deadlocks, safe),
+            (0, true),
+            "seed's shape, through a ConfigMap: {cm}: {:#}",
+            v["order"]
+        );
+        // The FluxInstance is templated from the values wherever they are: the switch is seen.
+        assert_eq!(v["stages"]["git_oci"]["head"], "M4", "{:#}", v["stages"]);
+        let (deadlocks, safe, v) = judge("cluster-apps", cm);
+        assert_eq!(
+            (deadlocks, safe),
+            (1, false),
+            "under cluster-apps, through a ConfigMap: {cm}: {:#}",
+            v["order"]
+        );
+        assert!(
+            added(&v, "MIG-GO-15")
+                .iter()
+                .any(|f| f["severity"] == "critical")
+        );
+    }
+}
+
+/// MIG-GO-17 before a merge: only the child `flux-instance` flips with the switch, its parent
+/// `cluster-apps` is left alone and reconciles on the new revision at once. If it applies the
+/// child's new spec first, the child waits for a source only its own live run creates: the
+/// change converges in one order and freezes in the other. Both named; `dependsOn` or staging
+/// as the fix; high, since nothing delays the parent.
+#[test]
+fn a_child_racing_its_parent_is_said_with_both_orders() {
+    let head_stage = Stage { sync: OCI, ..M0 };
+    let head = render(head_stage);
+    let apps = std::fs::read_to_string(head.join("apps.yaml")).unwrap();
+    let flipped: Vec<String> = apps
+        .split("---\n")
+        .map(|d| match d.contains("  name: flux-instance\n") {
+            true => d.replace("    kind: GitRepository\n", "    kind: OCIRepository\n"),
+            false => d.to_string(),
+        })
+        .collect();
+    std::fs::write(head.join("apps.yaml"), flipped.join("---\n")).unwrap();
+    let r = check(&render(M0), &head, "json");
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["order"]["safe"], true, "{:#}", v["order"]);
+    let race = added(&v, "MIG-GO-17");
+    assert_eq!(race.len(), 1, "{:#}", v["findings"]["added"]);
+    assert_eq!(race[0]["severity"], "high");
+    assert_eq!(
+        race[0]["subject"],
+        "Kustomization/flux-system/flux-instance"
+    );
+    let msg = race[0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("before Kustomization/flux-system/cluster-apps applies its new spec"),
+        "{msg}"
+    );
+    assert!(
+        race[0]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("dependsOn")
+    );
+    assert_eq!(r.code, 1);
 }

@@ -101,6 +101,7 @@ fn order_model() {
             before: &c,
             after: &c,
             changed: Some(&every),
+            values: None,
         };
         let change = median_ms(|| {
             std::hint::black_box(order::judge(&input));

@@ -201,7 +201,15 @@ fn order(out: &mut String, r: &Report) {
     out.push_str("\n#### Reconcile order\n");
     // One voice (#69): never "every object reconciles" above a reference that waits forever.
     let dangling = r.change.missing_added.len();
-    if o.safe() && dangling > 0 {
+    if let Some(race) = o.races.first().filter(|_| o.safe()) {
+        // One voice (#69): a change that converges in one order only says so here too.
+        out.push_str(&format!(
+            "It lands in {} only if {} applies the new revision before {} applies its new spec; in the other order delivery freezes (MIG-GO-17).\n",
+            fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave"),
+            cell(&race.child.to_string()),
+            cell(&race.parent.to_string())
+        ));
+    } else if o.safe() && dangling > 0 {
         out.push_str(&format!(
             "The rest reconciles in {}, but what names the {} below waits forever.\n",
             fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave"),

@@ -16,7 +16,7 @@ mod step;
 pub use chain::{Link, LinkKind, describe};
 
 use crate::model::{Cluster, ObjectKey};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What is being judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub struct Input<'a> {
     /// them (a render compares whole manifests, Helm values included); `None`: the decoded
     /// objects are compared.
     pub changed: Option<&'a BTreeSet<ObjectKey>>,
+    /// Objects whose values sources changed (a HelmRelease's `valuesFrom`, a Kustomization's
+    /// `postBuild.substituteFrom`), each with the appliers that deliver those sources: the
+    /// object reaches its new desired state only once they have applied (revision 5).
+    pub values: Option<&'a BTreeMap<ObjectKey, Vec<ObjectKey>>>,
 }
 
 /// An object that never reconciles at its new spec, and why.
@@ -65,6 +69,23 @@ pub struct Order {
     pub assumed_root: Vec<ObjectKey>,
     /// Waits the model could not judge (a target of a kind or namespace it cannot see).
     pub unjudged: Vec<(ObjectKey, String)>,
+    /// Revision 5 (MIG-GO-17): where the change converges only if a child applies the new
+    /// revision at its live spec before its parent applies the child's new spec.
+    pub races: Vec<Race>,
+}
+
+/// A child that must run at its live spec before its parent applies its new spec, or delivery
+/// freezes (MIG-GO-17).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Race {
+    pub child: ObjectKey,
+    pub parent: ObjectKey,
+    /// Whether anything delays the parent (a `dependsOn` it waits for): when nothing does, the
+    /// freezing order is the likely one.
+    pub parent_delayed: bool,
+    /// In the freezing order: what never reconciles, and the child's chain of waits.
+    pub frozen: Vec<ObjectKey>,
+    pub chain: Vec<Link>,
 }
 
 impl Order {
@@ -84,13 +105,52 @@ pub fn judge(input: &Input) -> Order {
     let graph = nodes::build(input);
     let run = step::run(&graph);
     let stuck = chain::stuck(&graph, &run);
+    // Revision 5: MIG-GO-15 only when no order releases it; when the children's live runs
+    // first converge, try the parents first: a freeze then is order-dependent (MIG-GO-17).
+    let races = match (input.mode, stuck.is_empty()) {
+        (Mode::Change, true) => races(&graph),
+        _ => Vec::new(),
+    };
     Order {
         mode: input.mode,
         waves: run.waves_keys(&graph),
         stuck,
         assumed_root: graph.assumed_root(),
         unjudged: graph.unjudged.clone(),
+        races,
     }
+}
+
+/// The pairs whose order decides whether the change freezes.
+fn races(graph: &nodes::Graph) -> Vec<Race> {
+    let (late, preempted) = step::run_with(graph, step::Precedence::ParentFirst);
+    let frozen = chain::stuck(graph, &late);
+    if frozen.is_empty() {
+        return Vec::new();
+    }
+    let keys: Vec<ObjectKey> = frozen.iter().map(|s| s.object.clone()).collect();
+    preempted
+        .into_iter()
+        .filter(|&(c, _)| !late.done[c])
+        .map(|(c, p)| {
+            let child = graph.nodes[c].key.clone();
+            Race {
+                chain: frozen
+                    .iter()
+                    .find(|s| s.object == child)
+                    .map(|s| s.chain.clone())
+                    .unwrap_or_default(),
+                parent: graph.nodes[p].key.clone(),
+                parent_delayed: graph.nodes[p]
+                    .waits_after
+                    .iter()
+                    .chain(&graph.nodes[p].waits_before)
+                    .any(|w| w.kind == nodes::WaitKind::DependsOn),
+                frozen: keys.clone(),
+                child,
+            }
+        })
+        .collect()
 }
 
 /// The live cluster judged by itself.
@@ -100,6 +160,7 @@ pub fn live(c: &Cluster) -> Order {
         before: c,
         after: c,
         changed: None,
+        values: None,
     })
 }
 

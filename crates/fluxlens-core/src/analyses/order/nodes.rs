@@ -40,8 +40,16 @@ pub struct Node {
     pub key: ObjectKey,
     pub in_before: bool,
     pub in_after: bool,
-    /// Its desired state differs between before and after (or it is new).
+    /// Its desired state differs between before and after (or it is new), its manifest or
+    /// the values it reads.
     pub changed: bool,
+    /// Its manifest differs (or it is new): its applier must apply it.
+    pub spec_changed: bool,
+    /// The appliers of the values sources that changed under it: it reaches its new desired
+    /// state only once each has applied (revision 5).
+    pub value_appliers: Vec<usize>,
+    /// The objects whose changed values this one applies.
+    pub value_children: Vec<usize>,
     /// Who applies (or creates) its after state.
     pub applier: Option<usize>,
     /// No inventory or label names its applier: the root Kustomization is assumed.
@@ -56,6 +64,10 @@ pub struct Node {
     /// It existed with an artifact before (a source its consumers can read meanwhile).
     pub had_artifact: bool,
     pub is_root_ks: bool,
+    /// Acts at its live spec when the repository changes (revision 5): the root Kustomization,
+    /// and every content applier whose live source is the root source (kustomize-controller
+    /// reconciles on its source's new revision, applying the new content with its old spec).
+    pub live_reads_repo: bool,
     /// Suspended in the after state: it holds its state and is never waited on as stuck.
     pub suspended: bool,
 }
@@ -160,12 +172,20 @@ fn node(
     let a = input.after.get(key);
     let creator = creations.iter().find(|(k, _)| k == key).map(|(_, c)| c);
     let in_after = a.is_some() || creator.is_some();
-    let changed = in_after
+    let spec_changed = in_after
         && match (b, input.changed) {
             (None, _) => true,
             (Some(_), Some(set)) => set.contains(key),
             (Some(b), None) => a.is_some_and(|a| a.raw.spec != b.raw.spec),
         };
+    let value_appliers: Vec<usize> = match input.values.and_then(|v| v.get(key)) {
+        Some(appliers) if in_after => appliers
+            .iter()
+            .filter_map(|k| g.index.get(k).copied())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let changed = spec_changed || !value_appliers.is_empty();
     let is_root_ks = root_ks == Some(key);
     let owner = a.and_then(|a| a.managed_by.clone()).or(creator.cloned());
     let (applier, assumed_root) = match owner.and_then(|o| g.index.get(&o).copied()) {
@@ -181,6 +201,15 @@ fn node(
     let suspended = a.is_some_and(|o| o.suspended());
     let ready = |o: &FluxObject| o.status == Status::Ready;
     let content = content_applier(&key.kind);
+    let repo = input.before.root_source();
+    let live_reads_repo = is_root_ks
+        || (input.mode == Mode::Change
+            && content
+            && b.is_some_and(|o| {
+                o.refs
+                    .iter()
+                    .any(|r| r.kind == RefKind::Source && Some(&r.target) == repo.as_ref())
+            }));
     let done_initially = suspended
         || match input.mode {
             Mode::Change => b.is_some() && !changed && !content,
@@ -195,6 +224,9 @@ fn node(
         in_before: b.is_some(),
         in_after,
         changed,
+        spec_changed,
+        value_appliers,
+        value_children: Vec::new(),
         applier,
         assumed_root,
         children: Vec::new(),
@@ -204,6 +236,7 @@ fn node(
         done_initially,
         had_artifact,
         is_root_ks,
+        live_reads_repo,
         suspended,
     }
 }
@@ -241,6 +274,9 @@ fn link_children(g: &mut Graph) {
         if let Some(a) = g.nodes[i].applier {
             g.nodes[a].children.push(i);
         }
+        for a in g.nodes[i].value_appliers.clone() {
+            g.nodes[a].value_children.push(i);
+        }
     }
 }
 
@@ -248,11 +284,16 @@ fn link_children(g: &mut Graph) {
 /// something it applies changes (its chart's new version renders it).
 fn rerun_appliers_of_changes(g: &mut Graph) {
     for i in 0..g.nodes.len() {
-        if g.nodes[i].changed
-            && let Some(a) = g.nodes[i].applier
-            && !g.nodes[a].suspended
-        {
-            g.nodes[a].done_initially = false;
+        let appliers: Vec<usize> = g.nodes[i]
+            .applier
+            .filter(|_| g.nodes[i].spec_changed)
+            .into_iter()
+            .chain(g.nodes[i].value_appliers.iter().copied())
+            .collect();
+        for a in appliers {
+            if !g.nodes[a].suspended {
+                g.nodes[a].done_initially = false;
+            }
         }
     }
 }

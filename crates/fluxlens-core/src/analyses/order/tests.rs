@@ -144,6 +144,7 @@ fn change(base: &[Value], head: &[Value], changed: &[&str]) -> Order {
         before: &b,
         after: &a,
         changed: Some(&set),
+        values: None,
     })
 }
 
@@ -151,30 +152,67 @@ fn key(s: &str) -> ObjectKey {
     ObjectKey::parse(s).unwrap()
 }
 
+/// Revision 5 corrects revision 4 on flatops #2161 as first written: objects act at their live
+/// spec. The child `flux-instance`, still on Git at its live spec, applies the new revision's
+/// HelmRelease (the new FluxInstance values) while `cluster-apps`, whose new spec the root
+/// applied first, waits for the OCI source; the FluxInstance then creates it and the change
+/// converges. No order of reconciles freezes it: `cluster-apps` cannot pre-empt the child once
+/// the root has applied its own new spec.
 #[test]
-fn the_pull_request_as_first_written_deadlocks() {
+fn the_pull_request_as_first_written_converges_through_its_live_child() {
     let base = flatops(GIT, GIT, false);
     let head = flatops(OCI, OCI, false);
     let o = change(&base, &head, &["HelmRelease/flux-system/flux-instance"]);
-    assert!(!o.safe());
-    let apps = o
-        .stuck
-        .iter()
-        .find(|s| s.object == key("Kustomization/flux-system/cluster-apps"))
-        .expect("cluster-apps never reconciles");
-    assert!(apps.cycle, "{apps:?}");
-    let text = describe(&apps.object, &apps.chain);
-    assert_eq!(
-        text,
-        "Kustomization/flux-system/cluster-apps waits for its source OCIRepository/flux-system/flux-system, \
-         which FluxInstance/flux-system/flux creates once HelmRelease/flux-system/flux-instance applies its new spec, \
-         which Kustomization/flux-system/flux-instance applies, which Kustomization/flux-system/cluster-apps applies \
-         — the chain closes on itself"
-    );
-    // The root ran at its current spec and applied the flips: that is the first wave.
+    assert!(o.safe(), "{:#?}", o.stuck);
+    assert!(o.races.is_empty(), "{:#?}", o.races);
+    let wave = |k: &str| o.waves.iter().rposition(|w| w.contains(&key(k))).unwrap();
+    assert!(wave("HelmRelease/flux-system/flux-instance") < wave("FluxInstance/flux-system/flux"));
+    assert!(wave("FluxInstance/flux-system/flux") < wave("Kustomization/flux-system/cluster-apps"));
+    // The root ran at its current spec first.
     assert!(o.waves[0].contains(&key("Kustomization/flux-system/flux-system")));
-    // Every application Kustomization is held too.
-    assert!(o.stuck.iter().any(|s| s.object.name == "monitoring"));
+}
+
+/// MIG-GO-17: a parent whose spec the change leaves alone reconciles on the new revision at
+/// once and applies its child's new spec (flipped to the OCI source), while the child at its
+/// live spec would apply the new FluxInstance values that create that source: which runs first
+/// decides. Both named, and the order that freezes.
+#[test]
+fn a_child_racing_its_unchanged_parent_is_order_dependent() {
+    let base = flatops(GIT, GIT, false);
+    let mut head = flatops(OCI, GIT, false);
+    // Only the child flips with the switch; cluster-apps and the rest stay on Git.
+    for o in head.iter_mut() {
+        if o["metadata"]["name"] == "flux-instance" && o["kind"] == "Kustomization" {
+            o["spec"]["sourceRef"] = json!({"kind": "OCIRepository", "name": "flux-system"});
+        }
+    }
+    let o = change(&base, &head, &["HelmRelease/flux-system/flux-instance"]);
+    assert!(
+        o.safe(),
+        "the child's live run first converges: {:#?}",
+        o.stuck
+    );
+    assert_eq!(o.races.len(), 1, "{:#?}", o.races);
+    let r = &o.races[0];
+    assert_eq!(r.child, key("Kustomization/flux-system/flux-instance"));
+    assert_eq!(r.parent, key("Kustomization/flux-system/cluster-apps"));
+    assert!(!r.parent_delayed);
+    assert!(
+        r.frozen
+            .contains(&key("Kustomization/flux-system/flux-instance"))
+    );
+    // Said as MIG-GO-17: high, nothing delays the parent; both named and the freezing order.
+    let f = crate::analyses::findings::rules::mig_order::races("MIG-GO-17", &o);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, crate::analyses::finding::Severity::High);
+    assert_eq!(f[0].subject, key("Kustomization/flux-system/flux-instance"));
+    assert!(
+        f[0].message
+            .contains("before Kustomization/flux-system/cluster-apps applies its new spec"),
+        "{}",
+        f[0].message
+    );
+    assert!(crate::analyses::findings::reference::documents(&f[0]));
 }
 
 #[test]

@@ -255,7 +255,7 @@ pub static DOCS: &[RuleDoc] = &[
     },
     RuleDoc {
         id: "MIG-GO-15",
-        checks: "The reconcile order stepped forward until nothing more can reconcile: an object waits, directly or through a chain of waits, for something that only it creates or delivers (the switch that flips consumers to an OCI root in the same commit that tells the FluxInstance to create it), or an applier of the delivery chain depends on one stuck behind a missing source. The message names the whole chain. A change that moves a migration several stages at once is judged the same way; when the order is safe, that is context.",
+        checks: "The reconcile order stepped forward until nothing more can reconcile, as the controllers run it (revision 5): each object acts at its live spec until its applier applies the new one, and a Kustomization whose live source is the repository being changed applies the new revision's content with its old spec; a HelmRelease's valuesFrom and a Kustomization's substituteFrom ConfigMaps and Secrets are part of what it will apply, delivered by whatever applies them. An object that waits, directly or through a chain of waits, for something that only it creates or delivers in every order the controllers allow, or an applier of the delivery chain that depends on one stuck behind a missing source, is this finding (when only some orders freeze, MIG-GO-17). The message names the whole chain. A change that moves a migration several stages at once is judged the same way; when the order is safe, that is context.",
         classes: &[Broken, Context],
         remediation: "Split the change in the safe order: publish and sign the artifact, switch the FluxInstance's sync, and only when its source is Ready flip the consumers.",
         sources: &[
@@ -270,6 +270,16 @@ pub static DOCS: &[RuleDoc] = &[
         classes: &[PostureGap, Context],
         remediation: "Confirm the artifact is meant to be public, or set spec.sync.pullSecret / spec.sync.provider.",
         sources: &[fo!("docs/api/v1/fluxinstance.md"), FLATOPS_2161],
+    },
+    RuleDoc {
+        id: "MIG-GO-17",
+        checks: "Revision 5: objects act at their live spec. A Kustomization whose live source is the repository being changed applies the new revision's content with its old spec while its parent may apply its new spec first. Where one order of the two freezes delivery and the other converges, both are named with the order that freezes.",
+        classes: &[Predicted, Degraded],
+        remediation: "Stage the change so the order no longer matters, or give the parent a dependsOn on what must be Ready first: only dependsOn orders Kustomizations.",
+        sources: &[
+            kc!("internal/controller/kustomization_controller.go"),
+            FLATOPS_2161,
+        ],
     },
     // §2.5 storage versions
     RuleDoc {

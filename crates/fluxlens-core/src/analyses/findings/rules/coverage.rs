@@ -90,10 +90,13 @@ fn every_rule_fires_on_a_scenario_or_a_fail_example() {
         .flat_map(evaluate_all)
         .map(|f| f.rule)
         .collect();
+    // A rule of a change landing has nothing to judge live: it fires in the order model's tests
+    // (order/tests.rs, a child racing its unchanged parent) and the check's (tests/order.rs).
+    let change_only = ["MIG-GO-17"];
     let silent: Vec<&str> = registry()
         .iter()
         .map(|r| r.id())
-        .filter(|id| !fired.contains(*id))
+        .filter(|id| !fired.contains(*id) && !change_only.contains(id))
         .collect();
     assert!(
         silent.is_empty(),

@@ -19,6 +19,15 @@ rule!(
     /// MIG-GO-16: the root OCI source pulls with no credentials at all.
     RootPullsAnonymously, "MIG-GO-16", "root pulls anonymously", live_anonymous_root
 );
+rule!(
+    /// MIG-GO-17: a change that converges only in one order of two reconciles (revision 5).
+    OrderDependent, "MIG-GO-17", "order-dependent change", live_races
+);
+
+/// A race is a property of a change landing (a parent and a child both about to act on a new
+/// revision): the API shows no pending spec to judge, so the live cluster never has one. The
+/// pre-merge check judges it ([`races`]).
+fn live_races(_: &str, _: &Cluster, _: &mut Vec<Finding>) {}
 
 fn live_deadlocks(id: &str, c: &Cluster, out: &mut Vec<Finding>) {
     out.extend(deadlocks(id, &order::live(c), c));
@@ -142,6 +151,54 @@ fn finding(id: &str, order: &Order, subject: &Stuck, held: &[&Stuck], touches: b
         f.members = members;
     }
     f
+}
+
+/// MIG-GO-17 (revision 5): a change that converges only if a child applies the new revision at
+/// its live spec before its parent applies the child's new spec. Medium; high when nothing
+/// delays the parent (the freezing order is the likely one); `dependsOn` is the fix.
+pub fn races(id: &str, order: &Order) -> Vec<Finding> {
+    order
+        .races
+        .iter()
+        .map(|r| {
+            let class = if r.parent_delayed {
+                Class::Degraded
+            } else {
+                Class::Predicted
+            };
+            let mut evidence = vec![
+                format!(
+                    "the order that freezes: {} reconciles on the new revision first and applies the new spec of {}",
+                    r.parent, r.child
+                ),
+                format!(
+                    "the order that converges: {} first applies the new revision at its live spec",
+                    r.child
+                ),
+            ];
+            evidence.extend(r.chain.iter().map(link_line));
+            if !r.parent_delayed {
+                evidence.push(format!("nothing delays {}: it acts as soon as the revision lands", r.parent));
+            }
+            policy::fixed(
+                id,
+                class,
+                r.child.clone(),
+                format!(
+                    "{} must apply the new revision before {} applies its new spec: in the other order {} never {} and delivery freezes",
+                    r.child,
+                    r.parent,
+                    crate::util::words::plural(r.frozen.len(), "object"),
+                    crate::util::words::agree(r.frozen.len(), "reconciles", "reconcile"),
+                ),
+                evidence,
+                format!(
+                    "Make the order certain: stage the change (apply what {} delivers first, flip its source in a later change), or give {} a dependsOn on what must be Ready first.",
+                    r.child, r.parent
+                ),
+            )
+        })
+        .collect()
 }
 
 fn link_line(l: &Link) -> String {

@@ -69,6 +69,7 @@ pub static ALL: &[&dyn Rule] = &[
     &mig_go::RootCannotFetch,
     &mig_order::BootstrapDeadlock,
     &mig_order::RootPullsAnonymously,
+    &mig_order::OrderDependent,
     &mig_api::UnmigratedStorage,
     &mig_api::CrdUpgradeBlocked,
     &mig_api::RemovedApiInGit,
