@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         if let Ok(tree) = fluxlens_check::tree::build(manifests) {
-            let _ = analyse(&tree, ProfileName::Fips);
+            let _ = analyse(&tree, ProfileName::Fips, &Default::default());
         }
     }
 });
