@@ -5,22 +5,13 @@
 //! again under the faults.
 
 use crate::faults::Mode;
-use crate::store::Store;
 use fluxlens_core::analyses::facts::cluster::{ClusterFacts, root_pair};
 use fluxlens_core::analyses::findings::{self, Severity, policy};
 use fluxlens_core::analyses::migration::{self, Migration, StageState};
 use fluxlens_core::analyses::outcome::Outcome;
 use fluxlens_core::model::{Cluster, CrdAccess};
-use std::path::Path;
 
-fn store(name: &str) -> Store {
-    Store::from_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../scenarios")
-            .join(name),
-    )
-    .unwrap()
-}
+use crate::truth::store;
 
 /// Every way a card can contradict itself, as sentences (empty when it reads true).
 fn contradictions(c: &Cluster, m: &Migration) -> Vec<String> {

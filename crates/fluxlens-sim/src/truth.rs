@@ -14,7 +14,7 @@ use fluxlens_core::wire::{
 };
 use std::path::Path;
 
-fn store(name: &str) -> Store {
+pub(crate) fn store(name: &str) -> Store {
     Store::from_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../scenarios")
