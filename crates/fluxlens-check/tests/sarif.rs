@@ -90,8 +90,7 @@ fn sarif_has_a_rule_per_catalog_id_and_a_result_per_object_at_its_document() {
     let run = &v["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
     let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
-    let catalog: Vec<&str> = fluxlens_core::analyses::findings::reference::DOCS
-        .iter()
+    let catalog: Vec<&str> = fluxlens_core::analyses::findings::reference::docs()
         .map(|d| d.id)
         .collect();
     assert_eq!(&ids[..catalog.len()], &catalog[..]);

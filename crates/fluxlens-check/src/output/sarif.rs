@@ -79,11 +79,9 @@ pub fn render(r: &Report, places: &Places) -> Value {
 
 /// Every catalog rule, then the check's own.
 fn rules() -> Vec<RuleText> {
-    let mut out: Vec<RuleText> = reference::DOCS
-        .iter()
+    let mut out: Vec<RuleText> = reference::docs()
         .map(|d| {
             let title = registry()
-                .iter()
                 .find(|r| r.id() == d.id)
                 .map(|r| r.title())
                 .unwrap_or(d.id);

@@ -19,9 +19,14 @@ pub trait Rule: Sync {
     fn evaluate(&self, cluster: &ClusterFacts, out: &mut Vec<Finding>);
 }
 
-/// Every registered rule, in catalog order.
-pub fn registry() -> &'static [&'static dyn Rule] {
-    rules::ALL
+/// Every registered rule, in catalog order (`rules/registry.rs`: each with its reference entry).
+pub fn registry() -> impl ExactSizeIterator<Item = &'static dyn Rule> + Clone {
+    rules::RULES.iter().copied()
+}
+
+/// Every rule's reference entry, in the registry's order.
+pub fn reference_entries() -> &'static [reference::RuleDoc] {
+    rules::DOCS
 }
 
 /// Runs every rule; findings sorted by severity (worst first), then rule id, then subject.
@@ -85,7 +90,7 @@ mod tests {
 
     #[test]
     fn registry_ids_are_unique_and_catalog_shaped() {
-        let mut ids: Vec<_> = registry().iter().map(|r| r.id()).collect();
+        let mut ids: Vec<_> = registry().map(|r| r.id()).collect();
         assert!(!ids.is_empty());
         for id in &ids {
             assert!(

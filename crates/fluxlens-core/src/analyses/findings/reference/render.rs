@@ -1,7 +1,7 @@
 //! The reference as Markdown (`docs/rules.md`, for the repository) and as a standalone HTML
 //! page (`rules.html`, shipped beside the app; findings link to `rules.html#<id>`).
 
-use super::{DOCS, RuleDoc};
+use super::{RuleDoc, docs};
 use crate::analyses::findings::policy::{Class, Role, grade};
 use crate::analyses::findings::registry;
 use std::fmt::Write;
@@ -13,7 +13,6 @@ pub fn anchor(id: &str) -> &str {
 
 fn title(id: &str) -> &'static str {
     registry()
-        .iter()
         .find(|r| r.id() == id)
         .map(|r| r.title())
         .unwrap_or("")
@@ -66,7 +65,7 @@ an ordinary one). Each finding shows its severity and the reason in one line.";
 pub fn markdown() -> String {
     let mut out = String::from("# fluxlens rule reference\n\n");
     let _ = writeln!(out, "{PREAMBLE}\n");
-    for d in DOCS {
+    for d in docs() {
         entry_markdown(&mut out, d);
     }
     out
@@ -108,7 +107,7 @@ pub fn html() -> String {
         esc(PREAMBLE)
     );
     let _ = writeln!(out, "<nav><p>{}</p></nav>", index());
-    for d in DOCS {
+    for d in docs() {
         entry_html(&mut out, d);
     }
     out.push_str("</body>\n</html>\n");
@@ -116,7 +115,7 @@ pub fn html() -> String {
 }
 
 fn index() -> String {
-    DOCS.iter()
+    docs()
         .map(|d| format!("<a href=\"#{0}\">{0}</a>", anchor(d.id)))
         .collect::<Vec<_>>()
         .join(" · ")

@@ -11,12 +11,13 @@ mod mig_go;
 pub mod mig_order;
 mod mig_prune;
 pub mod ops;
+mod registry;
 mod sig_anonymous;
 mod sig_identity;
 mod sig_instance;
 mod sig_verdict;
 
-use super::Rule;
+pub use registry::{DOCS, RULES};
 
 macro_rules! rule {
     ($(#[$m:meta])* $name:ident, $id:literal, $title:literal, $eval:path) => {
@@ -36,72 +37,6 @@ macro_rules! rule {
     };
 }
 pub(crate) use rule;
-
-/// The registry, in catalog order.
-pub static ALL: &[&dyn Rule] = &[
-    &ops::FailingNow,
-    &sig_instance::RootUnverified,
-    &sig_verdict::NoVerdict,
-    &sig_verdict::Failing,
-    &sig_verdict::Stale,
-    &sig_identity::KeylessWithoutIdentity,
-    &sig_identity::OverBroadIdentity,
-    &sig_identity::IdentityNotPinned,
-    &sig_identity::UnescapedDots,
-    &sig_instance::PatchTargetsNothing,
-    &sig_instance::VerifyDidNotLand,
-    &sig_anonymous::UnsignedAnonymousOci,
-    &sig_verdict::IneffectiveChartVerification,
-    &sig_verdict::GitModeMismatch,
-    &mig_go::ConsumerCensus,
-    &dangling::DanglingReference,
-    &mig_go::GitRootCollected,
-    &mig_go::PrematureFlip,
-    &mig_prune::ParallelSourceNotPruneSafe,
-    &mig_go::ArtifactLagsGit,
-    &mig_go::CommitStatusWillFail,
-    &mig_go::StaleAlertSources,
-    &mig_go::ReceiverDrift,
-    &mig_go::RootAuthFailure,
-    &mig_go::NoBreakGlass,
-    &mig_go::CredentialsDropped,
-    &mig_go::ChartInGitRoot,
-    &mig_go::RootCannotFetch,
-    &mig_order::BootstrapDeadlock,
-    &mig_order::RootPullsAnonymously,
-    &mig_order::OrderDependent,
-    &mig_api::UnmigratedStorage,
-    &mig_api::CrdUpgradeBlocked,
-    &mig_api::RemovedApiInGit,
-    &mig_api::AutoMigrationDisabled,
-    &mig_api::UnboundedMinorRange,
-    &mig_api::CrdsBehind,
-    &mig_api::ManualMigrationDuty,
-    &mig_dist::InstallerClass,
-    &mig_dist::TakeoverIncomplete,
-    &mig_dist::InstanceUnhealthy,
-    &mig_dist::ComponentsNotReady,
-    &mig_dist::MixedOrigins,
-    &mig_dist::InstanceDrift,
-    &mig_dist::BootstrapLeftovers,
-    &mig_dist::DowngradeRequested,
-    &mig_dist::LimitedVisibility,
-    &mig_dist::ControllersTwice,
-    &ent::CONTROLS[0],
-    &ent::CONTROLS[1],
-    &ent::CONTROLS[2],
-    &ent::CONTROLS[3],
-    &ent::CONTROLS[4],
-    &ent::CONTROLS[5],
-    &ent::CONTROLS[6],
-    &ent::CONTROLS[7],
-    &ent::CONTROLS[8],
-    &ent::CONTROLS[9],
-    &ent::CONTROLS[10],
-    &ent::CONTROLS[11],
-    &ent::CONTROLS[12],
-    &ent::CONTROLS[13],
-];
 
 #[cfg(test)]
 pub(crate) mod testkit {

@@ -72,10 +72,10 @@ pub fn failure(o: &FluxObject) -> Option<Failure> {
     })
 }
 
-/// Objects another rule already reports as failing: the root source (MIG-GO-14) and the
+/// Objects another rule already reports as failing: the root source (MIG-GO-14, `root`) and the
 /// FluxInstance (MIG-DIST-03).
-fn reported_elsewhere(c: &Cluster, key: &ObjectKey) -> bool {
-    key.kind == Kind::FluxInstance || c.root_source().as_ref() == Some(key)
+fn reported_elsewhere(root: Option<&ObjectKey>, key: &ObjectKey) -> bool {
+    key.kind == Kind::FluxInstance || root == Some(key)
 }
 
 /// What `o` waits on or reads: a failure there is a cause of a failure here.
@@ -91,14 +91,24 @@ fn upstream(o: &FluxObject) -> impl Iterator<Item = &ObjectKey> {
         .map(|r| &r.target)
 }
 
-/// Everything that reads or waits on `key`, directly or through others (breadth first).
-fn blast_radius(c: &Cluster, key: &ObjectKey) -> Vec<ObjectKey> {
-    let mut down: BTreeMap<&ObjectKey, Vec<&ObjectKey>> = BTreeMap::new();
-    for o in c.objects() {
-        for t in upstream(o) {
-            down.entry(t).or_default().push(&o.key);
+/// What reads or waits on each object, directly: built once per evaluation, walked once per cause.
+struct Downstream<'a>(BTreeMap<&'a ObjectKey, Vec<&'a ObjectKey>>);
+
+impl<'a> Downstream<'a> {
+    fn of(c: &'a Cluster) -> Self {
+        let mut down: BTreeMap<&ObjectKey, Vec<&ObjectKey>> = BTreeMap::new();
+        for o in c.objects() {
+            for t in upstream(o) {
+                down.entry(t).or_default().push(&o.key);
+            }
         }
+        Downstream(down)
     }
+}
+
+/// Everything that reads or waits on `key`, directly or through others (breadth first).
+fn blast_radius(down: &Downstream, key: &ObjectKey) -> Vec<ObjectKey> {
+    let down = &down.0;
     let mut seen: BTreeSet<&ObjectKey> = BTreeSet::from([key]);
     let mut queue = VecDeque::from([key]);
     let mut out = Vec::new();
@@ -154,18 +164,29 @@ fn failing_now(id: &str, c: &ClusterFacts, out: &mut Vec<Finding>) {
     for (k, cause) in causes(c, &failing) {
         under.entry(cause).or_default().push(k);
     }
+    if under.is_empty() {
+        return;
+    }
+    let root = c.root_source();
+    let down = Downstream::of(c);
     for (cause, mut members) in under {
         // A cause another rule reports carries its consequences there (the root source's
         // failure stops the whole cluster: MIG-GO-14 says so).
-        if reported_elsewhere(c, &cause) {
+        if reported_elsewhere(root.as_ref(), &cause) {
             continue;
         }
         members.sort_by_key(|k| k != &cause);
-        out.push(finding(id, c, &failing[&cause], members));
+        out.push(finding(id, c, &down, &failing[&cause], members));
     }
 }
 
-fn finding(id: &str, c: &Cluster, f: &Failure, members: Vec<ObjectKey>) -> Finding {
+fn finding(
+    id: &str,
+    c: &Cluster,
+    down: &Downstream,
+    f: &Failure,
+    members: Vec<ObjectKey>,
+) -> Finding {
     let key = &f.key;
     let since = f
         .since
@@ -181,7 +202,7 @@ fn finding(id: &str, c: &Cluster, f: &Failure, members: Vec<ObjectKey>) -> Findi
         let names: Vec<String> = caused.iter().map(|k| k.to_string()).collect();
         evidence.push(format!("failing because of it: {}", names.join(", ")));
     }
-    let radius = blast_radius(c, key);
+    let radius = blast_radius(down, key);
     if !radius.is_empty() {
         let named: Vec<String> = radius.iter().take(NAMED).map(|k| k.to_string()).collect();
         let more = radius.len().saturating_sub(NAMED);
