@@ -152,8 +152,17 @@ pub fn build(input: &Input) -> Graph {
         index,
         unjudged: Vec::new(),
     };
+    let known = Known {
+        root_ks: root_ks.as_ref(),
+        // Only a change applies a new revision of the repository; found once, not per node.
+        repo: match input.mode {
+            Mode::Change => input.before.root_source(),
+            Mode::Live => None,
+        },
+        creations: &creations,
+    };
     for key in &keys {
-        let node = node(input, &mut g, key, root_ks.as_ref(), &creations);
+        let node = node(input, &mut g, key, &known);
         g.nodes.push(node);
     }
     link_children(&mut g);
@@ -161,13 +170,19 @@ pub fn build(input: &Input) -> Graph {
     g
 }
 
-fn node(
-    input: &Input,
-    g: &mut Graph,
-    key: &ObjectKey,
-    root_ks: Option<&ObjectKey>,
-    creations: &[(ObjectKey, ObjectKey)],
-) -> Node {
+/// What every node's construction reads about the whole change, found once.
+struct Known<'a> {
+    root_ks: Option<&'a ObjectKey>,
+    /// The repository being changed: the root source before the change (Change mode only).
+    repo: Option<ObjectKey>,
+    /// Objects a ResourceSet or FluxInstance creates, with their creator.
+    creations: &'a [(ObjectKey, ObjectKey)],
+}
+
+fn node(input: &Input, g: &mut Graph, key: &ObjectKey, known: &Known) -> Node {
+    let Known {
+        root_ks, creations, ..
+    } = *known;
     let b = input.before.get(key);
     let a = input.after.get(key);
     let creator = creations.iter().find(|(k, _)| k == key).map(|(_, c)| c);
@@ -201,14 +216,14 @@ fn node(
     let suspended = a.is_some_and(|o| o.suspended());
     let ready = |o: &FluxObject| o.status == Status::Ready;
     let content = content_applier(&key.kind);
-    let repo = input.before.root_source();
+    let repo = known.repo.as_ref();
     let live_reads_repo = is_root_ks
         || (input.mode == Mode::Change
             && content
             && b.is_some_and(|o| {
                 o.refs
                     .iter()
-                    .any(|r| r.kind == RefKind::Source && Some(&r.target) == repo.as_ref())
+                    .any(|r| r.kind == RefKind::Source && Some(&r.target) == repo)
             }));
     let done_initially = suspended
         || match input.mode {
