@@ -1,4 +1,4 @@
-.PHONY: demo dev test bench build setup screenshots fmt rules generate release kit first-view
+.PHONY: demo dev test bench build setup screenshots fmt rules generate release kit
 # Serve the app on the built-in demo backend at http://127.0.0.1:8080
 demo:
 	scripts/demo.sh
@@ -12,10 +12,6 @@ setup:
 	scripts/setup.sh
 build:
 	scripts/build.sh
-# Measure which functions the overview's first view runs (scripts/cold-functions.txt: those it does
-# not, which the build moves out of the main module and fetches after the first view)
-first-view:
-	scripts/setup.sh && cargo build --release -p fluxlens-sim && PATH="$$HOME/.cargo/bin:$$PWD/node_modules/.bin:$$PATH" node scripts/first-view.mjs
 # The Flux CLI plugin's release: archives for linux amd64/arm64, checksums.txt and the catalog
 # manifest flux-lens.plugin.yaml in release/ (TAG=vX.Y.Z to name the tag; default v<version>)
 release:

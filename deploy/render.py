@@ -27,14 +27,8 @@ a = p.parse_args()
 if bool(a.api) == bool(a.fleet):
     sys.exit("render.py: give --api URL (one cluster) or --fleet FILE (a fleet), not both")
 
-# The page and its twin without the module's copy (kept-<build>.html, scripts/inline_wasm.py).
-pages = ["index.html"] + sorted(f for f in os.listdir(a.dist) if re.fullmatch(r"kept-[\w-]+\.html", f))
-html = "".join(open(os.path.join(a.dist, f), encoding="utf-8").read() for f in pages)
-# A script element with a type that is not a script's is data (the main module the page carries,
-# scripts/inline_wasm.py): never run, so it needs no hash.
-scripts = [body for attrs, body in re.findall(r"<script((?![^>]*\bsrc=)[^>]*)>(.*?)</script>", html, flags=re.S)
-           if re.search(r'\btype="(?!module"|text/javascript")', attrs) is None]
-# Each once: the page's module-feeding scripts share one text (scripts/inline_wasm.py).
+html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
+scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
 hashes = " ".join(dict.fromkeys("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts))
 for name, value in [("frame-ancestors", a.frame_ancestors)]:
     if any(c in value for c in ";\n{}"):

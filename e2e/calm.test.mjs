@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu, pollsRun, frames } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -41,8 +41,9 @@ test('unchanged polls add or remove no element on any view; an open details elem
       });
       const stamp = await page.locator('[data-freshness]').textContent();
       // Three polls land (the header's "Updated" moves), the data does not change.
-      await page.waitForFunction((s) => document.querySelector('[data-freshness]').textContent !== s, stamp, { timeout: 10000 });
-      await page.waitForTimeout(2500);
+      await pollsRun(page, 3);
+      await frames(page);
+      assert.notEqual(await page.locator('[data-freshness]').textContent(), stamp, `${route}: the polls landed`);
       const churn = await page.evaluate(() => window.__churn);
       assert.deepEqual(churn, { added: 0, removed: 0 }, `${route}: ${JSON.stringify(churn)}`);
       if (hasDetails) assert.equal(await details.evaluate((d) => d.open), true, `${route}: details closed by a poll`);
@@ -65,9 +66,10 @@ test('a snapshot opened from a file stops the live loader and is not overwritten
     writeFileSync(file, link.slice(link.indexOf('#snap=') + 6));
     await page.locator('input[type=file]').setInputFiles(file);
     await page.locator('[data-snapshot]').waitFor();
-    await page.waitForTimeout(1500); // let a request in flight finish
+    // The live loader has seen the snapshot and ended (a poll in flight then finishes first).
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:live-stopped').length > 0, null, { timeout: 10000 });
     await fetch(sim.base + '/__sim/log?clear=1');
-    await page.waitForTimeout(3500);
+    await frames(page);
     const log = await (await fetch(sim.base + '/__sim/log')).json();
     assert.deepEqual(log.filter((e) => String(e.path ?? e).includes('/api/')), [], 'no API call in snapshot mode');
     assert.equal(await page.locator('[data-snapshot]').count(), 1, 'still the snapshot');
@@ -81,14 +83,17 @@ test('panning and zooming with a node selected sends no API request', async () =
     const page = await newPage(browser);
     await page.goto(sim.base + '/graph?sel=OCIRepository/flux-system/flux-system');
     await page.locator('[data-panel]').waitFor();
-    await page.waitForTimeout(1000); // the selection's one events request
+    // The selection's one events request, answered (the panel no longer waits on it), and the
+    // first load's last read done.
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:load-settled').length > 0, null, { timeout: 10000 });
+    await page.locator('[data-panel]').getByText('Loading events…').waitFor({ state: 'detached', timeout: 10000 });
     await fetch(sim.base + '/__sim/log?clear=1');
     const canvas = page.locator('svg').first();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, i % 2 ? 120 : -120); await page.waitForTimeout(100); }
+    for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, i % 2 ? 120 : -120); await frames(page); }
     await page.mouse.down(); await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40, { steps: 5 }); await page.mouse.up();
-    await page.waitForTimeout(800);
+    await frames(page);
     const log = await (await fetch(sim.base + '/__sim/log')).json();
     assert.deepEqual(log.filter((e) => e.path.includes('/api/v1/events')), [], 'no events request per gesture');
     assert.deepEqual(page.errors, []);
@@ -116,7 +121,7 @@ test('one object changes: only what shows it is rebuilt; an open details, a half
     const total = await page.evaluate(() => document.getElementsByTagName('*').length);
     await fetch(`${sim.base}/__sim/set-ready?object=${targetId}&ready=0&message=boom`);
     await page.waitForFunction(([sel, b]) => document.querySelector(sel).textContent !== b, [row, rowBefore], { timeout: 15000 });
-    await page.waitForTimeout(300);
+    await frames(page);
     const churn = await page.evaluate(() => window.__churn);
     // Before #23 the whole view was rebuilt (~400 elements); now its row and its numbers.
     assert.ok(churn <= 40, `one changed object moved ${churn} of ${total} elements`);

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSim, launch, newPage, freePort, startNginx } from './helpers.mjs';
+import { startSim, launch, newPage, freePort, startNginx, pollsRun } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLUSTERS = [
@@ -200,7 +200,7 @@ test('a poll through a fault keeps the last good row, stale, and comes back; an 
     }).observe(document.querySelector('[data-fleet-table]'), { subtree: true, childList: true, attributes: true, characterData: true });
   });
   const logged = (await sim.log()).length;
-  await page.waitForTimeout(7000);
+  await pollsRun(page, 3);
   assert.equal(await page.evaluate(() => window.__churn), 0, 'unchanged polls moved nothing');
   // #47: each round after the first is a poll of what the cluster's reader keeps, not a cold
   // read of all its objects (210 for prod-eu).

@@ -1,7 +1,7 @@
 // End to end: the source graph view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, marks, cleanup, openMenu } from './helpers.mjs';
+import { startSim, launch, newPage, marks, cleanup, openMenu, frames } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -232,7 +232,7 @@ test('a pan that starts and ends on a node moves the picture and selects nothing
     await page.mouse.down();
     await page.mouse.move(x - 60, y + 40, { steps: 8 });
     await page.mouse.up();
-    await page.waitForTimeout(300);
+    await frames(page);
     assert.equal(await page.locator('[data-panel]').getAttribute('data-panel'), first, 'the pan selected nothing');
     assert.equal(new URL(page.url()).searchParams.get('sel'), first);
     // A plain click on that node selects it.

@@ -32,7 +32,7 @@ export async function startSim(args = []) {
   };
 }
 
-/** Headless Chromium; `extra`: more command-line flags (scripts/first-view.mjs turns tier-up off). */
+/** Headless Chromium; `extra`: more command-line flags. */
 export async function launch(extra = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -96,31 +96,14 @@ export async function openMenu(page, id) {
 }
 
 /** The built page's prefetch script (src/api/prefetch.js, inlined and minified by
- * scripts/build.py): where its `<script>` element starts and ends, found by its `upTo` lever
- * (names survive the build's minifying), and that lever's line. */
+ * scripts/build.py): where its `<script>` element starts and ends, found by the one global it
+ * sets (src/api/page_script.rs). */
 export function prefetchScript(html) {
-  const lever = /var upTo=(""|'');/.exec(html);
-  if (!lever) throw new Error('the page has no prefetch script');
-  const start = html.lastIndexOf('<script>', lever.index);
-  const end = html.indexOf('</script>', lever.index) + '</script>'.length;
-  return { start, end, lever: lever[0] };
-}
-
-/** The text `page` draws, each piece with its font (style, weight, size, family) and numeric
- * variant: what scripts/first-view.mjs lists and e2e/fonts.test.mjs checks against the list.
- * Hidden text counts (it is laid out all the same); the page's own font lines do not. */
-export function fontsDrawn(page) {
-  return page.evaluate(() => {
-    const out = [];
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const text = n.textContent.trim();
-      if (!text || !n.parentElement || n.parentElement.closest('#fl-font-warmup')) continue;
-      const s = getComputedStyle(n.parentElement);
-      out.push({ font: `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`, numeric: s.fontVariantNumeric, text });
-    }
-    return out;
-  });
+  const at = html.indexOf('window.fluxlensPage=');
+  if (at < 0) throw new Error('the page has no prefetch script');
+  const start = html.lastIndexOf('<script>', at);
+  const end = html.indexOf('</script>', at) + '</script>'.length;
+  return { start, end };
 }
 
 /** Holds the page's requests to `url` that `which` picks (all by default) until the returned
@@ -133,4 +116,25 @@ export async function holdRequests(page, url, which = () => true) {
     await route.continue();
   });
   return release;
+}
+
+/** Resolves once `n` more of the page's polls have run to their end: its loader marks each poll's
+ * start (`fluxlens:poll-started`, a fleet's rounds too), and a poll starts only once the last one
+ * has ended, so the (n+1)th start after now closes the nth poll. */
+export async function pollsRun(page, n, timeout = 30000) {
+  await page.evaluate(() => {
+    if (window.__testPolls) return;
+    window.__testPolls = { started: 0 };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'fluxlens:poll-started') window.__testPolls.started++;
+    }).observe({ type: 'mark' });
+  });
+  const from = await page.evaluate(() => window.__testPolls.started);
+  await page.waitForFunction((want) => window.__testPolls.started >= want, from + n + 1, { timeout });
+}
+
+/** Resolves after the page has painted two more frames: whatever a gesture or a change set off
+ * in the app (its effects, their DOM) has run by then. */
+export function frames(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }

@@ -3,7 +3,7 @@
 // shown to a user the server turns away or whose sign-in is gone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, cleanup } from './helpers.mjs';
+import { startSim, launch, cleanup, pollsRun } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -128,7 +128,7 @@ test('an OIDC server restarting writes the Anonymous cookie: the last visit\'s d
     const page = await watchedPage(context);
     await page.goto(sim.base + '/?poll=1');
     await page.locator('[data-error]').waitFor({ timeout: 30000 });
-    await page.waitForTimeout(1500);
+    await pollsRun(page, 1);
     assert.equal(await page.evaluate(() => window.__lastVisitShown === true), false, 'nothing shown before an answer');
     // Up again with OIDC: 401, the sign-in offered, the copy never shown and removed.
     await sim.faults('down=0');

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, existsSync } from 'node:fs';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, frames } from './helpers.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SCENARIOS = readdirSync(`${ROOT}scenarios`).filter((d) => existsSync(`${ROOT}scenarios/${d}/objects.json`));
@@ -33,7 +33,8 @@ for (const [name, args] of [...SCENARIOS.map((s) => [s, ['--scenario', s]]), ['s
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(sim.base + '/graph');
       await page.locator('g[data-node-id]').first().waitFor({ timeout: 30000 });
-      await page.waitForTimeout(200);
+      await page.waitForFunction(() => performance.getEntriesByName('fluxlens:graph-laid-out').length > 0, null, { timeout: 30000 });
+      await frames(page);
       const m = await measure(page);
       assert.ok(m.count >= 1 && m.count <= 80, `${name}: ${m.count} boxes on screen`);
       assert.ok(m.minBox >= 20, `${name}: a box is ${m.minBox} px tall`);

@@ -2,7 +2,7 @@
 // check what a person sees — nothing invented, nothing lost, the staleness said.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, pollsRun, frames } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -49,11 +49,11 @@ test('the server degrades after a good load (namespace listing fails): the last 
     assert.match(await text(page, '[data-error]'), /stale since/i);
     // #46: scrolled to the bottom, as on a wall screen, the staleness is still in view.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForTimeout(200);
+    await frames(page);
     const box = await page.locator('[data-freshness=stale]').boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= page.viewportSize().height, JSON.stringify(box));
     // Still stale two polls later: never an empty, healthy-looking page.
-    await page.waitForTimeout(4500);
+    await pollsRun(page, 2);
     assert.equal(await text(page, '[data-count=objects]'), before);
     await sim.faults('namespaces-fail=0');
     await freshness(page, 'fresh');
@@ -238,7 +238,7 @@ test('a half-computed report (namespaces, no counts) keeps the last objects, sta
       await sim.faults('half-report=1');
       await freshness(page, 'stale');
       assert.match(await text(page, '[data-error]'), /half-computed/);
-      await page.waitForTimeout(4500);
+      await pollsRun(page, 2);
       assert.equal(await text(page, '[data-count=objects]'), before, `nothing deleted ${extra}`);
       assert.equal(await text(page, '[data-count=missing]'), '0');
       await sim.faults('half-report=0');
@@ -256,7 +256,7 @@ test('search.cached, a restricted user: an object the server answers Forbidden i
     const page = await newPage(browser);
     await page.goto(sim.base + '/?poll=1');
     await page.locator('[data-count=objects]').waitFor();
-    await page.waitForTimeout(6000);
+    await pollsRun(page, 4);
     const log = await sim.log();
     const polls = log.filter((e) => e.path === '/api/v1/report').length;
     assert.ok(polls >= 4, `${polls} polls`);

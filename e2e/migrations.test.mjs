@@ -44,9 +44,12 @@ test('the first view does not wait for the CRDs: "reading the Flux CRDs…" unti
     let release;
     const held = new Promise((r) => { release = r; });
     const crdReads = [];
+    let asked;
+    const crdAsked = new Promise((r) => { asked = r; });
     await page.context().route('**/api/v1/inventory/objects', async (route) => {
       if ((route.request().postData() || '').includes('"CustomResourceDefinition"')) {
         crdReads.push(route.request().url());
+        asked();
         await held;
       }
       await route.continue();
@@ -56,7 +59,7 @@ test('the first view does not wait for the CRDs: "reading the Flux CRDs…" unti
     const storage = page.locator('[data-migration=storage]');
     await storage.waitFor();
     // The read goes out a frame after the first load's data (src/api/loader.rs `painted`).
-    for (let i = 0; i < 100 && crdReads.length === 0; i++) await page.waitForTimeout(20);
+    await crdAsked;
     // Meanwhile: said in place, neither pass nor fail, no storage finding; no notice above the
     // view (it would push the page down, then back up when the read answers).
     assert.equal(crdReads.length, 1, 'the CRDs are asked once, after the objects');

@@ -5,17 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
-# The app as it shipped before #28's build levers, for the load bench's rows before them: one
-# wasm module (no split), its JS modules apart, the stylesheet a file.
-one_module() {
-  local html=index.one-module.html
-  trap 'rm -f index.one-module.html' EXIT
-  sed -e 's|<link data-trunk rel="inline" href="style/main.css">|<link data-trunk rel="css" href="style/main.css">|' index.html > "$html"
-  grep -q 'rel="css"' "$html" || { echo "bench: index.html changed shape"; exit 1; }
-  python3 scripts/build.py --one-module --html "$html" --dist target/dist-one-module
-}
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-one_module
 # Writes a generated section of BENCHMARKS.md: generated NAME "what it is" TABLE.
 generated() {
   python3 - "$1" "$2" "$3" <<'PY'
@@ -36,7 +26,6 @@ generated native "median of 11 runs, release build" "$native"
 cost=$(FLUXLENS_SERVER_COST=1 cargo test -q -p fluxlens-sim --release server_cost_table -- --nocapture 2>/dev/null | grep -E '^\|')
 generated server-cost "core's poller against the simulator, 1 first load + 120 polls = one hour at 30 s, synthetic healthy clusters; API-server calls by the operator's v0.58.1 code, see crates/fluxlens-sim/src/server_cost.rs" "$cost"
 node bench/run.mjs
-node bench/load.mjs
 node bench/scenarios.mjs
 node bench/live.mjs
 node bench/fleet.mjs

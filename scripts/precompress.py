@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes <file>.gz (gzip -9) and, when the brotli CLI is installed, <file>.br (quality 11)
-next to every text and wasm asset of a built dist folder, for nginx's gzip_static and
+next to every text and wasm asset of a built dist folder, its subfolders too, for nginx's gzip_static and
 brotli_static (and the simulator's static server). Deterministic: no timestamps or names in
 the gzip header.
 
@@ -22,10 +22,10 @@ def compress(path):
 
 def main(dirs):
     for d in dirs:
-        for name in sorted(os.listdir(d)):
-            path = os.path.join(d, name)
-            if os.path.isfile(path) and name.endswith(EXTS):
-                compress(path)
+        for folder, _, names in sorted(os.walk(d)):
+            for name in sorted(names):
+                if name.endswith(EXTS):
+                    compress(os.path.join(folder, name))
     brotli = shutil.which("brotli")
     print("precompressed:", ", ".join(dirs), "(gzip" + (" + brotli)" if brotli else " only: no brotli CLI)"))
 

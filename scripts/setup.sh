@@ -27,20 +27,6 @@ if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! 
     libnginx-mod-http-brotli-static libnginx-mod-http-brotli-filter brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
 fi
 
-# binaryen's wasm-split cuts the main module by what the first view runs (scripts/cold.py): Debian's
-# package, unpacked under .tools/ (the build's wasm-opt stays the npm one, version 132).
-BINARYEN_DEB=108-1
-if [ ! -x ".tools/binaryen-$BINARYEN_DEB/usr/bin/wasm-split" ]; then
-  say "unpacking binaryen $BINARYEN_DEB (apt, for its wasm-split) under .tools/"
-  deb=$(mktemp -d)
-  chmod 777 "$deb"
-  (cd "$deb" && { apt-get download -qq "binaryen=$BINARYEN_DEB" 2>/dev/null \
-    || { $SUDO apt-get update -qq && apt-get download -qq "binaryen=$BINARYEN_DEB"; }; })
-  mkdir -p .tools
-  dpkg -x "$deb"/binaryen_*.deb ".tools/binaryen-$BINARYEN_DEB"
-  rm -rf "$deb"
-fi
-
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
 # make release: the plugin's static Linux binaries (scripts/release.py).
@@ -55,7 +41,7 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; t
   # Not --locked: its lockfile pins a crate version the registry no longer has.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
-# scripts/split.py, in the release build (scripts/build.py): the module per page (#28).
+# scripts/split.py, in the release build (scripts/build.py): cuts the module at its #[wasm_split] points.
 # (The tool has no --version: cargo's own list of installed packages says which is there.)
 if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
   say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 2 minutes on 2 cores)"

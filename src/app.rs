@@ -12,6 +12,9 @@ pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let theme = crate::components::theme::ThemeState::provide();
+    let intent = crate::router::NavIntent(RwSignal::new(None));
+    provide_context(intent);
+    crate::pages::split::fetch_on_intent(intent);
     let poll = poll_seconds(crate::api::loader::POLL_SECONDS);
     if crate::router::is_fleet_page() {
         start_fleet();
@@ -22,13 +25,7 @@ pub fn App() -> impl IntoView {
             Some(snap) => leptos::task::spawn_local(async move {
                 crate::components::share::open_snapshot(state, snap).await;
             }),
-            None => {
-                // Only the overview is in the main module; other views' code comes in chunks.
-                if view_of(&crate::base::route_path()) == Some(View::Overview) {
-                    rehearse_overview(state);
-                }
-                crate::api::loader::start(state, poll)
-            }
+            None => crate::api::loader::start(state, poll),
         }
     }
     crate::api::object_events::serve(state);
@@ -106,15 +103,12 @@ fn Layout() -> impl IntoView {
 /// The page of a route (the pages other than the overview from their own chunks, see
 /// [`split`]).
 fn page(route: &str) -> AnyView {
-    use crate::pages::split::{Lazy, lazy_page};
     match view_of(route) {
         Some(View::Overview) => view! { <OverviewPage /> }.into_any(),
-        Some(View::Graph) => lazy_page(Lazy::Graph),
-        Some(View::Signatures) => lazy_page(Lazy::Signatures),
-        Some(View::Migrations) => lazy_page(Lazy::Migrations),
-        Some(View::Compliance) => lazy_page(Lazy::Compliance),
-        Some(View::Changes) => lazy_page(Lazy::Changes),
-        Some(View::Fleet) if crate::base::app_base().is_empty() => lazy_page(Lazy::Fleet),
-        Some(View::Fleet) | None => view! { <NotFoundPage /> }.into_any(),
+        Some(View::Fleet) if !crate::base::app_base().is_empty() => {
+            view! { <NotFoundPage /> }.into_any()
+        }
+        Some(view) => crate::pages::split::lazy_page(view),
+        None => view! { <NotFoundPage /> }.into_any(),
     }
 }

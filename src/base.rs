@@ -46,23 +46,25 @@ pub fn href(path: &str) -> String {
     format!("{}{path}", app_base())
 }
 
-/// A file shipped beside the app's code (`asset("rules.html")`): where the page loaded its
-/// module from, which is not the app's base under a fleet hub (one copy of the files serves
-/// every cluster).
+/// A file shipped beside the app's page (`asset("rules.html")`): where the build says its files
+/// are (`<meta name="fluxlens-assets">`, scripts/build.py), which is not the app's base under a
+/// fleet hub (one copy of the files serves every cluster); the app's base where no build said.
 pub fn asset(name: &str) -> String {
     let dir = ASSETS.with(|a| a.get_or_init(read_asset_dir).clone());
     format!("{dir}{name}")
 }
 
 fn read_asset_dir() -> String {
-    let module = web_sys::window()
+    web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("link[rel=modulepreload]").ok().flatten())
-        .and_then(|l| l.get_attribute("href"));
-    match module.as_deref().and_then(|m| m.rsplit_once('/')) {
-        Some((dir, _)) => format!("{dir}/"),
-        None => href("/"),
-    }
+        .and_then(|d| {
+            d.query_selector("meta[name=fluxlens-assets]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .filter(|dir| dir.starts_with('/') && dir.ends_with('/'))
+        .unwrap_or_else(|| href("/"))
 }
 
 /// The route path of the current page, without the base (`/graph`).

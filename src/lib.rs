@@ -19,18 +19,11 @@ pub use app::App;
 /// Mounts the app on `<body>` for the lifetime of the page, replacing the report facts that
 /// `index.html`'s inline script may have painted before the wasm started.
 pub fn mount() {
-    if let Some(w) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&w, &"__fluxlensMounted".into(), &true.into());
-        if let Some(doc) = w.document() {
-            if let Ok(Some(pre)) = doc.query_selector("[data-prepaint]") {
-                pre.remove();
-            }
-            // The page's hidden lines that got its fonts ready (scripts/build.py `font_warmup`):
-            // laid out by now or not, they have nothing more to do.
-            if let Some(warmup) = doc.get_element_by_id("fl-font-warmup") {
-                warmup.remove();
-            }
-        }
+    api::page_script::say_mounted();
+    if let Some(doc) = web_sys::window().and_then(|w| w.document())
+        && let Ok(Some(pre)) = doc.query_selector("[data-prepaint]")
+    {
+        pre.remove();
     }
     leptos::mount::mount_to_body(App);
 }

@@ -13,13 +13,10 @@ pub const LAST_VISIT_KEPT: &str = "fluxlens:last-visit-kept";
 /// CRDs, #51), whether it succeeded or not.
 pub const LOAD_SETTLED: &str = "fluxlens:load-settled";
 
-/// A first visit's rehearsal has run its last step in the loader (`api::loader`): core's sample
-/// decoded, modelled and analysed while the objects' answer was on its way (#51).
-pub const REHEARSED: &str = "fluxlens:rehearsed";
-/// The first view has built itself once for that sample, detached (`pages::rehearse_overview`).
-pub const REHEARSED_VIEW: &str = "fluxlens:rehearsed-view";
+/// The live loader has ended: a snapshot is shown instead (no API contact from then on).
+pub const LIVE_STOPPED: &str = "fluxlens:live-stopped";
 
-/// A live poll starts (one entry kept: each poll clears the last; observe it to see them all).
+/// A live poll starts, or a fleet's round (one entry kept: each poll clears the last; observe it to see them all).
 pub const POLL_STARTED: &str = "fluxlens:poll-started";
 
 /// Records a mark (ignored where the Performance API is unavailable).

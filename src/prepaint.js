@@ -1,13 +1,13 @@
 // The report's facts painted as text before the wasm starts (#15): the header the app then
 // replaces (its own mounts over `data-prepaint`). index.html inlines this file after prefetch.js,
-// whose report it reads; a framed panel (/embed/…) has no header.
+// whose report it reads (`window.fluxlensPage`, src/api/page_script.rs); a framed panel (/embed/…) has no header.
 (function () {
-  var pre = window.__fluxlensPrefetch;
+  var pre = window.fluxlensPage;
   if (!pre || !pre.reported || location.pathname.indexOf('/embed/') >= 0) return;
   var reported = pre.reported;
   reported.then(function (report) {
     var spec = report && report.spec;
-    if (!spec || window.__fluxlensMounted || !document.body) return;
+    if (!spec || pre.mounted || !document.body) return;
     var text = function (v) { return typeof v === 'string' && v ? v : 'unknown'; };
     var facts = [
       ['Flux', text(spec.distribution && spec.distribution.version)],

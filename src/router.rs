@@ -195,15 +195,21 @@ pub fn NavLink(
         };
         on.then_some("page")
     };
+    let intent = use_context::<NavIntent>();
+    let aim = move || {
+        if let Some(NavIntent(intent)) = intent {
+            intent.set(view_of(to));
+        }
+    };
     view! {
-        <a href=href aria-current=current>
+        <a href=href aria-current=current on:pointerenter=move |_| aim() on:focus=move |_| aim()>
             {children()}
         </a>
     }
 }
 
-/// The views; each is also served without the chrome at `/embed/<name>`.
-#[derive(Clone, Copy, PartialEq)]
+/// The views; most are also served without the chrome at `/embed/<name>`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum View {
     Overview,
     Graph,
@@ -216,27 +222,79 @@ pub enum View {
     Fleet,
 }
 
+/// A view as the app knows it: where it lives and how the navigation names it. [`VIEWS`] is
+/// the one list a view is added to (its page: `pages::split`).
+pub struct Registered {
+    pub view: View,
+    /// Its route (`/graph`).
+    pub path: &'static str,
+    /// Its route inside the embedded panel (`/embed/<name>`), if it can be embedded.
+    pub embedded: Option<&'static str>,
+    /// Its link in a cluster's navigation, if it has one.
+    pub nav: Option<&'static str>,
+}
+
+/// Every view, in the navigation's order.
+pub const VIEWS: [Registered; 7] = [
+    Registered {
+        view: View::Overview,
+        path: "/",
+        embedded: Some("overview"),
+        nav: Some("Overview"),
+    },
+    Registered {
+        view: View::Graph,
+        path: "/graph",
+        embedded: Some("graph"),
+        nav: Some("Graph"),
+    },
+    Registered {
+        view: View::Signatures,
+        path: "/signatures",
+        embedded: Some("signatures"),
+        nav: Some("Signatures"),
+    },
+    Registered {
+        view: View::Migrations,
+        path: "/migrations",
+        embedded: Some("migrations"),
+        nav: Some("Migrations"),
+    },
+    Registered {
+        view: View::Compliance,
+        path: "/compliance",
+        embedded: Some("compliance"),
+        nav: Some("Compliance"),
+    },
+    Registered {
+        view: View::Changes,
+        path: "/changes",
+        embedded: Some("changes"),
+        nav: Some("Changes"),
+    },
+    Registered {
+        view: View::Fleet,
+        path: "/fleet",
+        embedded: None,
+        nav: None,
+    },
+];
+
 /// The view of a route (base removed), if it is one of the app's.
 pub fn view_of(route: &str) -> Option<View> {
     let route = route.trim_end_matches('/');
-    let (name, embedded) = match route.strip_prefix("/embed/") {
-        Some(name) => (name, true),
-        None => (route.strip_prefix('/').unwrap_or(route), false),
+    let found = match route.strip_prefix("/embed/") {
+        Some(name) => VIEWS.iter().find(|r| r.embedded == Some(name)),
+        None => VIEWS.iter().find(|r| r.path.trim_end_matches('/') == route),
     };
-    Some(match name {
-        "" if !embedded => View::Overview,
-        "overview" if embedded => View::Overview,
-        "graph" => View::Graph,
-        "signatures" => View::Signatures,
-        "migrations" => View::Migrations,
-        "compliance" => View::Compliance,
-        "changes" => View::Changes,
-        "fleet" if !embedded => View::Fleet,
-        _ => return None,
-    })
+    found.map(|r| r.view)
 }
 
-/// Whether a route is drawn by the app (the router leaves other same-origin links, such as
+/// The view the pointer or keyboard focus is on in the navigation, before any click: the app
+/// fetches its page's code then (`pages::split::prefetch`), not on every visit.
+#[derive(Clone, Copy)]
+pub struct NavIntent(pub RwSignal<Option<View>>);
+
 /// the operator's login, to the browser).
 pub fn is_app_route(route: &str) -> bool {
     view_of(route).is_some_and(|v| v != View::Fleet || crate::base::app_base().is_empty())

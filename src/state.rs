@@ -48,21 +48,9 @@ pub struct AppState {
     pub data: RwSignal<Option<Arc<Loaded>>>,
     /// The report as soon as it arrives, before the objects (progressive first paint).
     pub report: RwSignal<Option<Arc<fluxlens_core::wire::FluxReport>>>,
-    /// What the first load is fetching ("objects 2000 of 5100").
-    pub progress: RwSignal<Option<String>>,
-    /// The last error, shown until a request succeeds again.
-    pub error: RwSignal<Option<ApiError>>,
-    /// When the shown data stopped being refreshed (ms since epoch).
-    pub stale_since: RwSignal<Option<f64>>,
-    /// When the shown data was last refreshed (ms since epoch).
-    pub updated_at: RwSignal<Option<f64>>,
-    /// Set while the page shows the last visit's data (when it was read, ms since epoch), until
-    /// its first live read lands (`api::last_visit`).
-    pub last_visit: RwSignal<Option<f64>>,
-    /// Set when the page shows a snapshot from a link or file (no API is contacted).
-    pub snapshot: RwSignal<Option<SnapshotInfo>>,
-    /// Why a snapshot link or file could not be opened.
-    pub snapshot_error: RwSignal<Option<String>>,
+    /// The loader's condition, one value: what it is reading, where the shown data comes from
+    /// and how fresh it is. Written through [`AppState::update_status`].
+    pub status: RwSignal<LoadStatus>,
     /// The object whose recent events a view wants (the side panel's): set by views, read
     /// by `api::object_events`, which alone asks the API.
     pub events_wanted: RwSignal<Option<fluxlens_core::ObjectKey>>,
@@ -76,16 +64,64 @@ pub struct AppState {
     pub window_events_wanted: RwSignal<bool>,
     /// The last answer for `window_events_wanted`.
     pub window_events: RwSignal<Option<WindowEvents>>,
-    /// A first visit's rehearsal (#51): core's built-in sample, analysed by the loader while the
-    /// real objects are on the wire, for the first view to build itself once, detached and
-    /// unseen (`pages::rehearse_overview`), so that its code is compiled before the real data
-    /// lands. Set for one task, then `None`; never shown.
-    pub rehearsal: RwSignal<Option<Arc<Loaded>>>,
 }
 
-/// Provided inside a rehearsal's detached view: it fires no mark and fetches nothing.
-#[derive(Clone, Copy)]
-pub struct Rehearsing;
+/// Where the shown data comes from.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Source {
+    /// The API, on this visit (or nothing shown yet).
+    #[default]
+    Live,
+    /// The last visit's copy, read then (ms since epoch), until this visit's first live read
+    /// lands (`api::last_visit`).
+    LastVisit { read_at: f64 },
+    /// A snapshot from a link or file: no API is contacted.
+    Snapshot(SnapshotInfo),
+}
+
+/// The loader's condition.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct LoadStatus {
+    pub source: Source,
+    /// What the first load is fetching ("objects 2000 of 5100").
+    pub progress: Option<String>,
+    /// The last error, shown until a request succeeds again.
+    pub error: Option<ApiError>,
+    /// When the shown data stopped being refreshed (ms since epoch).
+    pub stale_since: Option<f64>,
+    /// When the shown data was last refreshed (ms since epoch).
+    pub updated_at: Option<f64>,
+    /// Why a snapshot link or file could not be opened.
+    pub snapshot_error: Option<String>,
+}
+
+impl LoadStatus {
+    /// When the last visit's copy shown was read, while it is shown.
+    pub fn last_visit(&self) -> Option<f64> {
+        match self.source {
+            Source::LastVisit { read_at } => Some(read_at),
+            _ => None,
+        }
+    }
+
+    /// The snapshot shown, if one is.
+    pub fn snapshot(&self) -> Option<&SnapshotInfo> {
+        match &self.source {
+            Source::Snapshot(info) => Some(info),
+            _ => None,
+        }
+    }
+
+    /// Whether a snapshot is shown (the API is not contacted).
+    pub fn is_snapshot(&self) -> bool {
+        self.snapshot().is_some()
+    }
+
+    /// Whether the shown data is this visit's own read (not the last visit's, not a snapshot).
+    pub fn is_live(&self) -> bool {
+        self.source == Source::Live
+    }
+}
 
 /// The cluster's Warning events as last read for a window, and when (ms since epoch).
 #[derive(Clone)]
@@ -109,25 +145,37 @@ impl AppState {
         AppState {
             data: RwSignal::new(None),
             report: RwSignal::new(None),
-            progress: RwSignal::new(None),
-            error: RwSignal::new(None),
-            stale_since: RwSignal::new(None),
-            updated_at: RwSignal::new(None),
-            last_visit: RwSignal::new(None),
-            snapshot: RwSignal::new(None),
-            snapshot_error: RwSignal::new(None),
+            status: RwSignal::new(LoadStatus::default()),
             events_wanted: RwSignal::new(None),
             object_events: RwSignal::new(None),
             visits: RwSignal::new(None),
             window_events_wanted: RwSignal::new(false),
             window_events: RwSignal::new(None),
-            rehearsal: RwSignal::new(None),
         }
     }
 
     /// The state provided by the root.
     pub fn expect() -> AppState {
         expect_context::<AppState>()
+    }
+
+    /// Changes the loader's status; subscribers wake only when it differs.
+    pub fn update_status(&self, change: impl FnOnce(&mut LoadStatus)) {
+        let Some(mut next) = self.status.try_get_untracked() else {
+            return;
+        };
+        change(&mut next);
+        set_if_changed(self.status, next);
+    }
+
+    /// Reads the loader's status (tracked).
+    pub fn status<T>(&self, read: impl FnOnce(&LoadStatus) -> T) -> T {
+        self.status.with(read)
+    }
+
+    /// Reads the loader's status (untracked).
+    pub fn status_untracked<T>(&self, read: impl FnOnce(&LoadStatus) -> T) -> T {
+        self.status.with_untracked(read)
     }
 }
 

@@ -221,3 +221,53 @@ fn a_body_reaches_wasm_as_the_same_text() {
     let lone = js_sys::JsString::from_char_code(&[0x61, 0xD800, 0x62]);
     assert_eq!(Body::from(lone).text(), "a\u{FFFD}b");
 }
+
+/// Lets the app's effects run (they are scheduled, not run inside a signal's write).
+async fn tick() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_loaders_status_is_one_value_and_each_notice_wakes_only_for_its_part() {
+    use fluxlens::components::chrome::Notices;
+    use fluxlens::state::AppState;
+    use fluxlens_core::wire::error::ApiError;
+    let state = AppState::new();
+    let found = |sel: &str| {
+        document()
+            .query_selector(&format!("#status-host {sel}"))
+            .unwrap()
+    };
+    let host: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::unchecked_into(document().create_element("div").unwrap());
+    host.set_id("status-host");
+    document().body().unwrap().append_child(&host).unwrap();
+    let mounted = leptos::mount::mount_to(host, move || {
+        provide_context(state);
+        view! { <Notices /> }
+    });
+    state.update_status(|s| s.progress = Some("objects 500 of 1000".into()));
+    tick().await;
+    let progress = found("[data-progress]").expect("the progress is said");
+    assert!(
+        progress
+            .text_content()
+            .unwrap()
+            .contains("objects 500 of 1000")
+    );
+    state.update_status(|s| {
+        s.progress = None;
+        s.error = Some(ApiError::Network("connection reset".into()));
+        s.stale_since = Some(0.0);
+    });
+    tick().await;
+    let error = found("[data-error]").expect("the error is said");
+    assert!(error.text_content().unwrap().contains("stale since"));
+    assert!(found("[data-progress]").is_none());
+    // A change to another part (the freshness clock) leaves the error's element as it was.
+    state.update_status(|s| s.updated_at = Some(1.0));
+    tick().await;
+    let again = found("[data-error]").expect("still said");
+    assert!(error.is_same_node(Some(&again)));
+    drop(mounted);
+}

@@ -35,6 +35,7 @@ pub fn start(fleet: FleetState, poll_seconds: u32) {
                 gloo_timers::future::TimeoutFuture::new(1000).await;
                 continue;
             }
+            crate::perf::mark_once(crate::perf::POLL_STARTED);
             let listed = read_list().await;
             let ok = listed.is_ok();
             if let Ok(list) = &listed {

@@ -88,8 +88,10 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
             match kept::reopen(&text, cookie.as_ref(), now.as_deref()) {
                 Ok(cluster) => {
                     let since = cluster.notes.captured_at_ms.unwrap_or_default() as f64;
-                    state.last_visit.set(Some(since));
-                    state.stale_since.set(Some(since));
+                    state.update_status(|s| {
+                        s.source = crate::state::Source::LastVisit { read_at: since };
+                        s.stale_since = Some(since);
+                    });
                     state.data.set(Some(Arc::new(Loaded::new(cluster))));
                 }
                 Err(kept::NotShown::NotYet) => {}
@@ -130,8 +132,7 @@ pub fn keep_soon(state: AppState) {
     }
     KEPT_AT.with(|t| t.set(Some(now)));
     gloo_timers::callback::Timeout::new(KEEP_AFTER_MS, move || {
-        let live = state.last_visit.get_untracked().is_none()
-            && state.snapshot.with_untracked(Option::is_none);
+        let live = state.status_untracked(crate::state::LoadStatus::is_live);
         if !settled(state) {
             // Replaced meanwhile by a preview: the next settled data is kept instead.
             KEPT_AT.with(|t| t.set(None));

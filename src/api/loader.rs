@@ -5,7 +5,7 @@
 //! state stays and the page says "stale since".
 
 use super::{Api, ApiError, Body};
-use crate::state::{AppState, Loaded, set_if_changed};
+use crate::state::{AppState, LoadStatus, Loaded, Source};
 use fluxlens_core::load::poll::{PageRead, Poller, Step, Wave};
 use fluxlens_core::model::Cluster;
 use futures_util::StreamExt;
@@ -18,7 +18,7 @@ pub const POLL_SECONDS: u32 = 30;
 pub fn start(state: AppState, poll_seconds: u32) {
     // The last visit's data while the first read runs (#28), said to be so: at once where the
     // server asks for no sign-in, else once it has answered the report (`drive`).
-    if state.snapshot.with_untracked(Option::is_none) {
+    if !state.status_untracked(LoadStatus::is_snapshot) {
         super::last_visit::begin(state);
     }
     leptos::task::spawn_local(async move {
@@ -31,7 +31,8 @@ pub fn start(state: AppState, poll_seconds: u32) {
             }
             // Snapshot mode is snapshot mode: a snapshot opened from a file stops the live loader;
             // the way back is the explicit "Open the live view".
-            if state.snapshot.with_untracked(Option::is_some) {
+            if state.status_untracked(LoadStatus::is_snapshot) {
+                crate::perf::mark(crate::perf::LIVE_STOPPED);
                 return;
             }
             crate::perf::mark_once(crate::perf::POLL_STARTED);
@@ -52,22 +53,26 @@ pub fn start(state: AppState, poll_seconds: u32) {
 fn shown(state: AppState, fresh: Option<Cluster>, first: bool) {
     if let Some(cluster) = fresh {
         // The last visit's data is replaced by the first live data, equal or not.
-        let same = state.last_visit.with_untracked(Option::is_none)
+        let same = state.status_untracked(|s| s.last_visit().is_none())
             && state
                 .data
                 .with_untracked(|d| d.as_ref().is_some_and(|d| d.cluster.same_data(&cluster)));
-        if !same && state.snapshot.with_untracked(Option::is_none) {
+        if !same && !state.status_untracked(LoadStatus::is_snapshot) {
             state
                 .data
                 .set(Some(std::sync::Arc::new(Loaded::new(cluster))));
             super::last_visit::keep_soon(state);
         }
     }
-    set_if_changed(state.last_visit, None);
-    set_if_changed(state.error, None);
-    set_if_changed(state.stale_since, None);
-    set_if_changed(state.progress, None);
-    state.updated_at.set(Some(js_sys::Date::now()));
+    state.update_status(|s| {
+        if s.last_visit().is_some() {
+            s.source = Source::Live;
+        }
+        s.error = None;
+        s.stale_since = None;
+        s.progress = None;
+        s.updated_at = Some(js_sys::Date::now());
+    });
     if first {
         // Once: at the first load's preview when it has one, else at its model.
         crate::perf::mark_first(crate::perf::DATA_READY);
@@ -80,19 +85,22 @@ fn failed(state: AppState, e: ApiError) {
     // visit; the last visit's data goes at once.
     if matches!(e, ApiError::Unauthorized { .. } | ApiError::Forbidden(_)) {
         super::last_visit::forget();
-        if state.last_visit.get_untracked().is_some() {
-            state.last_visit.set(None);
-            state.stale_since.set(None);
+        if state.status_untracked(|s| s.last_visit().is_some()) {
+            state.update_status(|s| {
+                s.source = Source::Live;
+                s.stale_since = None;
+            });
             state.data.set(None);
         }
     }
-    if state.data.with_untracked(Option::is_some)
-        && state.stale_since.with_untracked(Option::is_none)
-    {
-        state.stale_since.set(Some(js_sys::Date::now()));
-    }
-    set_if_changed(state.progress, None);
-    set_if_changed(state.error, Some(e));
+    let shows_data = state.data.with_untracked(Option::is_some);
+    state.update_status(|s| {
+        if shows_data && s.stale_since.is_none() {
+            s.stale_since = Some(js_sys::Date::now());
+        }
+        s.progress = None;
+        s.error = Some(e);
+    });
 }
 
 /// A cluster read the way its dashboard polls it, for a fleet row: the first read whole (the
@@ -150,7 +158,7 @@ async fn drive(
                     // The header's facts do not wait for the objects.
                     state.report.set(Some(std::sync::Arc::new(report)));
                     // The server has answered this visit (and rewritten its sign-in cookie).
-                    if state.snapshot.with_untracked(Option::is_none) {
+                    if !state.status_untracked(LoadStatus::is_snapshot) {
                         super::last_visit::restore(*state, true);
                         super::visits::restore(*state);
                     }
@@ -158,10 +166,6 @@ async fn drive(
                 next
             }
             Step::PageReads => {
-                // The page's own load only (a fleet cluster's reads are not the page's).
-                if let Some(state) = state {
-                    rehearse(*state).await;
-                }
                 let reads = api.prefetched_posts().await.into_iter();
                 let reads = reads.map(|p| PageRead {
                     body: p.body,
@@ -199,46 +203,6 @@ async fn painted() {
     futures_util::future::select(frame, cap).await;
 }
 
-/// The first load's decoding, model and analyses, run once on core's built-in sample while a
-/// first visit's object reads are on the wire (`fluxlens_core::load::rehearsal`, #51): the wasm
-/// they run is compiled then, not between the data and the view. Step by step, each only while
-/// the reads are still unanswered: on a fast link they answer first, and a step is all it costs
-/// (a slow link's page arrives after its reads, a second visit shows the last one's copy at once:
-/// neither rehearses). Then the first view builds itself once for the sample, detached
-/// (`AppState::rehearsal`). Nothing of it is shown.
-async fn rehearse(state: AppState) {
-    use fluxlens_core::load::rehearsal;
-    if !super::first_visit_reads_in_flight().await {
-        return;
-    }
-    let Some(objects) = rehearsal::objects() else {
-        return;
-    };
-    if !next_step().await {
-        return;
-    }
-    let report = state.report.with_untracked(|r| r.as_deref().cloned());
-    let cluster = rehearsal::model(report.unwrap_or_default(), objects);
-    if !next_step().await {
-        return;
-    }
-    let sample = std::sync::Arc::new(Loaded::new(cluster));
-    crate::perf::mark_first(crate::perf::REHEARSED);
-    if next_step().await {
-        // The first view builds itself for it (`pages::rehearse_overview`) before this resumes.
-        state.rehearsal.set(Some(sample));
-        gloo_timers::future::TimeoutFuture::new(0).await;
-        state.rehearsal.set(None);
-    }
-}
-
-/// Between two of the rehearsal's steps: yields to the page (an answer that has come is taken
-/// first), then says whether the batches are still on the wire.
-async fn next_step() -> bool {
-    gloo_timers::future::TimeoutFuture::new(0).await;
-    super::first_visit_reads_in_flight().await
-}
-
 /// Sends a wave, at most `in_flight` at once, and returns the answers in its order; the first
 /// load's progress said as they come.
 async fn send_wave(
@@ -248,7 +212,7 @@ async fn send_wave(
 ) -> Vec<Result<Body, ApiError>> {
     let say = |progress: Option<String>| {
         if let (Some(state), Some(p)) = (state, progress) {
-            set_if_changed(state.progress, Some(p));
+            state.update_status(|s| s.progress = Some(p));
         }
     };
     say(wave.progress.clone());

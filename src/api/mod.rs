@@ -8,6 +8,7 @@ pub mod fleet;
 pub mod last_visit;
 pub mod loader;
 pub mod object_events;
+pub mod page_script;
 mod reader;
 pub mod visits;
 pub mod window_events;
@@ -223,43 +224,17 @@ async fn send_here(method: &str, url: &str, body: Option<&str>) -> Result<Body, 
     }
 }
 
-/// What `prefetch.js` keeps for the app (`window.__fluxlensPrefetch`); `None` where it did not
-/// run (a snapshot link, a page without the script).
-fn prefetch_map() -> Option<wasm_bindgen::JsValue> {
-    let window = web_sys::window()?;
-    let map = js_sys::Reflect::get(&window, &"__fluxlensPrefetch".into()).ok()?;
-    map.is_object().then_some(map)
-}
-
-/// The response `index.html`'s inline script already asked for (`window.__fluxlensPrefetch`),
-/// taken once: the first load does not wait for the wasm to start its requests.
-fn take_prefetch<T: JsCast>(path: &str) -> Option<T> {
-    let map = prefetch_map()?;
-    let key = wasm_bindgen::JsValue::from_str(path);
-    let value = js_sys::Reflect::get(&map, &key).ok()?;
-    let _ = js_sys::Reflect::delete_property(map.unchecked_ref::<js_sys::Object>(), &key);
-    value.dyn_into::<T>().ok()
-}
-
-/// Waits until `index.html`'s script (`prefetch.js`) has reached `stage` — `kinds`: it has sent
-/// the lists by kind the report names; `reads`: the object batches and the instance's events too
-/// — at once when it has, or when there is no prefetch.
-async fn prefetch_stage(stage: &str) {
-    // The app asks after it has taken the report (for `kinds`) or every list (for `reads`): the
+/// Waits until the page's script (`prefetch.js`) has reached `stage`: at once when it has, or
+/// when it sends nothing.
+async fn prefetch_stage(stage: page_script::Stage) {
+    // The app asks after it has taken the report (for `Kinds`) or every list (for `Reads`): the
     // script is then a moment away from the stage, unless a list it waits for never answered
     // (the app has given up on it by then, and does not wait a second deadline).
-    let bound_ms = if stage == "reads" {
-        READS_STAGE_MS
-    } else {
-        TIMEOUT_SECONDS * 1000
+    let bound_ms = match stage {
+        page_script::Stage::Reads => READS_STAGE_MS,
+        page_script::Stage::Kinds => TIMEOUT_SECONDS * 1000,
     };
-    let Some(map) = prefetch_map() else {
-        return;
-    };
-    if let Some(p) = js_sys::Reflect::get(&map, &stage.into())
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Promise>().ok())
-    {
+    if let Some(p) = page_script::stage(stage) {
         // Bounded: a report that never finishes must not hold the lists back for ever.
         let deadline = gloo_timers::future::TimeoutFuture::new(bound_ms);
         let done = wasm_bindgen_futures::JsFuture::from(p);
@@ -267,7 +242,7 @@ async fn prefetch_stage(stage: &str) {
     }
 }
 
-/// How long the app waits for the script's `reads` stage (see [`prefetch_stage`]).
+/// How long the app waits for the script's `Reads` stage (see [`prefetch_stage`]).
 const READS_STAGE_MS: u32 = 2000;
 
 /// One object batch `prefetch.js` sent: the body it posted and what came back.
@@ -276,39 +251,14 @@ pub struct PrefetchedPost {
     pub answer: Result<Body, ApiError>,
 }
 
-/// Whether a first visit's object batches, sent by `prefetch.js`, are still on the wire (its
-/// `pending` count; a second visit's batches are the last visit's, `replayed`), asked once the
-/// script has sent them all: the app can reach its page reads before the script has sent a
-/// batch, which would count as answered (the rehearsal was skipped on about half the unthrottled
-/// first visits).
-pub(crate) async fn first_visit_reads_in_flight() -> bool {
-    prefetch_stage("reads").await;
-    let Some(pre) = prefetch_map() else {
-        return false;
-    };
-    let field = |name: &str| js_sys::Reflect::get(&pre, &name.into()).ok();
-    let pending = field("pending").and_then(|n| n.as_f64()).unwrap_or(0.0);
-    let replayed = field("replayed").and_then(|b| b.as_bool()).unwrap_or(false);
-    pending > 0.0 && !replayed
-}
-
 /// The object batches `prefetch.js` sent (#28), taken once, after it has sent them all: the
 /// first load takes from them item by item (`fluxlens_core::load::prefetched`). A batch whose
 /// request failed outright is left out (its items are asked again).
 pub(crate) async fn prefetched_posts() -> Vec<PrefetchedPost> {
-    prefetch_stage("reads").await;
-    let Some(batches) = take_prefetch::<js_sys::Array>("batches") else {
-        return Vec::new();
-    };
+    prefetch_stage(page_script::Stage::Reads).await;
     let mut posts = Vec::new();
-    for entry in batches.iter() {
-        let body = js_sys::Reflect::get(&entry, &"body".into())
-            .ok()
-            .and_then(|b| b.as_string());
-        let response = js_sys::Reflect::get(&entry, &"response".into())
-            .ok()
-            .and_then(|r| r.dyn_into::<js_sys::Promise>().ok());
-        if let (Some(body), Some(response)) = (body, response)
+    for batch in page_script::take_batches() {
+        if let (Some(body), Some(response)) = (batch.body(), batch.response())
             && let Some(answer) = adopt(response).await
         {
             posts.push(PrefetchedPost { body, answer });
@@ -317,25 +267,22 @@ pub(crate) async fn prefetched_posts() -> Vec<PrefetchedPost> {
     posts
 }
 
-/// Takes a prefetched answer (`prefetch.js` reads each whole: `{status, contentType, text}`)
-/// through the same classification as any other; `None` when the prefetch itself failed (the
-/// caller then asks again).
+/// Takes a prefetched answer through the same classification as any other; `None` when the
+/// prefetch itself failed (the caller then asks again).
 async fn adopt(promise: js_sys::Promise) -> Option<Result<Body, ApiError>> {
     let deadline = gloo_timers::future::TimeoutFuture::new(TIMEOUT_SECONDS * 1000);
     let fetched = wasm_bindgen_futures::JsFuture::from(promise);
-    let answer = match futures_util::future::select(Box::pin(fetched), deadline).await {
-        futures_util::future::Either::Left((Ok(v), _)) => v,
-        futures_util::future::Either::Left((Err(_), _)) => return None,
-        futures_util::future::Either::Right(_) => {
-            return Some(Err(ApiError::Timeout {
-                seconds: TIMEOUT_SECONDS,
-            }));
-        }
-    };
-    let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
-    let status = field("status").and_then(|v| v.as_f64())? as u16;
-    let content_type = field("contentType").and_then(|v| v.as_string())?;
-    let text = field("text").and_then(|v| v.dyn_into::<js_sys::JsString>().ok())?;
+    let answer: page_script::Answer =
+        match futures_util::future::select(Box::pin(fetched), deadline).await {
+            futures_util::future::Either::Left((Ok(v), _)) => v.unchecked_into(),
+            futures_util::future::Either::Left((Err(_), _)) => return None,
+            futures_util::future::Either::Right(_) => {
+                return Some(Err(ApiError::Timeout {
+                    seconds: TIMEOUT_SECONDS,
+                }));
+            }
+        };
+    let (status, content_type, text) = (answer.status()?, answer.content_type()?, answer.text()?);
     Some(classified(status, &content_type, Body(text)))
 }
 
@@ -357,16 +304,19 @@ pub async fn get_text(base: &str, path: &str, query: &[(&str, &str)]) -> Result<
         // lists by kind once the report has named them (`kinds`), the events once the lists
         // have named the instance (`reads`): each stage is awaited before the key is given up.
         let key = &url[base.len()..];
-        let stages: &[&str] = if key == path {
-            &[""]
+        let stages: &[Option<page_script::Stage>] = if key == path {
+            &[None]
         } else {
-            &["kinds", "reads"]
+            &[
+                Some(page_script::Stage::Kinds),
+                Some(page_script::Stage::Reads),
+            ]
         };
         for stage in stages {
-            if !stage.is_empty() {
-                prefetch_stage(stage).await;
+            if let Some(stage) = stage {
+                prefetch_stage(*stage).await;
             }
-            if let Some(p) = take_prefetch::<js_sys::Promise>(key)
+            if let Some(p) = page_script::take(key)
                 && let Some(body) = adopt(p).await
             {
                 return body;

@@ -24,7 +24,7 @@ pub fn serve(state: AppState) {
         let known = state
             .data
             .with_untracked(|d| d.as_ref().is_some_and(|d| d.cluster.get(&key).is_some()));
-        if state.snapshot.get_untracked().is_some() || !known {
+        if state.status_untracked(crate::state::LoadStatus::is_snapshot) || !known {
             state.object_events.set(Some((key, Ok(vec![]))));
             return;
         }

@@ -11,44 +11,22 @@
 // (remembered per API base in localStorage: kinds, names and paths, never an answer), so its
 // whole read is one round trip; the rows then add only what is new.
 (function () {
+  // The one object the page's scripts and the app share (src/api/page_script.rs says each member).
+  var answers = {};
+  var batches = [];
+  var page = window.fluxlensPage = {
+    mounted: false,
+    take: function (key) { var a = answers[key]; delete answers[key]; return a; },
+    takeBatches: function () { var b = batches; batches = []; return b; }
+  };
   // The API base as src/api/mod.rs `base_path` reads it: the meta tag, else a fleet cluster's
   // own path (/clusters/<name>/…). The fleet page itself reads the hub, not one cluster.
   if (location.pathname.replace(/\/$/, '') === '/fleet') return;
   var meta = document.querySelector('meta[name=fluxlens-api-base]');
   var fleet = /^\/clusters\/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\/|$)/.exec(location.pathname);
   var base = meta ? (meta.getAttribute('content') || '').replace(/\/$/, '') : (fleet ? '/clusters/' + fleet[1] : '');
-  // The snapshot codec's chunk is what this page's first view waits on when it shows the last
-  // visit's copy (src/api/last_visit.rs) or a snapshot link: fetched and compiled from here,
-  // while the app's own module is (the loader takes these compiles, scripts/eager_chunks.py).
-  var snapshotLink = location.hash.indexOf('#snap=') === 0;
-  var kept = false;
-  // By its key: reading the copy itself here would cost as much as the app's own read of it.
-  try {
-    for (var i = 0, n = localStorage.length, want = 'fluxlens:last:' + (base || '/'); i < n && !kept; i++) kept = localStorage.key(i) === want;
-  } catch (e) { /* no storage: no copy */ }
-  // The chunk's files, filled in by the release build (scripts/build.py; none in `make dev`).
-  var FIRST_CHUNKS = [];
-  var from = document.querySelector('link[rel=modulepreload]');
-  if ((snapshotLink || kept) && from && typeof WebAssembly === 'object' && WebAssembly.compileStreaming) {
-    // By address, as the loader asks for them: beside the app's script.
-    var early = {};
-    for (var c = 0; c < FIRST_CHUNKS.length; c++) {
-      var url = new URL(FIRST_CHUNKS[c], from.href).href;
-      early[url] = WebAssembly.compileStreaming(fetch(url));
-      // A failure here is the loader's to see (it fetches the chunk again).
-      early[url].catch(function () {});
-    }
-    window.__fluxlensEarlyChunks = early;
-  }
   // No API contact for a snapshot link.
-  if (snapshotLink) return;
-  // Every lever on. The load benchmark measures them one by one on a copy of the page with this
-  // line edited (bench/load.mjs): 'lists' (the report and the lists only, as #15 and the first
-  // step of #28 shipped) or 'reads' (every read, nothing remembered). Nothing the page is given
-  // changes it (#48: it was a window flag).
-  var upTo = '';
-  var objectsToo = upTo !== 'lists';
-  var memory = !upTo;
+  if (location.hash.indexOf('#snap=') === 0) return;
 
   // Generated from fluxlens_core::load::script_constants (make generate; a core test fails when
   // this line is stale): the kinds the default list holds (with FluxInstance and FluxReport),
@@ -111,15 +89,12 @@
   var refKey = function (r) { return [r.apiVersion, r.kind, r.namespace || '', r.name].join('\u0000'); };
 
   // GETs by path and query, taken once by the app; object batches as { body, response }.
-  // `pending`: batches not answered yet; `replayed`: a second visit's batches, sent at once
-  // (the app rehearses a first visit's load while its batches are on the wire, loader.rs).
-  var pre = window.__fluxlensPrefetch = { batches: [], pending: 0, replayed: false };
   var sent = {};
   var asked = {};
   var get = function (path) {
     if (!sent[path]) {
       sent[path] = send(path);
-      pre[path] = sent[path];
+      answers[path] = sent[path];
     }
     return sent[path];
   };
@@ -128,11 +103,7 @@
     if (sent[body]) return;
     sent[body] = true;
     objects.forEach(function (r) { asked[refKey(r)] = true; });
-    var response = inTurn(function () { return send(OBJECTS, body); });
-    var answered = function () { pre.pending--; };
-    pre.pending++;
-    response.then(answered, answered);
-    pre.batches.push({ body: body, response: response });
+    batches.push({ body: body, response: inTurn(function () { return send(OBJECTS, body); }) });
   };
   var ref = function (apiVersion, kind, namespace, name) {
     var r = { apiVersion: apiVersion, kind: kind };
@@ -144,13 +115,13 @@
   var remember = { v: 1, gets: [], posts: [] };
   var reported = json(get('/api/v1/report'));
   var listed = json(get('/api/v1/resources'));
-  pre.reported = reported;
+  page.reported = reported;
 
   // A second visit: what the last one read, at once, in the app's batches
   // (checked: only these endpoints, only well-formed refs).
   var last = null;
   try { last = JSON.parse(localStorage.getItem(STORE) || 'null'); } catch (e) { last = null; }
-  if (memory && last && last.v === 1) {
+  if (last && last.v === 1) {
     (Array.isArray(last.gets) ? last.gets : []).forEach(function (p) {
       if (typeof p === 'string' && /^\/api\/v1\/(resources|events)\?/.test(p)) get(p);
     });
@@ -162,7 +133,6 @@
       });
     });
     for (var n = 0; n < replay.length; n += BATCH_SIZE) batch(replay.slice(n, n + BATCH_SIZE));
-    pre.replayed = replay.length > 0;
   }
   // The app waits for `kinds` before it takes a list by kind, and for `reads` before it takes
   // the object batches or the events (so it never asks for what is on its way).
@@ -180,7 +150,7 @@
     });
     return { report: report, reconcilers: reconcilers, lists: lists };
   });
-  pre.kinds = byKind;
+  page.kinds = byKind;
   // Each batch goes as soon as what names its objects is in, not when every list is (#28): the
   // default list's objects and the instance's events once the report and that list have come; the objects of the lists by kind once those have. Over HTTP/1.1 the page has six
   // connections and the wasm holds one: the lists by kind, sent first, are on the longest
@@ -190,7 +160,7 @@
   var seen = {};
   var first = byKind.then(function (k) {
     return listed.then(function (list) {
-      if (!objectsToo || !k.report) return;
+      if (!k.report) return;
       var rows = rowsOf(k.reconcilers, list ? [list] : []);
       sendBatch(rows.refs);
       events(rows.instance);
@@ -199,18 +169,18 @@
   var second = byKind.then(function (k) {
     return Promise.all(k.lists).then(function (answers) {
       return first.then(function () {
-        if (!objectsToo || !k.report) return;
+        if (!k.report) return;
         var rows = rowsOf(k.reconcilers, answers);
         sendBatch(rows.refs);
         events(rows.instance);
       });
     });
   });
-  pre.reads = Promise.all([first, second]).then(function () {
+  page.reads = Promise.all([first, second]).then(function () {
     if (wanted.length <= REMEMBERED_ITEMS) {
       for (var j = 0; j < wanted.length; j += BATCH_SIZE) remember.posts.push(wanted.slice(j, j + BATCH_SIZE));
     }
-    if (memory) try { localStorage.setItem(STORE, JSON.stringify(remember)); } catch (e) { /* storage full or refused: no second-visit head start */ }
+    try { localStorage.setItem(STORE, JSON.stringify(remember)); } catch (e) { /* storage full or refused: no second-visit head start */ }
   }).catch(function () {});
 
   // Whether the report's operator lists every kind by default (`default_list_has_every_kind`;

@@ -22,7 +22,9 @@ pub fn serve(state: AppState) {
         }
         // Each poll's data wakes this; the minute decides.
         state.data.track();
-        if state.snapshot.get_untracked().is_some() || state.data.with_untracked(Option::is_none) {
+        if state.status_untracked(crate::state::LoadStatus::is_snapshot)
+            || state.data.with_untracked(Option::is_none)
+        {
             return;
         }
         let now = js_sys::Date::now();

@@ -71,14 +71,17 @@ pub fn Header() -> impl IntoView {
                 }}
             </dl>
             <nav class="fl-nav" aria-label="Views">
-                <NavLink to="/" exact=true>
-                    "Overview"
-                </NavLink>
-                <NavLink to="/graph">"Graph"</NavLink>
-                <NavLink to="/signatures">"Signatures"</NavLink>
-                <NavLink to="/migrations">"Migrations"</NavLink>
-                <NavLink to="/compliance">"Compliance"</NavLink>
-                <NavLink to="/changes">"Changes"</NavLink>
+                {crate::router::VIEWS
+                    .iter()
+                    .filter(|r| r.nav.is_some())
+                    .map(|r| {
+                        view! {
+                            <NavLink to=r.path exact=r.path == "/">
+                                {r.nav}
+                            </NavLink>
+                        }
+                    })
+                    .collect_view()}
             </nav>
             <Freshness />
             <super::share::ShareControls />
@@ -102,11 +105,13 @@ fn Freshness() -> impl IntoView {
     let state = AppState::expect();
     let text = Memo::new(move |_| {
         use crate::clock::clock;
-        if let Some(t) = state.last_visit.get() {
+        let (last_visit, stale_since, updated_at) =
+            state.status(|s| (s.last_visit(), s.stale_since, s.updated_at));
+        if let Some(t) = last_visit {
             let when = clock(t);
             return Some(("last-visit", format!("Last visit's data, read {when}")));
         }
-        match (state.stale_since.get(), state.updated_at.get()) {
+        match (stale_since, updated_at) {
             (Some(t), _) => Some(("stale", format!("Stale since {}", clock(t)))),
             (None, Some(t)) => Some(("fresh", format!("Updated {}", clock(t)))),
             (None, None) => None,
@@ -129,8 +134,13 @@ fn Freshness() -> impl IntoView {
 #[component]
 pub fn Notices() -> impl IntoView {
     let state = AppState::expect();
+    // Each notice wakes only for its own part of the loader's status.
+    let error_now = Memo::new(move |_| state.status(|s| s.error.clone()));
+    let stale_since = Memo::new(move |_| state.status(|s| s.stale_since));
+    let progress = Memo::new(move |_| state.status(|s| s.progress.clone()));
+    let last_visit_at = Memo::new(move |_| state.status(|s| s.last_visit()));
     let error = move || {
-        state.error.get().map(|e| {
+        error_now.get().map(|e| {
             let login = match &e {
                 fluxlens_core::wire::error::ApiError::Unauthorized { login_url: Some(u) } => {
                     let here = web_sys::window().map(|w| w.location());
@@ -148,7 +158,7 @@ pub fn Notices() -> impl IntoView {
                 }
                 _ => None,
             };
-            let stale = state.stale_since.get().map(|t| {
+            let stale = stale_since.get().map(|t| {
                 format!(
                     "Showing the last good data — stale since {}",
                     crate::clock::clock(t)
@@ -217,10 +227,9 @@ pub fn Notices() -> impl IntoView {
     };
     // The last visit's data, until the first live read lands (an error says it instead).
     let last_visit = move || {
-        let t = state
-            .last_visit
+        let t = last_visit_at
             .get()
-            .filter(|_| state.error.with(Option::is_none))?;
+            .filter(|_| error_now.with(Option::is_none))?;
         let text = format!(
             "Showing your last visit's data, read {} — not live. Reading the cluster…",
             crate::clock::clock(t)
@@ -234,8 +243,7 @@ pub fn Notices() -> impl IntoView {
     view! {
         {last_visit}
         {move || {
-            state
-                .progress
+            progress
                 .get()
                 .map(|p| {
                     view! {

@@ -1,7 +1,7 @@
 //! Live links, snapshot links and snapshot files.
 
 use crate::chunks::ChunkFailed;
-use crate::state::{AppState, Loaded, SnapshotInfo};
+use crate::state::{AppState, LoadStatus, Loaded, SnapshotInfo, Source};
 use fluxlens_core::share::snapshot::{self, SnapshotOptions, SnapshotView};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ pub async fn open_snapshot(state: AppState, text: String) -> bool {
     match decode_and_show(state, text).await {
         Ok(opened) => opened,
         Err(ChunkFailed) => {
-            state.snapshot_error.set(Some(CHUNK_FAILED.to_string()));
+            state.update_status(|s| s.snapshot_error = Some(CHUNK_FAILED.to_string()));
             false
         }
     }
@@ -40,15 +40,17 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
                     opened.cluster,
                     opened.verdicts,
                 ))));
-                state.snapshot.set(Some(SnapshotInfo {
-                    captured_at: captured,
-                }));
-                state.snapshot_error.set(None);
+                state.update_status(|s| {
+                    s.source = Source::Snapshot(SnapshotInfo {
+                        captured_at: captured,
+                    });
+                    s.snapshot_error = None;
+                });
                 crate::perf::mark(crate::perf::DATA_READY);
                 true
             }
             Err(e) => {
-                state.snapshot_error.set(Some(e.to_string()));
+                state.update_status(|s| s.snapshot_error = Some(e.to_string()));
                 false
             }
         }
@@ -85,7 +87,7 @@ async fn encode_current(state: AppState, drop_messages: bool) -> Option<Encoded>
     match answer.unwrap_or_else(|ChunkFailed| Err(CHUNK_FAILED.to_string())) {
         Ok(encoded) => Some(encoded),
         Err(why) => {
-            state.snapshot_error.set(Some(why));
+            state.update_status(|s| s.snapshot_error = Some(why));
             None
         }
     }
@@ -105,7 +107,7 @@ fn keep_in_address_bar(text: &str) {
 
 /// The address to copy: the snapshot's own while one is shown, else the live view's.
 fn current_link(state: AppState) -> String {
-    if state.snapshot.with_untracked(Option::is_some) {
+    if state.status_untracked(LoadStatus::is_snapshot) {
         web_sys::window()
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default()
@@ -190,9 +192,8 @@ pub fn ShareControls() -> impl IntoView {
             return;
         };
         if file.size() > snapshot::MAX_ENCODED as f64 {
-            state.snapshot_error.set(Some(
-                snapshot::SnapshotError::TooLarge(file.size() as usize).to_string(),
-            ));
+            let why = snapshot::SnapshotError::TooLarge(file.size() as usize).to_string();
+            state.update_status(|s| s.snapshot_error = Some(why));
             return;
         }
         leptos::task::spawn_local(async move {
@@ -218,7 +219,7 @@ pub fn ShareControls() -> impl IntoView {
                 >
                     "Copy link"
                 </button>
-                <Show when=move || state.snapshot.with(Option::is_none)>
+                <Show when=move || !state.status(LoadStatus::is_snapshot)>
                     <button class="fl-btn" type="button" on:click=share>
                         "Share snapshot"
                     </button>
@@ -303,14 +304,16 @@ pub fn SnapshotBanner() -> impl IntoView {
         format!("{origin}{}{}", loc.pathname.get(), loc.search.get())
     };
     move || {
-        let err = state.snapshot_error.get().map(|e| {
+        let (snapshot_error, snapshot) =
+            state.status(|s| (s.snapshot_error.clone(), s.snapshot().cloned()));
+        let err = snapshot_error.map(|e| {
             view! {
                 <div class="fl-notice fl-notice--error" role="alert" data-snapshot-error="">
                     {e}
                 </div>
             }
         });
-        let banner = state.snapshot.get().map(|s| {
+        let banner = snapshot.map(|s| {
             let cluster = state
                 .data
                 .with(|d| {

@@ -92,7 +92,7 @@ fn shown_memo(
         let q = query.get();
         let visits = state.visits.get();
         let events = state.window_events.get();
-        let snapshot = state.snapshot.with(Option::is_some);
+        let snapshot = state.status(crate::state::LoadStatus::is_snapshot);
         let with = compared.get().and_then(Result::ok);
         state.data.with(|d| {
             let d = d.as_deref()?;

@@ -179,15 +179,13 @@ fn tables(p: &ComplianceView) -> impl IntoView + use<> {
 
 /// Where the shown data came from, as the evidence states it.
 fn data_source(state: crate::state::AppState) -> DataSource {
-    if state.snapshot.with(Option::is_some) {
-        DataSource::Snapshot
-    } else if state.last_visit.with(Option::is_some) {
-        DataSource::LastVisit
-    } else {
-        DataSource::Live {
-            stale_since_ms: state.stale_since.get().map(|t| t as i64),
-        }
-    }
+    state.status(|s| match s.source {
+        crate::state::Source::Snapshot(_) => DataSource::Snapshot,
+        crate::state::Source::LastVisit { .. } => DataSource::LastVisit,
+        crate::state::Source::Live => DataSource::Live {
+            stale_since_ms: s.stale_since.map(|t| t as i64),
+        },
+    })
 }
 
 /// The compliance page for one load and one profile.

@@ -16,7 +16,7 @@ pub use fleet::FleetPage;
 pub use graph::GraphPage;
 pub use migrations::MigrationsPage;
 pub use not_found::NotFoundPage;
-pub use overview::{OverviewPage, rehearse_overview};
+pub use overview::OverviewPage;
 pub use signatures::SignaturesPage;
 
 use crate::state::{AppState, Loaded};
@@ -24,17 +24,15 @@ use leptos::prelude::*;
 
 /// Renders `body` once, when the first data arrives — not again for later data: its sections
 /// read narrow memos ([`derive`]) so a poll that changes one object re-renders only what shows
-/// it. Records `fluxlens:view-rendered` after it is on screen (not in a rehearsal).
+/// it. Records `fluxlens:view-rendered` after it is on screen.
 pub(crate) fn when_loaded<V: IntoView + 'static>(
     body: impl Fn() -> V + Send + Sync + 'static,
 ) -> impl IntoView {
     let state = AppState::expect();
     let ready = Memo::new(move |_| state.data.with(Option::is_some));
-    let rehearsing = use_context::<crate::state::Rehearsing>().is_some();
     Effect::new(move |_| {
-        if ready.get() && !rehearsing {
+        if ready.get() {
             crate::perf::mark_after_paint(crate::perf::VIEW_RENDERED);
-            split::fetch_the_rest_later();
         }
     });
     move || match ready.get() {

@@ -2,7 +2,6 @@ use super::{derive, when_loaded};
 use crate::components::findings::FindingsList;
 use crate::components::hero::Hero;
 use crate::components::keyed::content_keys;
-use crate::state::{AppState, Rehearsing};
 use fluxlens_core::Status;
 use fluxlens_core::analyses::migration::Migration;
 use fluxlens_core::analyses::summary::ClusterSummary;
@@ -52,61 +51,6 @@ pub fn OverviewPage() -> impl IntoView {
     }
 }
 
-/// Builds this view once for the rehearsal the loader sets (`AppState::rehearsal`, #51), into a
-/// detached element with the sample's own state. Nothing is shown, marked or fetched: the point
-/// is that the browser compiles the view's code while the page waits on the objects' answer,
-/// not after it.
-///
-/// The rehearsal is kept, not dropped: tearing a view down runs ≈ 100 functions that nothing
-/// else runs before the first view, which the main module would then have to carry (3 KB of
-/// brotli, ≈ 20 ms of a cold Slow 4G load). What it holds — the sample's fifteen objects, their
-/// analyses and an overview of them in no document, ≈ 300 elements — is held once for the page's
-/// life: its effects read only its own state, which nothing writes again.
-pub fn rehearse_overview(state: AppState) {
-    Effect::new(move |_| {
-        let Some(sample) = state.rehearsal.get() else {
-            return;
-        };
-        let Some(parent) = detached_element() else {
-            return;
-        };
-        // Under a root of its own: as this effect's child it would be torn down when the loader
-        // clears the rehearsal and the effect runs again.
-        let root = detached_root();
-        let view = root.with(|| {
-            leptos::mount::mount_to(parent, move || {
-                let own = AppState::new();
-                own.data.set(Some(sample));
-                provide_context(own);
-                provide_context(Rehearsing);
-                // Erased, as the router builds it: the same code, not a second copy of it.
-                view! { <OverviewPage /> }.into_any()
-            })
-        });
-        crate::perf::mark_first(crate::perf::REHEARSED_VIEW);
-        std::mem::forget((root, view));
-    });
-}
-
-/// A reactive owner with no parent; the current owner stays as it was (`new_root` makes itself
-/// current).
-fn detached_root() -> Owner {
-    let previous = Owner::current();
-    let root = Owner::new_root(None);
-    match previous {
-        Some(owner) => owner.set(),
-        None => root.clone().unset(),
-    }
-    root
-}
-
-/// An element in no document: what is built there is never styled, laid out or seen.
-fn detached_element() -> Option<web_sys::HtmlElement> {
-    use wasm_bindgen::JsCast;
-    let document = web_sys::window()?.document()?;
-    document.create_element("div").ok()?.dyn_into().ok()
-}
-
 /// What "since your last visit" says: when that visit read the cluster, when this one did
 /// (ms since the epoch) and what differs (`None`: nothing).
 #[derive(Clone, PartialEq)]
@@ -145,7 +89,7 @@ fn since_last_visit() -> impl IntoView {
     // The comparison runs in the snapshot codec's chunk (here once the visits are read).
     Effect::new(move |_| {
         // Only live data is compared (not the last visit's own copy shown while it loads).
-        let live = state.last_visit.get().is_none() && state.snapshot.with(Option::is_none);
+        let live = state.status(crate::state::LoadStatus::is_live);
         let visits = state.visits.get().filter(|v| live && v.last().is_some());
         match (visits, state.data.get()) {
             (Some(visits), Some(data)) => leptos::task::spawn_local(async move {

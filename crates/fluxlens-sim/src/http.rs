@@ -246,6 +246,11 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
     };
     // Hidden files are not the app's: they get the app's page, as unknown paths do.
     let hidden = req.uri().path().split('/').any(|p| p.starts_with('.'));
+    // A build's file, when it is there (a missing one gets the page, which is never kept).
+    let hashed = is_hashed_asset(req.uri().path())
+        && dist
+            .join(req.uri().path().trim_start_matches('/'))
+            .is_file();
     let index = ServeFile::new(dist.join("index.html"))
         .precompressed_br()
         .precompressed_gzip();
@@ -263,6 +268,12 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
     match resp {
         Ok(r) => {
             let mut r = with_app_headers(r.map(Body::new));
+            if hashed && r.status().is_success() {
+                r.headers_mut().insert(
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static("public, max-age=31536000, immutable"),
+                );
+            }
             if down {
                 r.headers_mut()
                     .append(header::SET_COOKIE, bootstrap_cookie());
@@ -271,6 +282,17 @@ async fn app_files(State(state): State<Arc<AppState>>, req: Request<Body>) -> Re
         }
         Err(never) => match never {},
     }
+}
+
+/// Whether `path` is in a build's folder (`/fluxlens-<16 hex>/…`, scripts/split.py), whose
+/// files never change under their name: kept a year, as the deploy kit keeps them.
+fn is_hashed_asset(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/fluxlens-") else {
+        return false;
+    };
+    rest.len() > 17
+        && rest.as_bytes()[16] == b'/'
+        && rest[..16].bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// While the server starts, its bootstrap handler writes the Anonymous `auth-provider` cookie

@@ -21,6 +21,9 @@ fn dist() -> PathBuf {
     std::fs::write(dir.join("app.wasm"), b"\0asm raw").unwrap();
     std::fs::write(dir.join("app.wasm.br"), b"brotli bytes").unwrap();
     std::fs::write(dir.join(".secret"), b"hidden").unwrap();
+    let build = dir.join("fluxlens-0123456789abcdef");
+    std::fs::create_dir_all(&build).unwrap();
+    std::fs::write(build.join("fluxlens.js"), "export default 1;").unwrap();
     dir
 }
 
@@ -167,4 +170,22 @@ fn the_report_says_who_reads_as_the_server_is_configured() {
         !Faults::default().set("auth", "kerberos"),
         "an unknown mode is refused"
     );
+}
+
+#[tokio::test]
+async fn a_builds_folder_is_kept_a_year_and_the_page_revalidated_as_the_kit_serves_them() {
+    // deploy/nginx/fluxlens.conf.template: `^/fluxlens-[0-9a-f]{16}/` immutable, the rest no-cache.
+    let state = AppState::new(store(), Faults::default(), Some(dist()));
+    let module = get(&state, "/fluxlens-0123456789abcdef/fluxlens.js", "identity").await;
+    assert_eq!(
+        header_of(&module, header::CACHE_CONTROL),
+        "public, max-age=31536000, immutable"
+    );
+    let page = get(&state, "/", "identity").await;
+    assert_eq!(header_of(&page, header::CACHE_CONTROL), "no-cache");
+    // A build that is not there is the app's page, never kept a year.
+    let gone = get(&state, "/fluxlens-fedcba9876543210/fluxlens.js", "identity").await;
+    assert_eq!(header_of(&gone, header::CACHE_CONTROL), "no-cache");
+    let short = get(&state, "/fluxlens-0123/fluxlens.js", "identity").await;
+    assert_eq!(header_of(&short, header::CACHE_CONTROL), "no-cache");
 }

@@ -6,7 +6,6 @@
 pub mod answers;
 pub mod poll;
 pub mod prefetched;
-pub mod rehearsal;
 
 use crate::model::{Answer, Cluster, CrdAccess, ObjectKey};
 use crate::wire::inventory::{InventoryObjectsRequest, ObjectRef, ObjectResult};
