@@ -1,14 +1,11 @@
 // What the load benches share (#15, #28, #51): DevTools' network presets, one visit measured
-// under a preset (cold or warm), fluxlens' and the Flux Operator UI's readiness, the page served
-// with a prefetch lever, and the critical path of a visit: which request or main-thread stretch
+// under a preset (cold or warm), fluxlens' and the Flux Operator UI's readiness, every byte a
+// visit moves, and the critical path of a visit: which request or main-thread stretch
 // each millisecond until the view was complete waited on, read from the DevTools protocol's
 // network events (they include the reader worker's requests, which the page's own resource
 // timing does not).
-import { readFileSync, writeFileSync, existsSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import zlib from 'node:zlib';
-import { prefetchScript } from '../e2e/helpers.mjs';
 import { execFileSync } from 'node:child_process';
 
 export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -23,7 +20,9 @@ const FIRST_VISIT_MS = 3000;
 // One visit to `url` under `profile`, complete when `ready` holds in the page; `warm`: a first
 // visit fills the HTTP cache, then a second one in the same context is measured (a new tab: the
 // app starts again, only the cache is kept). `prepare(context, page)` runs before navigation.
-export async function visit(browser, url, profile, ready, warm, prepare = async () => {}) {
+// `tailMs`: the visit stays open that long after its view, and `visitBytes` counts what it moved
+// until then (what the page fetches after its view is paid for all the same, #71).
+export async function visit(browser, url, profile, ready, warm, prepare = async () => {}, tailMs = 0) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (warm) {
     const first = await context.newPage();
@@ -67,7 +66,10 @@ export async function visit(browser, url, profile, ready, warm, prepare = async 
   await prepare(context, page);
   await page.goto(url);
   await page.waitForFunction(ready, null, { timeout: 120000 });
-  return { context, page, bytes: () => bytes, timeline };
+  const atView = bytes;
+  // A bench's wait, not a test's: the visit's next seconds are what is measured.
+  if (tailMs) await page.waitForTimeout(tailMs);
+  return { context, page, bytes: () => atView, visitBytes: tailMs ? bytes : null, timeline };
 }
 
 /** The critical path of a visit complete at `complete` ms: walking back from it, the request
@@ -100,7 +102,7 @@ export function pathLine(path) {
   return path.map((s) => `${s.what} ${Math.round(s.start)}–${Math.round(s.end)}`).join(' → ');
 }
 
-export async function measure(browser, base, profile, prefetch, lastVisit, warm = false) {
+export async function measure(browser, base, profile, lastVisit, warm = false, tailMs = 0) {
   let wasmEncoding = '';
   const prepare = async (_, page) => {
     page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmEncoding = r.headers()['content-encoding'] || 'identity'; });
@@ -118,11 +120,11 @@ export async function measure(browser, base, profile, prefetch, lastVisit, warm 
   // Complete: the overview shows every card and finding (on a second visit, from the last
   // visit's data, marked not live); live: the first live read has landed (`data-ready`).
   const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0 && performance.getEntriesByName('fluxlens:data-ready').length > 0;
-  const { context, page, bytes, timeline } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare);
+  const { context, page, bytes, visitBytes, timeline } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare, tailMs);
   const t = await page.evaluate(() => ({ facts: window.__factsAt, dataReady: performance.getEntriesByName('fluxlens:data-ready')[0].startTime, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, live: Math.max(performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, performance.getEntriesByName('fluxlens:data-ready')[0].startTime) }));
   await context.close();
   const path = criticalPath(timeline(), t.complete, { 'data-ready': t.dataReady, 'view-rendered': t.complete });
-  return { ...t, wasmEncoding, bytes: bytes(), path };
+  return { ...t, wasmEncoding, bytes: bytes(), visitBytes, path };
 }
 
 // The Flux Operator UI's dashboard beside fluxlens (#28), when its production build is given:
@@ -147,7 +149,7 @@ export function operatorSite(dist, port, api) {
   }`;
 }
 
-export async function measureOperator(browser, base, profile, warm) {
+export async function measureOperator(browser, base, profile, warm, tailMs = 0) {
   const done = () => window.__completeAt;
   // Once per context: every page of it watches for the dashboard's report.
   let watching = false;
@@ -166,32 +168,10 @@ export async function measureOperator(browser, base, profile, warm) {
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
   };
-  const { context, page, bytes, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare);
+  const { context, page, bytes, visitBytes, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare, tailMs);
   const { complete, inDom } = await page.evaluate(() => ({ complete: window.__completeAt, inDom: window.__inDomAt }));
   await context.close();
-  return { complete, inDom, bytes: bytes(), path: criticalPath(timeline(), complete) };
-}
-
-/** The built app with its page's prefetch script as a lever row has it: off (the script left
- * out), up to 'lists' or 'reads' (its `upTo` line edited), or whole (the page as built). The
- * product reads no switch for this (#48): a row serves a copy of the page, precompressed like
- * the original, beside the same files. */
-export function withPrefetch(dist, prefetch) {
-  if (prefetch === true) return dist;
-  const page = readFileSync(`${dist}/index.html`, 'utf8');
-  const { start, end, lever } = prefetchScript(page);
-  const edited = prefetch === false
-    ? page.slice(0, start) + page.slice(end)
-    : page.replace(lever, `var upTo='${prefetch}';`);
-  const dir = mkdtempSync(join(tmpdir(), 'fluxlens-lever-'));
-  for (const name of readdirSync(dist)) {
-    if (!name.startsWith('index.html')) symlinkSync(join(dist, name), join(dir, name));
-  }
-  const bytes = Buffer.from(edited);
-  writeFileSync(join(dir, 'index.html'), bytes);
-  writeFileSync(join(dir, 'index.html.gz'), zlib.gzipSync(bytes, { level: 9 }));
-  writeFileSync(join(dir, 'index.html.br'), zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  return dir;
+  return { complete, inDom, bytes: bytes(), visitBytes, path: criticalPath(timeline(), complete) };
 }
 
 /**

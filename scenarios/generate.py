@@ -5,7 +5,7 @@ Built from the public field reports (jfroy/flatops PR #2161: staged Git -> signe
 cozystack PR #1641: distributions and `flux migrate`). Deterministic: re-running it gives the
 same files. Run: python3 scenarios/generate.py
 """
-import json, os
+import json, os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TS = "2026-11-29T09:{:02d}:{:02d}Z"
@@ -604,11 +604,12 @@ HOMELAB_APPS = {
     "system-upgrade": ["system-upgrade-controller", "tuppr"],
 }
 
-def homelab():
+def homelab(scenario="homelab", apps=None):
     """A well-run homelab in the shape of onedr0p/home-ops: the FluxInstance syncs a Git root and
     is itself delivered by the flux-instance HelmRelease (chart from the operator's OCI registry);
     about 70 upstream charts come from OCI registries by tag through chartRef. Every object Ready,
     every reference resolving: the findings must stay calm (no critical, no high, <= 20)."""
+    apps = apps or HOMELAB_APPS
     reg = "ghcr.io/fluxcd"
     comps = components(reg)
     comp_status = component_status(comps)
@@ -637,7 +638,7 @@ def homelab():
     objs += app("flux-system", "flux-operator", "oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator", "0.33.0")
     objs += app("flux-system", "flux-instance", "oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance", "0.33.0", deps=[("flux-system", "flux-operator")])
     prev = None
-    for ns, names in HOMELAB_APPS.items():
+    for ns, names in apps.items():
         for i, name in enumerate(names):
             url = f"oci://ghcr.io/home-operations/charts-mirror/{name}" if i % 3 else "oci://ghcr.io/bjw-s-labs/helm/app-template"
             deps = [prev] if prev and i == 0 else []
@@ -657,7 +658,15 @@ def homelab():
               "kustomizations.kustomize.toolkit.fluxcd.io": ["v1"], "helmreleases.helm.toolkit.fluxcd.io": ["v2"],
               "alerts.notification.toolkit.fluxcd.io": ["v1beta3"], "providers.notification.toolkit.fluxcd.io": ["v1beta3"],
               "receivers.notification.toolkit.fluxcd.io": ["v1"], "fluxinstances.fluxcd.controlplane.io": ["v1"]}
-    write("homelab", rep, objs, crds(stored))
+    write(scenario, rep, objs, crds(stored))
+
+
+def homelab_large():
+    """The homelab at the size of a real one (jfroy/flatops compiles to 426 objects): each of its
+    namespaces runs its apps twice over, a second instance of each beside the first. For the load
+    bench's real-size row (`make bench`): the first view then waits on a batch read of every
+    object, as it does on such a cluster."""
+    homelab("homelab-large", {ns: names + [f"{n}-2" for n in names] for ns, names in HOMELAB_APPS.items()})
 
 TENANTS = ["payments", "ledger", "search", "identity", "web", "data", "ml", "edge"]
 
@@ -838,5 +847,11 @@ def frozen():
     write("frozen", rep, objs, [])
 
 
-if __name__ == "__main__":
+SCENARIOS = {"homelab-large": homelab_large}
+
+if __name__ == "__main__" and len(sys.argv) > 1:
+    # One scenario by name (the others were extended by hand after they were generated).
+    for wanted in sys.argv[1:]:
+        SCENARIOS[wanted]()
+elif __name__ == "__main__":
     demo(); broken(); enterprise_fips(); upstream_bootstrap(); hostile(); operator_mock(); staged(); handover(); homelab(); multitenant(); flux_aio(); flux_aio_switching(); flux_aio_taken_over(); credentials(); helm_storage(); frozen()

@@ -19,7 +19,7 @@ use fluxlens_core::wire::InventoryObjectsResponse;
 use fluxlens_core::wire::status::Status;
 use std::path::Path;
 
-pub(crate) const SCENARIOS: [&str; 16] = [
+pub(crate) const SCENARIOS: [&str; 17] = [
     "broken",
     "credentials",
     "demo",
@@ -31,6 +31,7 @@ pub(crate) const SCENARIOS: [&str; 16] = [
     "handover",
     "helm-storage",
     "homelab",
+    "homelab-large",
     "hostile",
     "multitenant",
     "operator-mock",
