@@ -34,6 +34,7 @@ EXTERNAL = [
     r"rustup toolchain install nightly --profile minimal", r"cargo install cargo-fuzz --locked",
     r"flux lens <TAB>",
     r"cargo fmt --check",
+    r"rustup update stable", r"cargo update -p [\w-]+",
 ]
 
 
