@@ -11,6 +11,7 @@ use std::process::ExitCode;
 pub const PLUGIN_USAGE: &str = "\
 usage: flux lens check [--base BASE] [--format markdown|json|github|sarif]
                        [--profile upstream|enterprise|fips] [--fail-on info|low|medium|high|critical] HEAD
+       flux lens check --clusters DIR [--format …] [--profile …] [--fail-on …]
        flux lens version
 
 fluxlens as a Flux CLI plugin: `flux lens check` is fluxlens-check (its flags, output and exit
@@ -101,7 +102,14 @@ fn complete(words: &[OsString]) -> String {
         return out;
     }
     if current.starts_with('-') {
-        let flags = ["--base", "--format", "--profile", "--fail-on", "--help"];
+        let flags = [
+            "--base",
+            "--clusters",
+            "--format",
+            "--profile",
+            "--fail-on",
+            "--help",
+        ];
         let mut out: String = flags
             .iter()
             .filter(|f| f.starts_with(current))

@@ -9,6 +9,7 @@ pub mod args;
 pub mod chart;
 pub mod cli;
 pub mod cluster;
+pub mod clusters;
 pub mod declared;
 pub mod diff;
 pub mod order;
@@ -40,7 +41,7 @@ pub fn analyse_path(
 
 /// The head, judged against the base: what the base held and the head removes counts as
 /// deleted by this change (revision 5).
-fn analyse_head(
+pub(crate) fn analyse_head(
     path: &std::path::Path,
     profile: analysis::ProfileName,
     base: Option<&analysis::Analysis>,
@@ -66,6 +67,15 @@ pub struct Outcome {
 
 /// Runs the check the arguments ask for.
 pub fn run(args: &Args) -> Result<Outcome, InputError> {
+    if let Some(dir) = &args.clusters {
+        let runs = clusters::read(dir, args.profile)?;
+        return Ok(clusters::render_all(
+            &runs,
+            args.format,
+            args.fail_on,
+            args.profile,
+        ));
+    }
     let base = args
         .base
         .as_deref()
