@@ -79,4 +79,5 @@ scripts/image-test.sh
 step "bench tooling (its arithmetic, without a browser)"
 node --test bench/
 step "end-to-end (Playwright on the simulator)"
-node --test --test-concurrency=1 e2e/
+# Two files at a time (this machine has two cores; each file starts its own simulator and browser).
+node --test --test-concurrency=2 e2e/
