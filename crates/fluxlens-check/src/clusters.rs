@@ -11,6 +11,7 @@ use crate::output::{self, Report, sarif::Places};
 use crate::read::InputError;
 use fluxlens_core::analyses::finding::Severity;
 use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// GitHub's limit for a comment's body; the Markdown answer stays under it.
@@ -124,24 +125,13 @@ fn render(folder: &Path, stem: &str) -> Option<PathBuf> {
 
 /// Flux objects and values sources added, removed or altered between two renders.
 fn changed(base: &Analysis, head: &Analysis) -> usize {
-    let differs = |a: Option<&Value>, b: Option<&Value>| a != b;
-    let objects = base
-        .manifests
-        .keys()
-        .chain(head.manifests.keys())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .filter(|k| differs(base.manifests.get(*k), head.manifests.get(*k)))
-        .count();
-    let values = base
-        .values
-        .keys()
-        .chain(head.values.keys())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .filter(|k| base.values.get(*k) != head.values.get(*k))
-        .count();
-    objects + values
+    differing(&base.manifests, &head.manifests) + differing(&base.values, &head.values)
+}
+
+/// Keys present in one map only, or with another value in each.
+fn differing<K: Ord, V: PartialEq>(a: &BTreeMap<K, V>, b: &BTreeMap<K, V>) -> usize {
+    let keys: BTreeSet<&K> = a.keys().chain(b.keys()).collect();
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).count()
 }
 
 /// What a run over every cluster prints, and whether it fails the change.
