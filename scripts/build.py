@@ -13,7 +13,6 @@ Up to date, it builds nothing: what went into dist/ (every input file's bytes, t
 versions, the options) is hashed into dist/.build-inputs, and an equal hash skips the build.
 
   scripts/build.py                # dist/ and dist-fluxlens/
-  scripts/build.py --no-split     # one wasm module (the bench's comparison)
 """
 import argparse, hashlib, os, re, shutil, subprocess, sys, tempfile
 
@@ -37,7 +36,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dist", default="dist")
     ap.add_argument("--subpath-dist", default="dist-fluxlens", help=f"the app served under {SUBPATH}")
-    ap.add_argument("--no-split", action="store_true", help="one wasm module")
     args = ap.parse_args()
     os.chdir(ROOT)
     dists = [args.dist, args.subpath_dist]
@@ -45,23 +43,24 @@ def main():
     if all(read_stamp(d) == inputs for d in dists):
         print(f"build: {', '.join(dists)} up to date")
         return
-    features = [] if args.no_split else ["--features", "split"]
     run(["cargo", "build", "--release", "--target", "wasm32-unknown-unknown", "-p", "fluxlens",
-         "--bin", "fluxlens", *features])
+         "--bin", "fluxlens", "--features", "split"])
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     source = os.path.join(target, "wasm32-unknown-unknown", "release", "fluxlens.wasm")
     template = read_text("index.html")
     with tempfile.TemporaryDirectory(prefix="fluxlens-build-", dir=ROOT) as staging:
         app = os.path.join(staging, "app")
         os.mkdir(app)
-        built = split.build(source, app, split=not args.no_split)
+        built = split.build(source, app)
         copy_files(template, app)
+        # Compressed once for both folders; only each page apart.
+        precompress.main([app])
         for dist in dists:
             out = os.path.join(staging, os.path.basename(dist))
             shutil.copytree(app, out)
             public = "/" if dist == args.dist else SUBPATH
             split.write_text(os.path.join(out, "index.html"), page(template, built, public))
-            precompress.main([out])
+            precompress.compress(os.path.join(out, "index.html"))
             split.write_text(os.path.join(out, STAMP), inputs)
             shutil.rmtree(dist, ignore_errors=True)
             shutil.move(out, dist)

@@ -35,22 +35,17 @@ class Built(NamedTuple):
     wasm: str
 
 
-def build(source, out, split=True):
+def build(source, out):
     """Writes the app built from cargo's `source` module into `out/fluxlens-<hash>/`."""
     with tempfile.TemporaryDirectory(prefix="fluxlens-split-") as tmp:
         app = os.path.join(tmp, "app")
-        if split:
-            cut = os.path.join(tmp, "cut")
-            run(["wasm-split-cli", source, cut, "--target", "web", "--out-name", APP])
-            main = os.path.join(cut, APP + ".wasm")
-        else:
-            cut, main = None, source
+        cut = os.path.join(tmp, "cut")
+        run(["wasm-split-cli", source, cut, "--target", "web", "--out-name", APP])
         run(["wasm-bindgen", "--target", "web", "--no-typescript", "--keep-lld-exports",
-             "--out-dir", app, "--out-name", APP, main])
-        if cut:
-            for name in os.listdir(cut):
-                if name != APP + ".wasm":
-                    shutil.copy(os.path.join(cut, name), os.path.join(app, name))
+             "--out-dir", app, "--out-name", APP, os.path.join(cut, APP + ".wasm")])
+        for name in os.listdir(cut):
+            if name != APP + ".wasm":
+                shutil.copy(os.path.join(cut, name), os.path.join(app, name))
         files = sorted(os.path.relpath(os.path.join(d, f), app) for d, _, fs in os.walk(app) for f in fs)
         optimize([os.path.join(app, f) for f in files if f.endswith(".wasm")])
         for f in files:
