@@ -144,7 +144,7 @@ pub fn render_all(
     let fails = runs.iter().any(|r| r.report(fail_on, profile).fails());
     let text = match format {
         Format::Markdown => markdown(runs, fail_on, profile),
-        Format::Json => pretty(json(runs, fail_on, profile)),
+        Format::Json => pretty(json(runs, fails, fail_on, profile)),
         Format::Github => github(runs, fail_on, profile),
         Format::Sarif => pretty(sarif(runs, fail_on, profile)),
     };
@@ -272,8 +272,7 @@ fn sections(out: &mut String, touched: &[&ClusterRun], fail_on: Severity, profil
     }
 }
 
-fn json(runs: &[ClusterRun], fail_on: Severity, profile: ProfileName) -> Value {
-    let fails = runs.iter().any(|r| r.report(fail_on, profile).fails());
+fn json(runs: &[ClusterRun], fails: bool, fail_on: Severity, profile: ProfileName) -> Value {
     json!({
         "schema": output::json::SCHEMA,
         "verdict": if fails { "fail" } else { "pass" },
@@ -291,17 +290,13 @@ fn json(runs: &[ClusterRun], fail_on: Severity, profile: ProfileName) -> Value {
 fn github(runs: &[ClusterRun], fail_on: Severity, profile: ProfileName) -> String {
     let mut out = String::new();
     for r in runs.iter().filter(|r| r.touched()) {
-        let places = r.places();
-        let text = output::github::render(&r.report(fail_on, profile), &places);
         // Each annotation's title names its cluster.
-        for line in text.lines() {
-            out.push_str(&line.replacen(
-                "title=fluxlens-check",
-                &format!("title=fluxlens-check [{}]", r.name),
-                1,
-            ));
-            out.push('\n');
-        }
+        let title = format!("fluxlens-check [{}]", r.name);
+        out.push_str(&output::github::render_titled(
+            &r.report(fail_on, profile),
+            &r.places(),
+            &title,
+        ));
     }
     let touched = runs.iter().filter(|r| r.touched()).count();
     out.push_str(&format!(

@@ -39,6 +39,12 @@ fn place(object: Option<&ObjectKey>, places: &Places) -> String {
 
 /// Every annotation, worst first, then the summary as a notice.
 pub fn render(r: &Report, places: &Places) -> String {
+    render_titled(r, places, "fluxlens-check")
+}
+
+/// [`render`] with each annotation's title starting `title` (`fluxlens-check [prod-eu]` for
+/// one cluster of several).
+pub fn render_titled(r: &Report, places: &Places, title: &str) -> String {
     let mut out = String::new();
     for w in r.change.weighed() {
         let severity = w.severity;
@@ -53,16 +59,13 @@ pub fn render(r: &Report, places: &Places) -> String {
         out.push_str(&format!(
             "::{level} {}title={}::{}\n",
             place(w.object.as_ref(), places),
-            property(&format!(
-                "fluxlens-check {} ({})",
-                w.what,
-                severity.as_str()
-            )),
+            property(&format!("{title} {} ({})", w.what, severity.as_str())),
             data(detail)
         ));
     }
     out.push_str(&format!(
-        "::notice title=fluxlens-check::{}\n",
+        "::notice title={}::{}\n",
+        property(title),
         data(&r.summary())
     ));
     out
