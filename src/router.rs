@@ -291,7 +291,7 @@ pub fn view_of(route: &str) -> Option<View> {
 }
 
 /// The view the pointer or keyboard focus is on in the navigation, before any click: the app
-/// fetches its page's code then (`pages::split::prefetch`), not on every visit.
+/// fetches its page's code then (`pages::split::fetch_on_intent`), not on every visit.
 #[derive(Clone, Copy)]
 pub struct NavIntent(pub RwSignal<Option<View>>);
 

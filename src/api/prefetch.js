@@ -12,11 +12,11 @@
 // whole read is one round trip; the rows then add only what is new.
 (function () {
   // The one object the page's scripts and the app share (src/api/page_script.rs says each member).
-  var answers = {};
+  var gets = {};
   var batches = [];
   var page = window.fluxlensPage = {
     mounted: false,
-    take: function (key) { var a = answers[key]; delete answers[key]; return a; },
+    take: function (key) { var a = gets[key]; delete gets[key]; return a; },
     takeBatches: function () { var b = batches; batches = []; return b; }
   };
   // The API base as src/api/mod.rs `base_path` reads it: the meta tag, else a fleet cluster's
@@ -94,7 +94,7 @@
   var get = function (path) {
     if (!sent[path]) {
       sent[path] = send(path);
-      answers[path] = sent[path];
+      gets[path] = sent[path];
     }
     return sent[path];
   };
