@@ -163,6 +163,7 @@ test('a snapshot stays one across views, a reload and a copied URL until "Open t
 // #30: a snapshot carried only what the graph needs, and the other views computed from it as
 // if it were the cluster (MIG-DIST-02 high, "0 of 3 verified", ENT-14 unknown → pass).
 test('a snapshot from the graph shows on every view what the live views show', async () => {
+  const settled = () => performance.getEntriesByName('fluxlens:load-settled').length > 0;
   const views = ['/', '/signatures', '/migrations', '/compliance'];
   const seen = async (page) => {
     const out = {};
@@ -184,12 +185,16 @@ test('a snapshot from the graph shows on every view what the live views show', a
     const page = await newPage(browser);
     await page.goto(sim.base + '/graph');
     await page.locator('g[data-node-id]').first().waitFor();
+    // The first load's last read (the CRDs, after the view) lands before the views are read: a
+    // storage finding it brings must be in both, or in neither.
+    await page.waitForFunction(settled, null, { timeout: 30000 });
     const live = await seen(page);
     assert.ok(live['/'].findings.length > 0 && live['/migrations'].stages.length > 0, 'the views show data');
     assert.ok(live['/compliance'].controls.length > 0 && /verified/.test(live['/signatures'].summary));
     for (const drop of [false, true]) {
       await page.goto(sim.base + '/graph');
       await page.locator('g[data-node-id]').first().waitFor();
+      await page.waitForFunction(settled, null, { timeout: 30000 });
       if (drop) { await openMenu(page, 'share'); await page.getByLabel('drop messages').check(); }
       await openMenu(page, 'share');
       await page.getByRole('button', { name: 'Share snapshot' }).click();
