@@ -8,11 +8,17 @@ pub const USAGE: &str = "\
 usage: fluxlens-check [--base BASE] [--format markdown|json|github|sarif] [--profile upstream|enterprise|fips]
                       [--fail-on info|low|medium|high|critical] HEAD
        fluxlens-check --clusters DIR [--format …] [--profile …] [--fail-on …]
+       fluxlens-check drift --live URL [--cookie C | --token T] [--revision SHA] [--repo DIR]
+                      [--format …] [--fail-on …] RENDER
 
 Runs fluxlens's rules over the rendered manifests of a change (HEAD, and BASE when given: a
 YAML or JSON file, or a directory of them) and reports what the change adds. With --clusters,
 DIR holds one folder per cluster with its base.yaml and head.yaml: which clusters the change
 touches, then each touched cluster's report; the exit code is the worst cluster's.
+drift judges a render (what `check` takes as HEAD) against a live Flux Operator status API,
+read-only: what is declared and absent, what runs undeclared, the delivery fields and verify
+that differ, the commit the root applied. --cookie (FLUXLENS_COOKIE) is the operator's session
+cookie, --token (FLUXLENS_TOKEN) a bearer for a proxy in front; neither is ever printed.
 Exit: 0 nothing added at or above --fail-on (default high), 1 something is, 2 unreadable input.";
 
 /// How the output is written.
@@ -40,12 +46,86 @@ pub struct Args {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     Check(Args),
+    Drift(crate::drift::DriftArgs),
     Help,
     Version,
 }
 
-/// Parses the command line; the error says what is wrong.
+/// Parses the command line (`drift …` or the check's own); the error says what is wrong.
 pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, String> {
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if args.first().is_some_and(|a| a == "drift") {
+        args.remove(0);
+        return parse_drift(args, |name| std::env::var(name).ok());
+    }
+    parse_check(args)
+}
+
+fn format_of(v: &str) -> Result<Format, String> {
+    match v {
+        "markdown" => Ok(Format::Markdown),
+        "json" => Ok(Format::Json),
+        "github" => Ok(Format::Github),
+        "sarif" => Ok(Format::Sarif),
+        other => Err(format!(
+            "--format: {other:?} is not markdown, json, github or sarif"
+        )),
+    }
+}
+
+fn fail_on_of(v: &str) -> Result<Severity, String> {
+    Severity::parse(v).ok_or(format!(
+        "--fail-on: {v:?} is not info, low, medium, high or critical"
+    ))
+}
+
+/// `drift --live URL [--cookie C] [--token T] [--revision SHA] [--repo DIR] RENDER`; `env`
+/// reads FLUXLENS_COOKIE and FLUXLENS_TOKEN where no flag gives them.
+pub fn parse_drift(
+    args: Vec<std::ffi::OsString>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Command, String> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let (mut live, mut cookie, mut token, mut revision, mut repo, mut render) =
+        (None, None, None, None, None, None);
+    let (mut format, mut fail_on) = (Format::Markdown, Severity::High);
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("live") => live = Some(text(&mut p)?),
+            Long("cookie") => cookie = Some(text(&mut p)?),
+            Long("token") => token = Some(text(&mut p)?),
+            Long("revision") => revision = Some(text(&mut p)?),
+            Long("repo") => repo = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
+            Long("format") => format = format_of(&text(&mut p)?)?,
+            Long("fail-on") => fail_on = fail_on_of(&text(&mut p)?)?,
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Value(v) if render.is_none() => render = Some(PathBuf::from(v)),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    let live = live.ok_or("drift: --live URL (the Flux Operator's status API) is missing")?;
+    let render = render.ok_or("drift: the render (RENDER) is missing")?;
+    let auth = crate::drift::live::Auth {
+        cookie: cookie
+            .or_else(|| env("FLUXLENS_COOKIE"))
+            .filter(|c| !c.is_empty()),
+        token: token
+            .or_else(|| env("FLUXLENS_TOKEN"))
+            .filter(|t| !t.is_empty()),
+    };
+    Ok(Command::Drift(crate::drift::DriftArgs {
+        live,
+        auth,
+        revision,
+        repo,
+        render,
+        format,
+        fail_on,
+    }))
+}
+
+fn parse_check(args: Vec<std::ffi::OsString>) -> Result<Command, String> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
     let (mut base, mut head, mut clusters) = (None, None, None);
@@ -57,31 +137,14 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             Long("clusters") => {
                 clusters = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?))
             }
-            Long("format") => {
-                format = match text(&mut p)?.as_str() {
-                    "markdown" => Format::Markdown,
-                    "json" => Format::Json,
-                    "github" => Format::Github,
-                    "sarif" => Format::Sarif,
-                    other => {
-                        return Err(format!(
-                            "--format: {other:?} is not markdown, json, github or sarif"
-                        ));
-                    }
-                }
-            }
+            Long("format") => format = format_of(&text(&mut p)?)?,
             Long("profile") => {
                 let v = text(&mut p)?;
                 profile = ProfileName::parse(&v).ok_or(format!(
                     "--profile: {v:?} is not upstream, enterprise or fips"
                 ))?;
             }
-            Long("fail-on") => {
-                let v = text(&mut p)?;
-                fail_on = Severity::parse(&v).ok_or(format!(
-                    "--fail-on: {v:?} is not info, low, medium, high or critical"
-                ))?;
-            }
+            Long("fail-on") => fail_on = fail_on_of(&text(&mut p)?)?,
             Short('h') | Long("help") => return Ok(Command::Help),
             Short('V') | Long("version") => return Ok(Command::Version),
             Value(v) if head.is_none() => head = Some(PathBuf::from(v)),

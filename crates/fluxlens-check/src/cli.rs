@@ -12,10 +12,13 @@ pub const PLUGIN_USAGE: &str = "\
 usage: flux lens check [--base BASE] [--format markdown|json|github|sarif]
                        [--profile upstream|enterprise|fips] [--fail-on info|low|medium|high|critical] HEAD
        flux lens check --clusters DIR [--format …] [--profile …] [--fail-on …]
+       flux lens drift --live URL [--cookie C | --token T] [--revision SHA] [--repo DIR]
+                       [--format …] [--fail-on …] RENDER
        flux lens version
 
 fluxlens as a Flux CLI plugin: `flux lens check` is fluxlens-check (its flags, output and exit
-codes). Flux runs it from ~/.fluxcd/plugins/ (or $FLUXCD_PLUGINS): `flux plugin install lens`
+codes); `flux lens drift` judges a render against a live Flux Operator status API, read-only
+(fluxlens-check drift). Flux runs it from ~/.fluxcd/plugins/ (or $FLUXCD_PLUGINS): `flux plugin install lens`
 from a catalog that lists it, or copy flux-lens from a release archive there.";
 
 /// Which front door was used.
@@ -91,6 +94,7 @@ fn complete(words: &[OsString]) -> String {
     if words.len() <= 1 {
         let commands = [
             ("check", "Judge a change's rendered manifests"),
+            ("drift", "Judge a render against the live cluster"),
             ("version", "Print the plugin's version"),
         ];
         let mut out: String = commands
@@ -102,14 +106,26 @@ fn complete(words: &[OsString]) -> String {
         return out;
     }
     if current.starts_with('-') {
-        let flags = [
-            "--base",
-            "--clusters",
-            "--format",
-            "--profile",
-            "--fail-on",
-            "--help",
-        ];
+        let flags: &[&str] = match words.first().copied() {
+            Some("drift") => &[
+                "--live",
+                "--cookie",
+                "--token",
+                "--revision",
+                "--repo",
+                "--format",
+                "--fail-on",
+                "--help",
+            ],
+            _ => &[
+                "--base",
+                "--clusters",
+                "--format",
+                "--profile",
+                "--fail-on",
+                "--help",
+            ],
+        };
         let mut out: String = flags
             .iter()
             .filter(|f| f.starts_with(current))
@@ -137,14 +153,17 @@ fn complete(words: &[OsString]) -> String {
 fn plugin_command(args: Vec<OsString>) -> Result<Command, String> {
     let mut args = without_flux_flags(args);
     if args.is_empty() {
-        return Err("a command is missing: check or version".into());
+        return Err("a command is missing: check, drift or version".into());
     }
     let first = args.remove(0);
     match first.to_str() {
         Some("check") => args::parse(args),
+        Some("drift") => args::parse_drift(args, |name| std::env::var(name).ok()),
         Some("version") | Some("--version") | Some("-V") => Ok(Command::Version),
         Some("help") | Some("--help") | Some("-h") => Ok(Command::Help),
-        _ => Err(format!("{first:?} is not a command: check or version")),
+        _ => Err(format!(
+            "{first:?} is not a command: check, drift or version"
+        )),
     }
 }
 
@@ -175,6 +194,7 @@ pub fn main(door: Door, args: impl IntoIterator<Item = OsString>) -> ExitCode {
             println!("{} {}", door.name(), env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
+        Command::Drift(d) => return drift(door, &d),
         Command::Check(a) => a,
     };
     match crate::run(&args) {
@@ -185,6 +205,20 @@ pub fn main(door: Door, args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
         Err(e) => {
             eprintln!("{}: {e}", door.name());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs `drift` and says how it ended: 0, 1 at --fail-on, 2 when it cannot run.
+fn drift(door: Door, args: &crate::drift::DriftArgs) -> ExitCode {
+    match crate::drift::run(args) {
+        Ok(outcome) => {
+            let _ = std::io::stdout().write_all(outcome.text.as_bytes());
+            ExitCode::from(u8::from(outcome.fails))
+        }
+        Err(e) => {
+            eprintln!("{} drift: {e}", door.name());
             ExitCode::from(2)
         }
     }

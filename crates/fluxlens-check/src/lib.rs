@@ -12,6 +12,7 @@ pub mod cluster;
 pub mod clusters;
 pub mod declared;
 pub mod diff;
+pub mod drift;
 pub mod order;
 pub mod output;
 pub mod read;

@@ -657,6 +657,23 @@ async fn control(
                 )
             }
         }
+        "set-spec" => {
+            let object = q.get("object").map(String::as_str).unwrap_or("");
+            let field = q.get("field").map(String::as_str).unwrap_or("");
+            let raw = q.get("value").map(String::as_str).unwrap_or("");
+            let Ok(value) = serde_json::from_str::<Value>(raw) else {
+                return text(StatusCode::BAD_REQUEST, "value must be JSON");
+            };
+            let (kind, ns, name) = object_param(object);
+            if state.change_store(|store, _| store.set_spec(kind, ns, name, field, value)) {
+                json_resp(&json!({"object": object, "set": field}))
+            } else {
+                text(
+                    StatusCode::NOT_FOUND,
+                    "no such object (Kind/namespace/name)",
+                )
+            }
+        }
         "apply" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let revision = q.get("revision").map(String::as_str).unwrap_or("");

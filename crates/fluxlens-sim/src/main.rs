@@ -9,6 +9,8 @@ mod conformance;
 mod crd_schema;
 #[cfg(test)]
 mod deploy_kit;
+#[cfg(test)]
+mod drift_test;
 mod faults;
 mod filter;
 mod fleet;

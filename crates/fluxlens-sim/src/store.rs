@@ -228,6 +228,23 @@ impl Store {
         })
     }
 
+    /// Sets `spec.<field>` of one object to `value` (an edit by hand: `kubectl patch`, `flux
+    /// suspend`); false when there is no such object.
+    pub fn set_spec(
+        &mut self,
+        kind: &str,
+        ns: &str,
+        name: &str,
+        field: &str,
+        value: Value,
+    ) -> bool {
+        self.edit(kind, ns, name, |json| {
+            if let Some(Value::Object(spec)) = json.get_mut("spec") {
+                spec.insert(field.to_string(), value);
+            }
+        })
+    }
+
     /// Changes one stored object's JSON and re-reads it; false when there is no such object
     /// or the result is no longer an object the store can hold.
     pub(crate) fn edit(

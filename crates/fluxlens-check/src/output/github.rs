@@ -7,21 +7,21 @@ use fluxlens_core::analyses::finding::Severity;
 use fluxlens_core::model::ObjectKey;
 
 /// A workflow command's data: `%`, CR and LF encoded as the runner expects.
-fn data(s: &str) -> String {
+pub(crate) fn data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// A workflow command's property value: also `:` and `,`.
-fn property(s: &str) -> String {
+pub(crate) fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// Where an annotation is shown: the manifest and line its object was read from, as SARIF
 /// locates a result (#69: the annotations carried no file), else the FluxInstance's or the
 /// root's manifest; none when the render holds neither.
-fn place(object: Option<&ObjectKey>, places: &Places) -> String {
+pub(crate) fn place(object: Option<&ObjectKey>, places: &Places) -> String {
     let origin = object
         .and_then(|k| places.origins.get(k))
         .or_else(|| places.fallback());

@@ -9,7 +9,6 @@ use crate::diff::{Change, MISSING_SEVERITY};
 use crate::read::Origin;
 use fluxlens_core::analyses::finding::{Finding, Severity};
 use fluxlens_core::analyses::findings::reference;
-use fluxlens_core::analyses::findings::registry;
 use fluxlens_core::model::ObjectKey;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -36,7 +35,7 @@ struct RuleText {
 }
 
 /// One result before it is written.
-struct Hit<'a> {
+pub(crate) struct Hit<'a> {
     rule: &'a str,
     severity: Severity,
     object: Option<&'a ObjectKey>,
@@ -45,15 +44,27 @@ struct Hit<'a> {
 
 /// The whole report as a SARIF log: one run of fluxlens-check.
 pub fn render(r: &Report, places: &Places) -> Value {
+    let properties = json!({
+        "verdict": r.verdict(),
+        "summary": r.summary(),
+        "failOn": r.fail_on.as_str(),
+        "profile": r.profile_name(),
+    });
+    log(&hits(r.change), r.fail_on, places, properties)
+}
+
+/// A SARIF log of one run: every rule the check knows, `hits` as results, the run's
+/// `properties` (its verdict and summary).
+pub(crate) fn log(hits: &[Hit], fail_on: Severity, places: &Places, properties: Value) -> Value {
     let rules = rules();
     let index: BTreeMap<&str, usize> = rules
         .iter()
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
-    let results: Vec<Value> = hits(r.change)
+    let results: Vec<Value> = hits
         .iter()
-        .map(|h| result(h, r.fail_on, index.get(h.rule).copied(), places))
+        .map(|h| result(h, fail_on, index.get(h.rule).copied(), places))
         .collect();
     json!({
         "$schema": SCHEMA,
@@ -67,12 +78,7 @@ pub fn render(r: &Report, places: &Places) -> Value {
             }},
             "columnKind": "unicodeCodePoints",
             "results": results,
-            "properties": {
-                "verdict": r.verdict(),
-                "summary": r.summary(),
-                "failOn": r.fail_on.as_str(),
-                "profile": r.profile_name(),
-            },
+            "properties": properties,
         }],
     })
 }
@@ -81,10 +87,10 @@ pub fn render(r: &Report, places: &Places) -> Value {
 fn rules() -> Vec<RuleText> {
     let mut out: Vec<RuleText> = reference::docs()
         .map(|d| {
-            let title = registry()
-                .find(|r| r.id() == d.id)
-                .map(|r| r.title())
-                .unwrap_or(d.id);
+            let title = match reference::title(d.id) {
+                "" => d.id,
+                t => t,
+            };
             RuleText {
                 id: d.id.to_string(),
                 name: pascal(title),
@@ -236,7 +242,7 @@ fn hits(c: &Change) -> Vec<Hit<'_>> {
 
 /// A finding, one hit per object it lists; each member keeps its own message when the
 /// aggregate quoted it.
-fn finding_hits(f: &Finding) -> Vec<Hit<'_>> {
+pub(crate) fn finding_hits(f: &Finding) -> Vec<Hit<'_>> {
     let own = |k: &ObjectKey| {
         let prefix = format!("{k} — ");
         f.evidence

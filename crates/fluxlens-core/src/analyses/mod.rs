@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod carried;
 pub mod changes;
 pub mod compliance;
+pub mod drift;
 pub mod enterprise;
 pub mod facts;
 pub mod finding;

@@ -240,6 +240,7 @@ crate::json_struct!(
         pub interval: Option<String> = "interval",
         pub path: Option<String> = "path",
         pub prune: Option<bool> = "prune",
+        pub target_namespace: Option<String> = "targetNamespace",
         // FluxInstance
         pub distribution: Option<InstanceDistribution> = "distribution",
         pub components: Vec<String> = "components",

@@ -25,9 +25,26 @@ pub struct RuleDoc {
     pub sources: &'static [Source],
 }
 
-/// Every rule's entry, in catalog order (each registered with its rule: `rules/registry.rs`).
+/// Every rule's entry: the registry's in catalog order (each registered with its rule:
+/// `rules/registry.rs`), then drift's, which a render judged against the cluster reports.
 pub fn docs() -> impl Iterator<Item = &'static RuleDoc> + Clone {
-    super::reference_entries().iter()
+    super::reference_entries()
+        .iter()
+        .chain(crate::analyses::drift::DOCS.iter())
+}
+
+/// The title of rule `id` (empty for an id no rule has).
+pub fn title(id: &str) -> &'static str {
+    super::registry()
+        .find(|r| r.id() == id)
+        .map(|r| r.title())
+        .or_else(|| {
+            crate::analyses::drift::TITLES
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map(|(_, t)| *t)
+        })
+        .unwrap_or("")
 }
 
 /// The entry of rule `id`.
@@ -54,8 +71,18 @@ mod tests {
     #[test]
     fn every_registered_rule_is_registered_with_its_own_entry() {
         let rules: Vec<_> = registry().map(|r| r.id()).collect();
-        let entries: Vec<_> = docs().map(|d| d.id).collect();
+        let entries: Vec<_> = super::super::reference_entries()
+            .iter()
+            .map(|d| d.id)
+            .collect();
         assert_eq!(rules, entries);
+        let drift: Vec<_> = crate::analyses::drift::DOCS.iter().map(|d| d.id).collect();
+        let titled: Vec<_> = crate::analyses::drift::TITLES
+            .iter()
+            .map(|(i, _)| *i)
+            .collect();
+        assert_eq!(drift, titled, "each drift rule has its entry and its title");
+        assert!(docs().all(|d| !title(d.id).is_empty()));
         for d in docs() {
             assert!(
                 !d.checks.is_empty() && !d.remediation.is_empty(),

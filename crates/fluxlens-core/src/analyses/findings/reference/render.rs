@@ -1,21 +1,13 @@
 //! The reference as Markdown (`docs/rules.md`, for the repository) and as a standalone HTML
 //! page (`rules.html`, shipped beside the app; findings link to `rules.html#<id>`).
 
-use super::{RuleDoc, docs};
+use super::{RuleDoc, docs, title};
 use crate::analyses::findings::policy::{Class, Role, grade};
-use crate::analyses::findings::registry;
 use std::fmt::Write;
 
 /// The fragment of a rule's entry in either rendering (`SIG-01`).
 pub fn anchor(id: &str) -> &str {
     id
-}
-
-fn title(id: &str) -> &'static str {
-    registry()
-        .find(|r| r.id() == id)
-        .map(|r| r.title())
-        .unwrap_or("")
 }
 
 /// A subject playing `role`, with its article: the roles' own names read as reasons ("on the
@@ -59,7 +51,9 @@ const PREAMBLE: &str = "Every rule fluxlens evaluates, generated from the regist
 (`make rules` writes this file; a test fails when it is out of date). A finding's severity is not \
 fixed by its rule: the rule says what class of evidence it found, and the policy grades that class \
 by the part the subject plays (a root source, the FluxInstance's delivery chain, a platform source, \
-an ordinary one). Each finding shows its severity and the reason in one line.";
+an ordinary one). Each finding shows its severity and the reason in one line. The DRIFT rules come \
+last: they judge a repository's render against the live cluster (`flux lens drift`), so no cluster \
+alone makes them fire.";
 
 /// The Markdown reference.
 pub fn markdown() -> String {

@@ -1,0 +1,231 @@
+//! The live cluster, read through the Flux Operator's status API with the dashboard's own
+//! reads: core's poller plans every request, and each is checked against the read-only
+//! allowlist before it leaves. Credentials go in headers and are never printed.
+
+use fluxlens_core::load::object_batches;
+use fluxlens_core::load::poll::{Answer, Poller, Request, Step};
+use fluxlens_core::model::{self, Cluster, ObjectKey};
+use fluxlens_core::wire::error::{ApiError, classify, decode};
+use fluxlens_core::wire::inventory::InventoryObjectsResponse;
+use fluxlens_core::wire::kind::Kind;
+use fluxlens_core::wire::report::FluxReport;
+use fluxlens_core::wire::resources::ResourceSummary;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How the API is signed in to: the operator's own session cookie (its web UI's, copied from
+/// a browser), or a bearer token for a proxy in front of it. The operator's API itself takes
+/// no tokens.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Auth {
+    pub cookie: Option<String>,
+    pub token: Option<String>,
+}
+
+/// One answer may be at most this large (a batch of 500 full objects is a few MB).
+const MAX_ANSWER_BYTES: u64 = 64 << 20;
+
+/// The status API at one address.
+pub struct Api {
+    base: String,
+    agent: ureq::Agent,
+    auth: Auth,
+}
+
+/// The address as it may be printed: scheme, host, port and path, never a user or password.
+pub fn printable(url: &str) -> String {
+    match userinfo_end(url) {
+        Some((scheme_end, at)) => format!("{}{}", &url[..scheme_end], &url[at + 1..]),
+        None => url.to_string(),
+    }
+}
+
+/// Where a `user:password@` part sits in `url`: the end of `scheme://` and the `@`.
+fn userinfo_end(url: &str) -> Option<(usize, usize)> {
+    let scheme_end = url.find("://")? + 3;
+    let authority_end = url[scheme_end..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| scheme_end + i);
+    let at = url[scheme_end..authority_end].rfind('@')?;
+    Some((scheme_end, scheme_end + at))
+}
+
+impl Api {
+    /// The API at `url` (`http://host:port`, the operator's web server or a proxy on this
+    /// machine); the error says why an address cannot be used.
+    pub fn new(url: &str, auth: Auth) -> Result<Api, String> {
+        let base = url.trim_end_matches('/').to_string();
+        if userinfo_end(&base).is_some() {
+            return Err(format!(
+                "--live {}: put credentials in --cookie or --token (or FLUXLENS_COOKIE, FLUXLENS_TOKEN), not in the address",
+                printable(&base)
+            ));
+        }
+        if base.starts_with("https://") {
+            return Err(format!(
+                "--live {base}: this build speaks plain HTTP only; reach the API through a port-forward (kubectl -n flux-system port-forward svc/flux-operator 9080:9080, then --live http://127.0.0.1:9080)"
+            ));
+        }
+        if !base.starts_with("http://") || base.len() <= "http://".len() {
+            return Err(format!(
+                "--live {}: not an http:// address",
+                printable(&base)
+            ));
+        }
+        let seconds = fluxlens_core::load::REQUEST_TIMEOUT_SECONDS;
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(seconds.into())))
+            .http_status_as_error(false)
+            // A redirect of an API read is a sign-in page: said, not followed.
+            .max_redirects(0)
+            .build()
+            .into();
+        Ok(Api { base, agent, auth })
+    }
+
+    /// The address, as it may be printed.
+    pub fn address(&self) -> &str {
+        &self.base
+    }
+
+    /// Sends one read and classifies its answer as the app does.
+    pub fn send(&self, r: &Request) -> Answer<String> {
+        if !fluxlens_core::wire::is_allowed(r.method(), r.path()) {
+            return Err(ApiError::Refused(format!("{} {}", r.method(), r.path())));
+        }
+        let query: Vec<String> = r
+            .query()
+            .iter()
+            .map(|(k, v)| format!("{k}={}", fluxlens_core::util::query::encode(v)))
+            .collect();
+        let url = match query.is_empty() {
+            true => format!("{}{}", self.base, r.path()),
+            false => format!("{}{}?{}", self.base, r.path(), query.join("&")),
+        };
+        let sent = match r.body() {
+            Some(body) => self
+                .signed(self.agent.post(&url))
+                .header("Content-Type", "application/json")
+                .send(body),
+            None => self.signed(self.agent.get(&url)).call(),
+        };
+        let mut resp = sent.map_err(|e| match e {
+            ureq::Error::Timeout(_) => ApiError::Timeout {
+                seconds: fluxlens_core::load::REQUEST_TIMEOUT_SECONDS,
+            },
+            other => ApiError::Network(other.to_string()),
+        })?;
+        let status = resp.status().as_u16();
+        let content_type = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        if (300..400).contains(&status) {
+            let to = resp
+                .headers()
+                .get("location")
+                .and_then(|v| v.to_str().ok())
+                .map(printable)
+                .unwrap_or_default();
+            return Err(ApiError::Http {
+                status,
+                body: format!(
+                    "redirected to {to}: a sign-in stands in front of the API (pass its session with --cookie)"
+                ),
+            });
+        }
+        let text = resp
+            .body_mut()
+            .with_config()
+            .limit(MAX_ANSWER_BYTES)
+            .read_to_string()
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        classify(status, &content_type, &text, "", &self.base)?;
+        Ok(text)
+    }
+
+    fn signed<B>(&self, mut req: ureq::RequestBuilder<B>) -> ureq::RequestBuilder<B> {
+        req = req.header("Accept", "application/json");
+        if let Some(c) = &self.auth.cookie {
+            req = req.header("Cookie", c);
+        }
+        if let Some(t) = &self.auth.token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        req
+    }
+
+    /// The cluster as the dashboard's first load assembles it.
+    pub fn first_load(&self) -> Result<Cluster, ApiError> {
+        let mut poller: Poller<String> = Poller::default();
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let mut step = poller.begin(now_ms);
+        loop {
+            step = match step {
+                Step::Ask(wave) => {
+                    let answers = wave.requests.iter().map(|r| self.send(r)).collect();
+                    poller.answer(answers)
+                }
+                Step::PageReads => poller.page_reads(Vec::new()),
+                Step::Done(Ok(Some(cluster))) => return Ok(*cluster),
+                Step::Done(Ok(None)) => {
+                    return Err(ApiError::Degraded("the first load built no model".into()));
+                }
+                Step::Done(Err(e)) => return Err(e),
+            }
+        }
+    }
+
+    /// The server's answer for each of `keys`, read by key in batches.
+    pub fn ask(
+        &self,
+        report: &FluxReport,
+        keys: &[ObjectKey],
+    ) -> Result<BTreeMap<ObjectKey, model::Answer>, ApiError> {
+        let rows: Vec<ResourceSummary> = keys
+            .iter()
+            .map(|k| ResourceSummary {
+                kind: k.kind.as_str().to_string(),
+                namespace: k.namespace.clone(),
+                name: k.name.clone(),
+                ..Default::default()
+            })
+            .collect();
+        let mut out = BTreeMap::new();
+        for batch in object_batches(report, &rows) {
+            let text = self.send(&Request::Objects(batch))?;
+            let answer: InventoryObjectsResponse = decode(&text)?;
+            for item in answer.objects {
+                let key = ObjectKey::new(Kind::parse(&item.kind), item.namespace, item.name);
+                let said = model::Answer::from_item(item.error.as_deref(), item.status.as_deref());
+                out.insert(key, said);
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_printed_without_its_credentials_and_refused_with_them() {
+        assert_eq!(
+            printable("http://admin:hunter2@127.0.0.1:9080/x"),
+            "http://127.0.0.1:9080/x"
+        );
+        assert_eq!(printable("http://127.0.0.1:9080"), "http://127.0.0.1:9080");
+        let Err(e) = Api::new("http://admin:hunter2@127.0.0.1:9080", Auth::default()) else {
+            panic!("accepted credentials in the address")
+        };
+        assert!(!e.contains("hunter2"), "{e}");
+        assert!(Api::new("https://flux.example.com", Auth::default()).is_err());
+        assert!(Api::new("127.0.0.1:9080", Auth::default()).is_err());
+        assert!(Api::new("http://127.0.0.1:9080/", Auth::default()).is_ok());
+    }
+}
