@@ -138,7 +138,7 @@ class Checker:
             return
         if head == "cd":
             return self.path(words[1])
-        if head in ("fluxlens-check", "./fluxlens-check", "flux-lens") or words[:3] == ["flux", "lens", "check"]:
+        if head in ("fluxlens-check", "./fluxlens-check", "flux-lens") or words[:3] in (["flux", "lens", "check"], ["flux", "lens", "drift"]):
             for w in words:
                 flag = w.split("=")[0]
                 if flag.startswith("--"):

@@ -42,11 +42,35 @@ pub struct Args {
     pub fail_on: Severity,
 }
 
+/// The drift command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DriftArgs {
+    /// The status API's address.
+    pub live: String,
+    pub auth: Auth,
+    /// The commit the render was made from.
+    pub revision: Option<String>,
+    /// A clone that holds both commits, to count how far apart they are.
+    pub repo: Option<PathBuf>,
+    pub render: PathBuf,
+    pub format: Format,
+    pub fail_on: Severity,
+}
+
+/// How the API is signed in to: the operator's own session cookie (its web UI's, copied from
+/// a browser), or a bearer token for a proxy in front of it. The operator's API itself takes
+/// no tokens.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Auth {
+    pub cookie: Option<String>,
+    pub token: Option<String>,
+}
+
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     Check(Args),
-    Drift(crate::drift::DriftArgs),
+    Drift(DriftArgs),
     Help,
     Version,
 }
@@ -106,7 +130,7 @@ pub fn parse_drift(
     }
     let live = live.ok_or("drift: --live URL (the Flux Operator's status API) is missing")?;
     let render = render.ok_or("drift: the render (RENDER) is missing")?;
-    let auth = crate::drift::live::Auth {
+    let auth = Auth {
         cookie: cookie
             .or_else(|| env("FLUXLENS_COOKIE"))
             .filter(|c| !c.is_empty()),
@@ -114,7 +138,7 @@ pub fn parse_drift(
             .or_else(|| env("FLUXLENS_TOKEN"))
             .filter(|t| !t.is_empty()),
     };
-    Ok(Command::Drift(crate::drift::DriftArgs {
+    Ok(Command::Drift(DriftArgs {
         live,
         auth,
         revision,

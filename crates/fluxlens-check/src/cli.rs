@@ -252,6 +252,49 @@ mod tests {
     }
 
     #[test]
+    fn drift_takes_its_credentials_from_flags_or_the_environment() {
+        let env = |name: &str| match name {
+            "FLUXLENS_TOKEN" => Some("from-env".to_string()),
+            _ => None,
+        };
+        let Ok(Command::Drift(d)) = args::parse_drift(
+            os(&[
+                "--live",
+                "http://127.0.0.1:9080",
+                "--revision",
+                "abc1234",
+                "r.yaml",
+            ]),
+            env,
+        ) else {
+            panic!("not a drift command")
+        };
+        assert_eq!(d.auth.token.as_deref(), Some("from-env"));
+        assert_eq!(
+            (d.auth.cookie, d.revision.as_deref()),
+            (None, Some("abc1234"))
+        );
+        let Ok(Command::Drift(d)) = args::parse_drift(
+            os(&["--live", "http://x", "--token", "flag", "r.yaml"]),
+            env,
+        ) else {
+            panic!("not a drift command")
+        };
+        assert_eq!(d.auth.token.as_deref(), Some("flag"), "the flag wins");
+        let missing = args::parse_drift(os(&["r.yaml"]), env).unwrap_err();
+        assert!(missing.contains("--live"), "{missing}");
+        assert!(matches!(
+            plugin_command(os(&["drift", "--live", "http://x", "r.yaml"])),
+            Ok(Command::Drift(_))
+        ));
+        assert!(matches!(
+            args::parse(os(&["drift", "--live", "http://x", "r.yaml"])),
+            Ok(Command::Drift(_))
+        ));
+        assert_eq!(complete(&os(&["drift", "--li"])), "--live\n:4\n");
+    }
+
+    #[test]
     fn completion_offers_commands_flags_and_values_in_flux_format() {
         assert_eq!(
             complete(&os(&["ch"])),

@@ -2,6 +2,7 @@
 //! reads: core's poller plans every request, and each is checked against the read-only
 //! allowlist before it leaves. Credentials go in headers and are never printed.
 
+pub use crate::args::Auth;
 use fluxlens_core::load::object_batches;
 use fluxlens_core::load::poll::{Answer, Poller, Request, Step};
 use fluxlens_core::model::{self, Cluster, ObjectKey};
@@ -12,15 +13,6 @@ use fluxlens_core::wire::report::FluxReport;
 use fluxlens_core::wire::resources::ResourceSummary;
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// How the API is signed in to: the operator's own session cookie (its web UI's, copied from
-/// a browser), or a bearer token for a proxy in front of it. The operator's API itself takes
-/// no tokens.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Auth {
-    pub cookie: Option<String>,
-    pub token: Option<String>,
-}
 
 /// One answer may be at most this large (a batch of 500 full objects is a few MB).
 const MAX_ANSWER_BYTES: u64 = 64 << 20;

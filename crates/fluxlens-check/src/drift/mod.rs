@@ -5,6 +5,7 @@
 pub mod live;
 pub mod output;
 
+pub use crate::args::DriftArgs;
 use crate::args::Format;
 use crate::cluster::{Assume, model};
 use fluxlens_core::analyses::drift::{self, Commit, Distance, Drift};
@@ -12,21 +13,6 @@ use fluxlens_core::analyses::finding::Severity;
 use fluxlens_core::model::{Cluster, ObjectKey};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-
-/// The drift command line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DriftArgs {
-    /// The status API's address.
-    pub live: String,
-    pub auth: live::Auth,
-    /// The commit the render was made from.
-    pub revision: Option<String>,
-    /// A clone that holds both commits, to count how far apart they are.
-    pub repo: Option<PathBuf>,
-    pub render: PathBuf,
-    pub format: Format,
-    pub fail_on: Severity,
-}
 
 /// A judged drift and what it was judged from.
 #[derive(Debug)]

@@ -93,7 +93,7 @@ fn finding(input: &Input, g: Group) -> crate::analyses::finding::Finding {
         (Some(a), Some(s)) => (
             Class::ControlFailing,
             format!("{}, yet the object is not there: what it builds differs from the render, or the object was deleted since", s.clause(a)),
-            format!("Compare the render with what {a} builds (`flux build ks {} --path <its path>` for a Kustomization), then: {}.", a.name, act("reconcile", a)),
+            format!("Compare the render with what {a} builds (`flux build kustomization {} --path <its path>` for a Kustomization), then: {}.", a.name, act("reconcile", a)),
         ),
         _ => (
             Class::Broken,

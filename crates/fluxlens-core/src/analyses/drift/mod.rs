@@ -6,7 +6,8 @@
 //!
 //! What the API cannot show is never drift: an absence counts only on the server's NotFound
 //! for that key, an orphan only where the live lists are complete, a field the render leaves
-//! out only where leaving it out means a known default.
+//! out only where leaving it out means a known default. The rules' reference entries live with
+//! the rest of the reference (`findings/reference/drift.rs`).
 
 mod absent;
 mod applier;
@@ -21,7 +22,6 @@ mod tests;
 pub use revision::{Commit, live_commit};
 
 use crate::analyses::finding::Finding;
-use crate::analyses::findings::reference::RuleDoc;
 use crate::model::{Answer, Cluster, ObjectKey};
 use std::collections::BTreeMap;
 
@@ -84,22 +84,3 @@ pub fn judge(input: &Input) -> Drift {
     crate::analyses::findings::sort_worst_first(&mut out.findings);
     out
 }
-
-/// The rules drift reports, with their titles (as SARIF and the reference name them).
-pub const TITLES: [(&str, &str); 5] = [
-    ("DRIFT-01", "Declared in the render, absent in the cluster"),
-    ("DRIFT-02", "In the cluster, declared by no render"),
-    ("DRIFT-03", "A delivery field differs from the render"),
-    ("DRIFT-04", "Verification declared and not enforced live"),
-    (
-        "DRIFT-05",
-        "The root applied another commit than the one rendered",
-    ),
-];
-
-/// Drift's reference entries (docs/rules.md renders them after the catalog's rules). They are
-/// judged against a render, so no cluster alone makes them fire and the registry, which the
-/// dashboard evaluates on every model, does not hold them.
-pub static DOCS: &[RuleDoc] = &docs::DOCS;
-
-mod docs;

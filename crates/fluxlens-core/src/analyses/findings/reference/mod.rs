@@ -4,6 +4,7 @@
 //! (`make rules`; a test fails when either is out of date), and every finding links to its
 //! entry.
 
+pub mod drift;
 mod render;
 pub mod sources;
 
@@ -28,9 +29,7 @@ pub struct RuleDoc {
 /// Every rule's entry: the registry's in catalog order (each registered with its rule:
 /// `rules/registry.rs`), then drift's, which a render judged against the cluster reports.
 pub fn docs() -> impl Iterator<Item = &'static RuleDoc> + Clone {
-    super::reference_entries()
-        .iter()
-        .chain(crate::analyses::drift::DOCS.iter())
+    super::reference_entries().iter().chain(drift::DOCS.iter())
 }
 
 /// The title of rule `id` (empty for an id no rule has).
@@ -39,7 +38,7 @@ pub fn title(id: &str) -> &'static str {
         .find(|r| r.id() == id)
         .map(|r| r.title())
         .or_else(|| {
-            crate::analyses::drift::TITLES
+            drift::TITLES
                 .iter()
                 .find(|(i, _)| *i == id)
                 .map(|(_, t)| *t)
@@ -76,11 +75,8 @@ mod tests {
             .map(|d| d.id)
             .collect();
         assert_eq!(rules, entries);
-        let drift: Vec<_> = crate::analyses::drift::DOCS.iter().map(|d| d.id).collect();
-        let titled: Vec<_> = crate::analyses::drift::TITLES
-            .iter()
-            .map(|(i, _)| *i)
-            .collect();
+        let drift: Vec<_> = drift::DOCS.iter().map(|d| d.id).collect();
+        let titled: Vec<_> = drift::TITLES.iter().map(|(i, _)| *i).collect();
         assert_eq!(drift, titled, "each drift rule has its entry and its title");
         assert!(docs().all(|d| !title(d.id).is_empty()));
         for d in docs() {
