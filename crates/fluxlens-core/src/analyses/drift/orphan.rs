@@ -33,16 +33,44 @@ pub(super) fn orphans(input: &Input, appliers: &States, out: &mut Drift) {
         .iter()
         .filter(|o| !input.declared.contains(&o.key) && complete(o))
         .collect();
-    // What an orphaned applier applies is told with the applier.
+    // What an orphaned applier applies is told with the applier; what a declared generator
+    // makes is in no render by design, and counted.
     let mut under: BTreeMap<ObjectKey, Vec<ObjectKey>> = BTreeMap::new();
+    let mut generated: BTreeMap<&str, usize> = BTreeMap::new();
     let mut heads = Vec::new();
     for o in &orphaned {
         match &o.managed_by {
             Some(a) if orphaned.iter().any(|x| &x.key == a) => {
                 under.entry(a.clone()).or_default().push(o.key.clone())
             }
+            Some(a) if is_generator(&a.kind) && input.declared.contains(a) => {
+                *generated.entry(a.kind.as_str()).or_default() += 1
+            }
+            // helm-controller builds a HelmChart for each HelmRelease; an old release does not
+            // name it, so no owner is visible.
+            None if o.key.kind == Kind::HelmChart => {
+                *generated.entry("HelmRelease").or_default() += 1
+            }
             _ => heads.push(*o),
         }
+    }
+    if !generated.is_empty() {
+        let by: Vec<String> = generated
+            .iter()
+            .map(|(kind, n)| {
+                format!(
+                    "{kind}s ({})",
+                    crate::analyses::verdict::plural(*n, "object")
+                )
+            })
+            .collect();
+        out.not_compared.push((
+            "generated objects".into(),
+            format!(
+                "made by declared {}, so in no render by design",
+                by.join(", ")
+            ),
+        ));
     }
     for o in heads {
         let applied = under.remove(&o.key).unwrap_or_default();
@@ -125,10 +153,7 @@ fn how_applied(input: &Input, appliers: &States, o: &FluxObject) -> (Class, Stri
             "no inventory lists it: it was made by hand or by a tool outside GitOps".into(),
         );
     };
-    if matches!(
-        a.kind,
-        Kind::ResourceSet | Kind::HelmRelease | Kind::FluxInstance | Kind::ArtifactGenerator
-    ) {
+    if is_generator(&a.kind) {
         return (Class::Context, format!("{a} generates it"));
     }
     let applier = live.get(a);
@@ -160,4 +185,12 @@ fn how_applied(input: &Input, appliers: &States, o: &FluxObject) -> (Class, Stri
             format!("{a} applies it, and the render of the same revision does not declare it"),
         ),
     }
+}
+
+/// Kinds whose objects are made from a template or a chart, not written in the repository.
+fn is_generator(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::ResourceSet | Kind::HelmRelease | Kind::FluxInstance | Kind::ArtifactGenerator
+    )
 }

@@ -264,6 +264,20 @@ fn orphans_are_graded_by_what_applies_them() {
     let f = orphan(&case.judge());
     assert_eq!(f.severity, Severity::Medium);
     assert!(f.message.contains("does not declare it"), "{}", f.message);
+    // A HelmChart helm-controller builds for a declared HelmRelease is in no render by design.
+    let mut chart = Case::new().live_edit("podinfo", "HelmRelease", |v| {
+        v["status"]["helmChart"] = json!("apps/apps-podinfo")
+    });
+    chart.live.push(json!({"kind":"HelmChart","metadata":{"name":"apps-podinfo","namespace":"apps"},"spec":{"chart":"podinfo"},"status":ready(json!({}))}));
+    let d = chart.judge();
+    assert!(d.findings.is_empty(), "{:#?}", d.findings);
+    assert_eq!(
+        d.not_compared,
+        vec![(
+            "generated objects".to_string(),
+            "made by declared HelmReleases (1 object), so in no render by design".to_string()
+        )]
+    );
     // Made by hand: no inventory lists it.
     let mut hand = Case::new();
     hand.live.push(json!({"kind":"GitRepository","metadata":{"name":"debug","namespace":"apps"},"spec":{"url":"https://github.com/someone/else"},"status":ready(json!({}))}));

@@ -32,7 +32,7 @@ pub static DOCS: [RuleDoc; 5] = [
     },
     RuleDoc {
         id: "DRIFT-02",
-        checks: "A live Flux object that no render declares, judged only where the live lists are complete. What applies it decides how loud: a ResourceSet, HelmRelease or the FluxInstance generates it, or a Kustomization applies it from another source than the rendered repository (context); a Kustomization whose render dropped it left it behind (prune off, or not yet applied), or no inventory lists it at all (made by hand or by a tool outside GitOps: degraded assurance).",
+        checks: "A live Flux object that no render declares, judged only where the live lists are complete. What a declared ResourceSet, HelmRelease, ArtifactGenerator or FluxInstance generates is in no render by design and only counted; what an undeclared applier applies is told with it. What applies it decides how loud: a Kustomization applies it from another source than the rendered repository (context); a Kustomization whose render dropped it left it behind (prune off, or not yet applied), or no inventory lists it at all (made by hand or by a tool outside GitOps: degraded assurance).",
         classes: &[Degraded, Context],
         remediation: "Declare the object in the repository, or delete it once nothing reads it; for an applier that left it behind, enable spec.prune.",
         sources: &[
