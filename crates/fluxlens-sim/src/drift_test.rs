@@ -253,3 +253,95 @@ async fn a_server_that_cannot_answer_stops_the_run_with_the_reason() {
     let e = drift(a).await.unwrap_err();
     assert!(e.contains("Cannot reach") && !e.contains("s3cret"), "{e}");
 }
+
+/// The check's base fixture (a `flate build` render of a FluxInstance cluster mid-migration),
+/// with its sync switched to `kind` (`None`: as written).
+fn fixture_render(name: &str, kind: Option<&str>) -> PathBuf {
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fluxlens-check/tests/fixtures/base");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/tmp/drift")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    for f in ["flux-system.yaml", "apps.yaml"] {
+        let mut text = std::fs::read_to_string(dir.join(f)).unwrap();
+        if let Some(kind) = kind {
+            text = text.replace(
+                "    kind: GitRepository\n    url: https://github.com/example/fleet.git",
+                &format!("    kind: {kind}\n    url: oci://ghcr.io/example/fleet-manifests"),
+            );
+        }
+        std::fs::write(out.join(f), text).unwrap();
+    }
+    out
+}
+
+/// The cluster the controllers make of `render`: every declared object reconciled, plus what the
+/// operator generates from the FluxInstance (its sync source and Kustomization, verify as its
+/// patches give it); `strip_root_verify`: the generated source without it, as a patch that
+/// missed leaves it.
+fn compiled(render: &Path, strip_root_verify: bool) -> Arc<AppState> {
+    use fluxlens_check::cluster::{Assume, model};
+    let tree = fluxlens_check::tree_at(render).unwrap();
+    let c = model(&tree, Assume::Reconciled, &Default::default());
+    let objects: Vec<Value> = c
+        .objects()
+        .iter()
+        .map(|o| {
+            let mut v = serde_json::to_value(&*o.raw).unwrap();
+            let generated =
+                v["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "flux-operator";
+            if strip_root_verify && generated {
+                v["spec"].as_object_mut().unwrap().remove("verify");
+            }
+            v
+        })
+        .collect();
+    let dir = render.with_extension(if strip_root_verify { "stripped" } else { "cluster" });
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("objects.json"),
+        serde_json::to_string(&objects).unwrap(),
+    )
+    .unwrap();
+    let report = serde_json::to_string(&c.report).unwrap();
+    std::fs::write(dir.join("report.json"), report).unwrap();
+    let store = crate::store::Store::from_dir(&dir).unwrap();
+    let state = AppState::new(store, crate::faults::Faults::default(), None);
+    crate::poller_test::at(&state, crate::poller_test::BASE_MS);
+    state
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_root_verify_patch_that_missed_is_fail_open_on_the_live_root() {
+    // As written (sync still Git): the instance's patch targets the future OCI root, so the
+    // generated GitRepository carries no verify, live or declared: no drift.
+    let render = fixture_render("fixture-git", None);
+    let url = serve(compiled(&render, false)).await;
+    let j = drift(args(&url, &render)).await.unwrap();
+    assert!(j.drift.findings.is_empty(), "{:?}", rules(&j));
+    assert!(j.drift.compared > 5, "{}", j.drift.compared);
+    // Switched to OCI, the patch reaches the generated root: the render says verified. A
+    // cluster where it did not land (devantler-tech/platform #2627: spec.verify null on the
+    // root while every tenant source verified) is fail-open, critical.
+    let render = fixture_render("fixture-oci", Some("OCIRepository"));
+    let url = serve(compiled(&render, false)).await;
+    let j = drift(args(&url, &render)).await.unwrap();
+    assert!(j.drift.findings.is_empty(), "{:?}", rules(&j));
+    let url = serve(compiled(&render, true)).await;
+    let j = drift(args(&url, &render)).await.unwrap();
+    assert_eq!(
+        rules(&j),
+        vec![(
+            "DRIFT-04".into(),
+            "OCIRepository/flux-system/flux-system".into(),
+            Severity::Critical
+        )]
+    );
+    assert!(
+        j.drift.findings[0]
+            .remediation
+            .contains("spec.kustomize.patches")
+    );
+}
