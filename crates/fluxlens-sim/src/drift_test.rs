@@ -40,8 +40,13 @@ fn render_of(state: &AppState, name: &str) -> PathBuf {
         .collect();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/tmp/drift");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, serde_json::to_string(&objects).unwrap()).unwrap();
+    // YAML, as renders are written: each document has a line for SARIF's region.
+    let path = dir.canonicalize().unwrap().join(format!("{name}.yaml"));
+    let docs: Vec<String> = objects
+        .iter()
+        .map(|o| serde_yaml_ng::to_string(o).unwrap())
+        .collect();
+    std::fs::write(&path, docs.join("---\n")).unwrap();
     path
 }
 
@@ -298,7 +303,11 @@ fn compiled(render: &Path, strip_root_verify: bool) -> Arc<AppState> {
             v
         })
         .collect();
-    let dir = render.with_extension(if strip_root_verify { "stripped" } else { "cluster" });
+    let dir = render.with_extension(if strip_root_verify {
+        "stripped"
+    } else {
+        "cluster"
+    });
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("objects.json"),
