@@ -194,31 +194,26 @@ pub fn main(door: Door, args: impl IntoIterator<Item = OsString>) -> ExitCode {
             println!("{} {}", door.name(), env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
-        Command::Drift(d) => return drift(door, &d),
+        Command::Drift(d) => {
+            let run = crate::drift::run(&d);
+            return finish(run, &format!("{} drift", door.name()));
+        }
         Command::Check(a) => a,
     };
-    match crate::run(&args) {
+    finish(crate::run(&args), door.name())
+}
+
+/// Prints what a run wrote and says how it ended: 0, 1 at --fail-on, 2 when it could not
+/// run (the reason on stderr, after `name`).
+fn finish(run: Result<crate::Outcome, impl std::fmt::Display>, name: &str) -> ExitCode {
+    match run {
         Ok(outcome) => {
             // A closed pipe (`| head`) is not the check failing.
             let _ = std::io::stdout().write_all(outcome.text.as_bytes());
             ExitCode::from(u8::from(outcome.fails))
         }
         Err(e) => {
-            eprintln!("{}: {e}", door.name());
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// Runs `drift` and says how it ended: 0, 1 at --fail-on, 2 when it cannot run.
-fn drift(door: Door, args: &crate::drift::DriftArgs) -> ExitCode {
-    match crate::drift::run(args) {
-        Ok(outcome) => {
-            let _ = std::io::stdout().write_all(outcome.text.as_bytes());
-            ExitCode::from(u8::from(outcome.fails))
-        }
-        Err(e) => {
-            eprintln!("{} drift: {e}", door.name());
+            eprintln!("{name}: {e}");
             ExitCode::from(2)
         }
     }

@@ -2,10 +2,10 @@
 //! GitHub annotations and SARIF, each with the same verdict.
 
 use super::Judged;
-use crate::output::github::{data, place, property};
+use crate::output::github::{data, level, place, property};
 use crate::output::markdown::{MAX_ROWS, cell};
 use crate::output::sarif::{Places, finding_hits, log};
-use fluxlens_core::analyses::finding::{Finding, Severity};
+use fluxlens_core::analyses::finding::Finding;
 use fluxlens_core::analyses::verdict::plural;
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -154,17 +154,6 @@ pub fn json(j: &Judged) -> Value {
     })
 }
 
-/// An annotation's level for `s`.
-fn annotation_level(s: Severity, fail_on: Severity) -> &'static str {
-    if s >= fail_on {
-        "error"
-    } else if s >= Severity::Medium {
-        "warning"
-    } else {
-        "notice"
-    }
-}
-
 /// Workflow annotations, one per finding at its object's manifest, then the verdict.
 pub fn github(j: &Judged) -> String {
     let places = j.places();
@@ -173,7 +162,7 @@ pub fn github(j: &Judged) -> String {
         let _ = writeln!(
             out,
             "::{} {}title={}::{}",
-            annotation_level(f.severity, j.fail_on),
+            level(f.severity, j.fail_on),
             place(Some(&f.subject), &places),
             property(&format!(
                 "fluxlens drift {} {} ({})",

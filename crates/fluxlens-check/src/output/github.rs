@@ -37,6 +37,18 @@ pub(crate) fn place(object: Option<&ObjectKey>, places: &Places) -> String {
     }
 }
 
+/// An annotation's level: an error at or above `--fail-on`, a warning from medium, a notice
+/// below.
+pub(crate) fn level(severity: Severity, fail_on: Severity) -> &'static str {
+    if severity >= fail_on {
+        "error"
+    } else if severity >= Severity::Medium {
+        "warning"
+    } else {
+        "notice"
+    }
+}
+
 /// Every annotation, worst first, then the summary as a notice.
 pub fn render(r: &Report, places: &Places) -> String {
     render_titled(r, places, "fluxlens-check")
@@ -48,13 +60,7 @@ pub fn render_titled(r: &Report, places: &Places, title: &str) -> String {
     let mut out = String::new();
     for w in r.change.weighed() {
         let severity = w.severity;
-        let level = if severity >= r.fail_on {
-            "error"
-        } else if severity >= Severity::Medium {
-            "warning"
-        } else {
-            "notice"
-        };
+        let level = level(severity, r.fail_on);
         let detail = w.detail.as_deref().unwrap_or(&w.what);
         out.push_str(&format!(
             "::{level} {}title={}::{}\n",
