@@ -8,7 +8,7 @@ when code in a (or below it) names b (or something below it) through `crate::`, 
 
 With `--layers SRC=a,b+c,d` the top-level modules of SRC are also held to an order: a module
 may use only those listed before it (modules joined by `+` share a level and use neither of the
-others). Core is laid out that way (#48: util, wire, model, load+analyses, share, fleet).
+others). Core is laid out that way (#48: util, wire, model, load+analyses, render, share, fleet).
 
 Usage: module-cycles.py [--layers SRC=a,b+c,...] CRATE_SRC_DIR...
        (exit 1 and the cycles or the layer breaches listed when any is found)

@@ -25,7 +25,7 @@ fi
 # Sibling modules never depend on each other in a cycle (#24): core's analyses read shared
 # facts from facts/, finding/, enterprise/; the app's shell goes app → pages → components → router.
 # Core is layered in the order data flows (docs/development.md, "Architecture"): each layer uses only those before it.
-python3 scripts/module-cycles.py --layers crates/fluxlens-core/src=util,wire,model,load+analyses,share,fleet \
+python3 scripts/module-cycles.py --layers crates/fluxlens-core/src=util,wire,model,load+analyses,render,share,fleet \
   crates/fluxlens-core/src crates/fluxlens-sim/src crates/fluxlens-check/src src
 cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a::Y;\n' >"$cyc/b.rs"
 if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi

@@ -23,9 +23,7 @@ use read::InputError;
 
 /// Reads one tree.
 pub fn tree_at(path: &std::path::Path) -> Result<tree::Tree, InputError> {
-    let mut t = tree::build(read::tree(path)?)?;
-    chart::templated_instances(&mut t);
-    Ok(t)
+    fluxlens_core::render::tree_of(read::tree(path)?)
 }
 
 /// Reads and analyses one tree on its own.

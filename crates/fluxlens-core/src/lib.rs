@@ -7,6 +7,8 @@
 //! - [`load`]: how the model is read — request planning and the poller, without I/O;
 //! - [`analyses`]: everything computed from a model (graph, findings, signatures, migration,
 //!   reconcile order, compliance, verdicts), run once per model;
+//! - [`render`]: a repository's render read into the same model (the check's input, and the
+//!   dashboard's drift view);
 //! - [`share`]: what leaves the browser or comes back through a link (snapshots, URL state);
 //! - [`fleet`]: many clusters' analyses side by side;
 //! - [`util`]: small pure helpers every layer may use (time, versions, hashing, redaction).
@@ -17,6 +19,7 @@ pub mod analyses;
 pub mod fleet;
 pub mod load;
 pub mod model;
+pub mod render;
 pub mod share;
 pub mod util;
 pub mod wire;
