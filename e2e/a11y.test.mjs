@@ -53,7 +53,7 @@ async function violations(base, path, options) {
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test(`axe finds nothing on any view (${name})`, async () => {
     for (const [scenario, base] of [['homelab', sim.base], ['broken', broken.base]]) {
-      for (const path of ['/', '/graph', '/graph?sel=Kustomization/flux-system/flux-system', '/signatures', '/migrations', '/compliance', '/changes']) {
+      for (const path of ['/', '/graph', '/graph?sel=Kustomization/flux-system/flux-system', '/signatures', '/migrations', '/compliance', '/changes', '/drift', '/drift?render=%2F__sim%2Frender.yaml']) {
         assert.deepEqual(await violations(base, path, viewport), [], `${name} ${scenario} ${path}`);
       }
     }

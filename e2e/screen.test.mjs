@@ -131,12 +131,12 @@ test('desktop: one toolbar row from 1024 to 1440 px, however long the verdict (#
 test('phone: no view is wider than the screen, every view is in the navigation, the first graph view cuts no box', async () => {
   const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
   const page = await context.newPage();
-  for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/changes']) {
+  for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/changes', '/drift', '/drift?render=%2F__sim%2Frender.yaml']) {
     await page.goto(homelab.base + route);
     await rendered(page);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width, `${route} is wider than the phone`);
     const links = await page.locator('.fl-nav a').evaluateAll((as) => as.map((a) => { const r = a.getBoundingClientRect(); return { t: a.textContent, l: r.left, r: r.right }; }));
-    assert.equal(links.length, 6);
+    assert.equal(links.length, 7);
     for (const l of links) assert.ok(l.l >= 0 && l.r <= PHONE.width, `${route}: ${l.t} is off screen (${l.l}–${l.r})`);
   }
   await page.goto(homelab.base + '/graph');
@@ -183,7 +183,7 @@ test('at 1440 px no view scrolls sideways, on every scenario, hostile strings in
     const sim = scenario === 'homelab' ? homelab : await startSim(['--scenario', scenario]);
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/changes']) {
+    for (const route of ['/', '/graph', '/signatures', '/migrations', '/compliance', '/changes', '/drift?render=%2F__sim%2Frender.yaml']) {
       await page.goto(sim.base + route);
       await rendered(page);
       const over = await page.evaluate(() => [document.documentElement, ...document.querySelectorAll('.fl-scroll, table, pre, main')]

@@ -218,6 +218,8 @@ pub enum View {
     Compliance,
     /// What changed in a window (`/changes`).
     Changes,
+    /// A repository's render against the live cluster (`/drift`).
+    Drift,
     /// Every cluster of a fleet hub, one row each (`/fleet`, at the hub's root only).
     Fleet,
 }
@@ -235,7 +237,7 @@ pub struct Registered {
 }
 
 /// Every view, in the navigation's order.
-pub const VIEWS: [Registered; 7] = [
+pub const VIEWS: [Registered; 8] = [
     Registered {
         view: View::Overview,
         path: "/",
@@ -271,6 +273,12 @@ pub const VIEWS: [Registered; 7] = [
         path: "/changes",
         embedded: Some("changes"),
         nav: Some("Changes"),
+    },
+    Registered {
+        view: View::Drift,
+        path: "/drift",
+        embedded: Some("drift"),
+        nav: Some("Drift"),
     },
     Registered {
         view: View::Fleet,

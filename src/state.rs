@@ -64,6 +64,38 @@ pub struct AppState {
     pub window_events_wanted: RwSignal<bool>,
     /// The last answer for `window_events_wanted`.
     pub window_events: RwSignal<Option<WindowEvents>>,
+    /// What the drift view wants of the API door (`api::drift`): a render from the page's
+    /// origin, and the declared objects the lists lack, each read by key.
+    pub drift_wanted: RwSignal<DriftWanted>,
+    /// What came back for `drift_wanted`.
+    pub drift_read: RwSignal<DriftRead>,
+}
+
+/// What the drift view asks for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DriftWanted {
+    /// A render's address on the page's origin (`/renders/prod.yaml`).
+    pub render_url: Option<String>,
+    /// Declared objects the live lists do not hold.
+    pub keys: Vec<fluxlens_core::ObjectKey>,
+}
+
+/// The answers to [`DriftWanted`], each tagged with what it answers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DriftRead {
+    /// The render's text fetched from `render_url`, or why not.
+    pub render: Option<(String, Result<String, String>)>,
+    /// The server's answer for each key asked; an error leaves them unanswered.
+    pub answers: Option<DriftAnswers>,
+}
+
+/// The server's answers for a set of keys read by key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DriftAnswers {
+    pub keys: Vec<fluxlens_core::ObjectKey>,
+    pub said: std::collections::BTreeMap<fluxlens_core::ObjectKey, fluxlens_core::model::Answer>,
+    /// Why the read failed, when it did.
+    pub error: Option<String>,
 }
 
 /// Where the shown data comes from.
@@ -151,6 +183,8 @@ impl AppState {
             visits: RwSignal::new(None),
             window_events_wanted: RwSignal::new(false),
             window_events: RwSignal::new(None),
+            drift_wanted: RwSignal::new(DriftWanted::default()),
+            drift_read: RwSignal::new(DriftRead::default()),
         }
     }
 

@@ -3,6 +3,7 @@
 //! (`reader.rs`) where one runs, with a deadline, and a read-only allowlist checked before
 //! anything is sent.
 
+pub mod drift;
 mod endpoints;
 pub mod fleet;
 pub mod last_visit;

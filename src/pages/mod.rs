@@ -2,6 +2,8 @@
 
 mod changes;
 mod compliance;
+mod drift;
+mod drift_source;
 mod fleet;
 mod graph;
 mod migrations;
@@ -12,6 +14,7 @@ pub mod split;
 
 pub use changes::ChangesPage;
 pub use compliance::CompliancePage;
+pub use drift::DriftPage;
 pub use fleet::FleetPage;
 pub use graph::GraphPage;
 pub use migrations::MigrationsPage;

@@ -61,6 +61,7 @@ split_pages! {
     Compliance => build_compliance, load_compliance, fluxlens_compliance, super::CompliancePage;
     Fleet => build_fleet, load_fleet, fluxlens_fleet, super::FleetPage;
     Changes => build_changes, load_changes, fluxlens_changes, super::ChangesPage;
+    Drift => build_drift, load_drift, fluxlens_drift, super::DriftPage;
 }
 
 /// The pages whose chunk has arrived.

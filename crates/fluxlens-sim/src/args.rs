@@ -28,6 +28,7 @@ pub const USAGE: &str = "fluxlens-sim [--addr 127.0.0.1:8080] [--scenario NAME|D
   control at runtime: GET /__sim/faults?latency-ms=..&error-rate=..&oidc=1&malformed=1&html=1&drop=1&down=1&big=1&reset=1
   clocks (report, index and namespaces refreshed every 20 s): GET /__sim/clock?advance=MS&refresh=1&hold=1|0&restart=1
   cluster edits: GET /__sim/set-ready?object=K/ns/n&ready=0&message=.., /__sim/delete?object=.., /__sim/set-spec?object=..&field=suspend&value=true, /__sim/create?object=K/ns/n&like=K/ns/other, /__sim/apply?object=..&revision=..
+  the scenario's render (fixed at start): GET /__sim/render.yaml
   request log: GET /__sim/log";
 
 /// Parses `std::env::args`-style flags.

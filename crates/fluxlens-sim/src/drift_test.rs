@@ -23,30 +23,13 @@ async fn serve(state: Arc<AppState>) -> String {
     format!("http://{addr}")
 }
 
-/// The render a repository would hold for the cluster as it is now: every stored object
-/// without its status (what the server injects lives there).
+/// The render a repository would hold for the cluster as it is now (`Store::render`).
 fn render_of(state: &AppState, name: &str) -> PathBuf {
-    let objects: Vec<Value> = state
-        .store
-        .read()
-        .unwrap()
-        .entries
-        .iter()
-        .map(|e| {
-            let mut v = e.json.clone();
-            v.as_object_mut().map(|m| m.remove("status"));
-            v
-        })
-        .collect();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/tmp/drift");
     std::fs::create_dir_all(&dir).unwrap();
     // YAML, as renders are written: each document has a line for SARIF's region.
     let path = dir.canonicalize().unwrap().join(format!("{name}.yaml"));
-    let docs: Vec<String> = objects
-        .iter()
-        .map(|o| serde_yaml_ng::to_string(o).unwrap())
-        .collect();
-    std::fs::write(&path, docs.join("---\n")).unwrap();
+    std::fs::write(&path, state.store.read().unwrap().render()).unwrap();
     path
 }
 

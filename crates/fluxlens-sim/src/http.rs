@@ -67,6 +67,10 @@ pub struct AppState {
     pub log: Mutex<Vec<LogEntry>>,
     pub dist: Option<PathBuf>,
     counter: AtomicU64,
+    /// The scenario's render as a repository would hold it, fixed when the server starts (every
+    /// object without its status): what `/__sim/render.yaml` serves, so the drift view and `flux
+    /// lens drift` have a render to judge while the controls change the cluster.
+    pub render: String,
 }
 
 impl AppState {
@@ -83,7 +87,9 @@ impl AppState {
     /// Wraps a store.
     pub fn new(store: Store, faults: Faults, dist: Option<PathBuf>) -> Arc<AppState> {
         let clocks = Clocks::start(&store, faults.mode.one_instant);
+        let render = store.render();
         Arc::new(AppState {
+            render,
             store: RwLock::new(store),
             clocks: Mutex::new(clocks),
             faults: Mutex::new(faults),
@@ -657,6 +663,10 @@ async fn control(
                 )
             }
         }
+        "render.yaml" => Response::builder()
+            .header(header::CONTENT_TYPE, "application/yaml")
+            .body(Body::from(state.render.clone()))
+            .unwrap(),
         "set-spec" => {
             let object = q.get("object").map(String::as_str).unwrap_or("");
             let field = q.get("field").map(String::as_str).unwrap_or("");

@@ -228,6 +228,23 @@ impl Store {
         })
     }
 
+    /// The render a repository would hold for this cluster: every object without its status,
+    /// as YAML documents.
+    pub fn render(&self) -> String {
+        let docs: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let mut v = e.json.clone();
+                if let Some(m) = v.as_object_mut() {
+                    m.remove("status");
+                }
+                serde_yaml_ng::to_string(&v).unwrap_or_default()
+            })
+            .collect();
+        docs.join("---\n")
+    }
+
     /// Sets `spec.<field>` of one object to `value` (an edit by hand: `kubectl patch`, `flux
     /// suspend`); false when there is no such object.
     pub fn set_spec(

@@ -48,12 +48,7 @@ pub fn judge(args: &DriftArgs) -> Result<Judged, String> {
         }
     };
     let live = api.first_load().map_err(at)?;
-    let absent: Vec<ObjectKey> = declared
-        .objects()
-        .iter()
-        .map(|o| o.key.clone())
-        .filter(|k| !live.contains(k))
-        .collect();
+    let absent = drift::unlisted(&declared, &live);
     // A failed confirming read leaves those objects "not confirmed", never absent.
     let asked = api.ask(&live.report, &absent).unwrap_or_default();
     let behind = match (&args.repo, &rendered, drift::live_commit(&live)) {

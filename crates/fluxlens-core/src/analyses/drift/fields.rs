@@ -15,8 +15,10 @@ pub struct Difference {
     pub live: String,
 }
 
-/// How a field is read: its path, whether the render's silence means a known default
-/// (`suspend`, `prune`: false) or "whatever the API server defaulted", and its value.
+/// How a field is read: its path, whether the render's silence means a known default (the
+/// API server writes none: `suspend` and `prune` false, `path` the artifact's root, no
+/// `targetNamespace` or `serviceAccountName`) or "whatever the API server defaulted"
+/// (`interval`, a ref's), and its value.
 struct Read {
     field: &'static str,
     /// The default a left-out field has; `None`: a left-out field is not compared.
@@ -75,7 +77,8 @@ const READS: [Read; 14] = [
     },
     Read {
         field: "spec.path",
-        default: None,
+        // kustomize-controller reads an empty path as the artifact's root.
+        default: Some("./"),
         value: |o| o.raw.spec.path.as_deref().map(path),
     },
     Read {
@@ -95,12 +98,13 @@ const READS: [Read; 14] = [
     },
     Read {
         field: "spec.serviceAccountName",
-        default: None,
+        // Nothing writes one: a live value the render lacks is an edit.
+        default: Some("(unset)"),
         value: |o| o.raw.spec.service_account_name.clone(),
     },
     Read {
         field: "spec.targetNamespace",
-        default: None,
+        default: Some("(unset)"),
         value: |o| o.raw.spec.target_namespace.clone(),
     },
 ];
@@ -290,6 +294,30 @@ pub fn generated_by_operator(o: &FluxObject) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_left_out_field_is_its_default_only_where_nothing_else_writes_it() {
+        let obj = |spec: &str| {
+            let text = format!(
+                r#"{{"kind":"Kustomization","metadata":{{"name":"a","namespace":"n"}},"spec":{spec}}}"#
+            );
+            FluxObject::from_api(serde_json::from_str::<crate::wire::ApiObject>(&text).unwrap())
+                .unwrap()
+        };
+        let render = obj(r#"{"prune":true}"#);
+        let fields = |live: &str| -> Vec<&'static str> {
+            differences(&render, &obj(live), false)
+                .iter()
+                .map(|d| d.field)
+                .collect()
+        };
+        assert!(fields(r#"{"prune":true,"path":"./","interval":"5m"}"#).is_empty());
+        assert_eq!(fields(r#"{"prune":true,"path":"./other"}"#), ["spec.path"]);
+        assert_eq!(
+            fields(r#"{"prune":true,"serviceAccountName":"admin"}"#),
+            ["spec.serviceAccountName"]
+        );
+    }
 
     #[test]
     fn one_value_written_two_ways_is_equal() {

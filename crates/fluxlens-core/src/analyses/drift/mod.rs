@@ -71,6 +71,17 @@ impl Drift {
     }
 }
 
+/// The declared objects the live lists do not hold: each is read by key before it is called
+/// absent.
+pub fn unlisted(declared: &Cluster, live: &Cluster) -> Vec<ObjectKey> {
+    declared
+        .objects()
+        .iter()
+        .map(|o| o.key.clone())
+        .filter(|k| !live.contains(k))
+        .collect()
+}
+
 /// Judges the render against the live cluster.
 pub fn judge(input: &Input) -> Drift {
     let appliers = applier::States::new(input);
