@@ -5,10 +5,7 @@
 
 use crate::state::{AppState, DriftAnswers};
 use fluxlens_core::load::poll::Request;
-use fluxlens_core::model::Answer;
 use fluxlens_core::wire::inventory::InventoryObjectsResponse;
-use fluxlens_core::wire::kind::Kind;
-use fluxlens_core::wire::resources::ResourceSummary;
 use leptos::prelude::*;
 
 /// A render may be at most this large (the check's own limit for one file).
@@ -103,20 +100,11 @@ async fn ask(state: AppState, keys: &[fluxlens_core::ObjectKey]) -> DriftAnswers
         .data
         .with_untracked(|d| d.as_ref().map(|d| d.cluster.report.clone()))
         .unwrap_or_default();
-    let rows: Vec<ResourceSummary> = keys
-        .iter()
-        .map(|k| ResourceSummary {
-            kind: k.kind.as_str().to_string(),
-            namespace: k.namespace.clone(),
-            name: k.name.clone(),
-            ..Default::default()
-        })
-        .collect();
     let mut out = DriftAnswers {
         keys: keys.to_vec(),
         ..Default::default()
     };
-    for batch in fluxlens_core::load::object_batches(&report, &rows) {
+    for batch in fluxlens_core::load::key_batches(&report, keys) {
         let answer = super::Api::page()
             .send(&Request::Objects(batch))
             .await
@@ -124,17 +112,7 @@ async fn ask(state: AppState, keys: &[fluxlens_core::ObjectKey]) -> DriftAnswers
                 fluxlens_core::wire::error::decode::<InventoryObjectsResponse>(&body.text())
             });
         match answer {
-            Ok(answer) => {
-                for item in answer.objects {
-                    let key = fluxlens_core::ObjectKey::new(
-                        Kind::parse(&item.kind),
-                        item.namespace,
-                        item.name,
-                    );
-                    let said = Answer::from_item(item.error.as_deref(), item.status.as_deref());
-                    out.said.insert(key, said);
-                }
-            }
+            Ok(answer) => out.said.extend(fluxlens_core::load::answers_by_key(answer)),
             Err(e) => {
                 out.error = Some(e.to_string());
                 break;

@@ -3,14 +3,12 @@
 //! allowlist before it leaves. Credentials go in headers and are never printed.
 
 pub use crate::args::Auth;
-use fluxlens_core::load::object_batches;
 use fluxlens_core::load::poll::{Answer, Poller, Request, Step};
+use fluxlens_core::load::{answers_by_key, key_batches};
 use fluxlens_core::model::{self, Cluster, ObjectKey};
 use fluxlens_core::wire::error::{ApiError, classify, decode};
 use fluxlens_core::wire::inventory::InventoryObjectsResponse;
-use fluxlens_core::wire::kind::Kind;
 use fluxlens_core::wire::report::FluxReport;
-use fluxlens_core::wire::resources::ResourceSummary;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -178,24 +176,10 @@ impl Api {
         report: &FluxReport,
         keys: &[ObjectKey],
     ) -> Result<BTreeMap<ObjectKey, model::Answer>, ApiError> {
-        let rows: Vec<ResourceSummary> = keys
-            .iter()
-            .map(|k| ResourceSummary {
-                kind: k.kind.as_str().to_string(),
-                namespace: k.namespace.clone(),
-                name: k.name.clone(),
-                ..Default::default()
-            })
-            .collect();
         let mut out = BTreeMap::new();
-        for batch in object_batches(report, &rows) {
+        for batch in key_batches(report, keys) {
             let text = self.send(&Request::Objects(batch))?;
-            let answer: InventoryObjectsResponse = decode(&text)?;
-            for item in answer.objects {
-                let key = ObjectKey::new(Kind::parse(&item.kind), item.namespace, item.name);
-                let said = model::Answer::from_item(item.error.as_deref(), item.status.as_deref());
-                out.insert(key, said);
-            }
+            out.extend(answers_by_key(decode::<InventoryObjectsResponse>(&text)?));
         }
         Ok(out)
     }

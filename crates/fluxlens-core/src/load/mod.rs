@@ -378,6 +378,24 @@ pub fn object_batches(
         .collect()
 }
 
+/// The batches that read `keys` by key: a declared object the lists lack is asked for before
+/// drift calls it absent (the drift view's reads and `flux lens drift`'s).
+pub fn key_batches(report: &FluxReport, keys: &[ObjectKey]) -> Vec<InventoryObjectsRequest> {
+    let rows: Vec<ResourceSummary> = keys.iter().map(poll::row_of).collect();
+    object_batches(report, &rows)
+}
+
+/// What one batch answer says of each object it names.
+pub fn answers_by_key(
+    answer: crate::wire::inventory::InventoryObjectsResponse,
+) -> impl Iterator<Item = (ObjectKey, Answer)> {
+    answer.objects.into_iter().map(|item| {
+        let said = Answer::from_item(item.error.as_deref(), item.status.as_deref());
+        let key = ObjectKey::new(Kind::parse(&item.kind), item.namespace, item.name);
+        (key, said)
+    })
+}
+
 /// The request for the Flux CRDs of the kinds the report lists (storage versions).
 pub fn crd_request(report: &FluxReport) -> Option<InventoryObjectsRequest> {
     let objects: Vec<ObjectRef> = report

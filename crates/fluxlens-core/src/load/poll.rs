@@ -50,7 +50,7 @@ pub struct ReadPlan {
 }
 
 /// A row that names `key` (all a batch read needs).
-fn row_of(key: &ObjectKey) -> ResourceSummary {
+pub(crate) fn row_of(key: &ObjectKey) -> ResourceSummary {
     ResourceSummary {
         kind: key.kind.as_str().to_string(),
         namespace: key.namespace.clone(),
