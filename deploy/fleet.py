@@ -8,6 +8,8 @@ A fleet file (YAML or JSON):
         labels: {env: prod, region: eu, wave: "2"}
         timeout: 30                        # seconds to wait for an answer (default 30)
         ui: https://flux.prod-eu.example   # optional: its own UI, published on the page
+        render: /renders/prod-eu.yaml      # optional: the render it should run, served by the hub
+        revision: main@sha1:0a1b2c3d4e5f   # optional: the commit that render was made from
 
 Everything is checked before anything is written: a value that could change the nginx
 config, a name that cannot be a path, a label that is not a Kubernetes label, an upstream
@@ -24,6 +26,8 @@ NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 LABEL_KEY = re.compile(r"^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
 UPSTREAM = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(:[0-9]{1,5})?(/[A-Za-z0-9._~\-/]*)?$")
+RENDER = re.compile(r"^/renders/[A-Za-z0-9._\-][A-Za-z0-9._\-/]*$")
+REVISION = re.compile(r"^([A-Za-z0-9._\-/]+@)?(sha1:)?[0-9a-f]{7,40}$")
 PUBLIC = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(:[0-9]{1,5})?(/[A-Za-z0-9._~\-/%?=&#]*)?$")
 
 
@@ -83,13 +87,20 @@ def read(path):
         ui = c.get("ui")
         if ui is not None and not PUBLIC.match(str(ui)):
             fail(f"{name}: ui must be a plain http(s) address")
-        out.append({"name": name, "url": url, "labels": clean, "timeout": timeout, "ui": ui})
+        render, revision = c.get("render"), c.get("revision")
+        if render is not None and (not RENDER.match(str(render)) or ".." in str(render)):
+            fail(f"{name}: render must be a file under /renders/ (the hub serves that folder), e.g. /renders/{name}.yaml")
+        if revision is not None and not REVISION.match(str(revision)):
+            fail(f"{name}: revision must be a commit (SHA, or BRANCH@sha1:SHA)")
+        out.append({"name": name, "url": url, "labels": clean, "timeout": timeout, "ui": ui,
+                    "render": render, "revision": revision})
     return out
 
 
 def clusters_json(clusters):
-    """What /clusters.json answers: names, labels and published UI links only."""
-    listed = [{k: v for k, v in (("name", c["name"]), ("labels", c["labels"]), ("ui", c["ui"])) if v is not None} for c in clusters]
+    """What /clusters.json answers: names, labels, published UI links and renders only."""
+    published = ("name", "labels", "ui", "render", "revision")
+    listed = [{k: c[k] for k in published if c[k] is not None} for c in clusters]
     text = json.dumps({"clusters": listed}, separators=(",", ":"), sort_keys=True)
     # Checked values cannot hold these; a quoted nginx string must never see them.
     assert not any(ch in text for ch in "'\\$\n"), text

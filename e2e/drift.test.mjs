@@ -5,7 +5,7 @@
 // render from another origin or the API is refused with the reason.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, launch, newPage, cleanup } from './helpers.mjs';
+import { startSim, launch, newPage, cleanup, openMenu } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -116,4 +116,51 @@ test('a hostile value planted live is shown as text, never run', async () => {
     assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow}px`);
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
+});
+
+test('the commit a render was made from (revision=) judges the root\'s commit, and each row\'s link keeps it', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  try {
+    const page = await newPage(browser);
+    const other = 'main@sha1:ffffffffffffffffffffffffffffffffffffffff';
+    await page.goto(`${sim.base}${RENDER}&revision=${encodeURIComponent(other)}`);
+    const commit = page.locator('tr[data-rule="DRIFT-05"]');
+    await commit.waitFor({ timeout: 15000 });
+    assert.match(await commit.textContent(), /ffffffffffff/);
+    const href = await commit.locator('a[href^="/drift"]').getAttribute('href');
+    assert.ok(href.includes(`revision=${encodeURIComponent(other)}`), href);
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, sim); }
+});
+
+test('a snapshot taken from /drift carries its judgement: it opens with the API down, without the render', async () => {
+  const sim = await startSim(['--scenario', 'demo']);
+  let link, said;
+  try {
+    const page = await newPage(browser);
+    await page.goto(sim.base + RENDER);
+    await page.locator('[data-summary="drift"]').waitFor();
+    await control(sim, 'set-spec?object=Kustomization/flux-system/tenants&field=suspend&value=true');
+    await page.locator('tr[data-node-id="Kustomization/flux-system/tenants"][data-rule="DRIFT-03"]').waitFor({ timeout: 15000 });
+    said = await summary(page);
+    await openMenu(page, 'share');
+    await page.getByRole('button', { name: 'Share snapshot' }).click();
+    link = await page.locator('[data-share-link]').inputValue();
+    assert.match(link, /\/drift\?.*#snap=fl1\./);
+  } finally { await cleanup(browser, sim); }
+  const down = await startSim(['--scenario', 'demo', '--down']);
+  try {
+    const page = await newPage(browser);
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto(link.replace(/^http:\/\/127\.0\.0\.1:\d+/, down.base));
+    await page.locator('[data-notice="drift-carried"]').waitFor();
+    assert.equal(await summary(page), said, 'the judgement as the sender saw it');
+    const row = page.locator('tr[data-node-id="Kustomization/flux-system/tenants"][data-rule="DRIFT-03"]');
+    assert.equal(await row.getAttribute('data-severity'), 'high');
+    assert.equal(await row.locator('a[href^="/drift"]').count(), 0, 'no link out of the snapshot');
+    assert.ok(asked.includes('/drift'), asked.join(' '));
+    assert.deepEqual(asked.filter((p) => p.startsWith('/api/') || p.includes('render.yaml')), [], 'neither the API nor the render is asked');
+    assert.deepEqual(page.errors, []);
+  } finally { await cleanup(browser, down); }
 });

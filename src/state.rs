@@ -87,6 +87,10 @@ pub struct DriftRead {
     pub render: Option<(String, Result<String, String>)>,
     /// The server's answer for each key asked; an error leaves them unanswered.
     pub answers: Option<DriftAnswers>,
+    /// The judgement the drift view shows while it is open: what a snapshot taken now carries.
+    pub shown: Option<fluxlens_core::analyses::drift::Judged>,
+    /// The judgement an opened snapshot carried (the sender's, as it stood).
+    pub carried: Option<fluxlens_core::analyses::drift::Judged>,
 }
 
 /// The server's answers for a set of keys read by key.

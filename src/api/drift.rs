@@ -1,7 +1,8 @@
-//! The drift view's reads, on demand: a render fetched from the page's own origin (never the
-//! API, never another origin: `fluxlens_core::render::same_origin_path`), and the declared
-//! objects the live lists lack, read by key with the dashboard's batch read. A view names what
-//! it wants in `AppState::drift_wanted`; the answers land in `drift_read`.
+//! Drift's reads, on demand: a render fetched from the page's own origin (never the API, never
+//! another origin: `fluxlens_core::render::same_origin_path`), and the declared objects the live
+//! lists lack, read by key with the dashboard's batch read. The drift view names what it wants
+//! in `AppState::drift_wanted`, the answers land in `drift_read`; the fleet's rows read the
+//! same way through [`fetch_render`] and [`ask`].
 
 use crate::state::{AppState, DriftAnswers};
 use fluxlens_core::load::poll::Request;
@@ -48,7 +49,11 @@ fn watch(state: AppState) {
             return;
         }
         leptos::task::spawn_local(async move {
-            let answers = ask(state, &keys).await;
+            let report = state
+                .data
+                .with_untracked(|d| d.as_ref().map(|d| d.cluster.report.clone()))
+                .unwrap_or_default();
+            let answers = ask(&super::Api::page(), &report, &keys).await;
             if state.drift_wanted.with_untracked(|w| w.keys == keys) {
                 state.drift_read.update(|r| r.answers = Some(answers));
             }
@@ -64,7 +69,7 @@ fn url_still_wanted(state: AppState, url: &str) -> bool {
 
 /// The render's text, or why it cannot be had: another origin, the API, a web page answered
 /// in its place, an error status, too large.
-async fn fetch_render(url: &str) -> Result<String, String> {
+pub async fn fetch_render(url: &str) -> Result<String, String> {
     let origin = super::page_origin();
     let path = fluxlens_core::render::same_origin_path(url, &origin)?;
     let resp = gloo_net::http::Request::get(&path)
@@ -94,23 +99,20 @@ async fn fetch_render(url: &str) -> Result<String, String> {
     Ok(text)
 }
 
-/// Reads `keys` by key, in the poller's batches.
-async fn ask(state: AppState, keys: &[fluxlens_core::ObjectKey]) -> DriftAnswers {
-    let report = state
-        .data
-        .with_untracked(|d| d.as_ref().map(|d| d.cluster.report.clone()))
-        .unwrap_or_default();
+/// Reads `keys` by key from `api`, in the poller's batches (sized by the cluster's `report`).
+pub async fn ask(
+    api: &super::Api,
+    report: &fluxlens_core::wire::report::FluxReport,
+    keys: &[fluxlens_core::ObjectKey],
+) -> DriftAnswers {
     let mut out = DriftAnswers {
         keys: keys.to_vec(),
         ..Default::default()
     };
-    for batch in fluxlens_core::load::key_batches(&report, keys) {
-        let answer = super::Api::page()
-            .send(&Request::Objects(batch))
-            .await
-            .and_then(|body| {
-                fluxlens_core::wire::error::decode::<InventoryObjectsResponse>(&body.text())
-            });
+    for batch in fluxlens_core::load::key_batches(report, keys) {
+        let answer = api.send(&Request::Objects(batch)).await.and_then(|body| {
+            fluxlens_core::wire::error::decode::<InventoryObjectsResponse>(&body.text())
+        });
         match answer {
             Ok(answer) => out.said.extend(fluxlens_core::load::answers_by_key(answer)),
             Err(e) => {

@@ -4,12 +4,14 @@
 //! costs. One cluster down, slow or unauthorized never blocks or blanks the others: past the
 //! deadline its row says so and its read goes on without holding a reader's turn, landing in
 //! its row when it completes; a failed read keeps the last good row, stale since the first
-//! failure. Polls about once a minute, paused while the tab is hidden.
+//! failure. Polls about once a minute, paused while the tab is hidden. A cluster whose entry
+//! names a render gets its drift counted after each good read (`fleet_drift`).
 
+use super::fleet_drift::DriftKeeper;
 use super::{Api, ApiError, loader};
 use crate::state::FleetState;
 use fluxlens_core::analyses::analysis::Analysis;
-use fluxlens_core::fleet::{ClusterEntry, ClusterList, Facts, Row};
+use fluxlens_core::fleet::{ClusterEntry, ClusterList, DriftCell, Facts, Row};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -101,23 +103,33 @@ fn sync_rows(fleet: FleetState, list: &ClusterList) {
 /// The clusters still to read in this round, shared by the readers.
 type Queue = Rc<RefCell<VecDeque<(ClusterEntry, RwSignal<Row>)>>>;
 
-/// Each cluster's reader by name, kept between rounds; `None` while its read is in flight (a
+/// What is kept of one cluster between rounds: its reader, and its drift against the render
+/// its entry names.
+struct Member {
+    reader: loader::ClusterReader,
+    drift: DriftKeeper,
+}
+
+/// Each cluster's member by name, kept between rounds; `None` while its read is in flight (a
 /// slow read goes on past the deadline, and the next round leaves that cluster to it).
 #[derive(Clone, Default)]
-struct Readers(Rc<RefCell<HashMap<String, Option<loader::ClusterReader>>>>);
+struct Readers(Rc<RefCell<HashMap<String, Option<Member>>>>);
 
 impl Readers {
-    /// Takes `entry`'s reader (a new one the first time); `None` while its read is in flight.
-    fn take(&self, entry: &ClusterEntry) -> Option<loader::ClusterReader> {
+    /// Takes `entry`'s member (a new one the first time); `None` while its read is in flight.
+    fn take(&self, entry: &ClusterEntry) -> Option<Member> {
         let mut map = self.0.borrow_mut();
-        let slot = map
-            .entry(entry.name.clone())
-            .or_insert_with(|| Some(loader::ClusterReader::new(Api::under(&entry.base()))));
+        let slot = map.entry(entry.name.clone()).or_insert_with(|| {
+            Some(Member {
+                reader: loader::ClusterReader::new(Api::under(&entry.base())),
+                drift: DriftKeeper::default(),
+            })
+        });
         slot.take()
     }
 
-    fn put_back(&self, name: &str, reader: loader::ClusterReader) {
-        self.0.borrow_mut().insert(name.to_string(), Some(reader));
+    fn put_back(&self, name: &str, member: Member) {
+        self.0.borrow_mut().insert(name.to_string(), Some(member));
     }
 }
 
@@ -150,7 +162,7 @@ async fn read_all(fleet: FleetState, readers: &Readers) {
 /// the row says the read is late and the worker moves on while the read goes on, landing in the
 /// row when it completes (a cluster slower than the deadline used never to get a row).
 async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>, readers: &Readers) {
-    let Some(mut reader) = readers.take(entry) else {
+    let Some(mut member) = readers.take(entry) else {
         return; // still reading since an earlier round
     };
     let started = js_sys::Date::now();
@@ -158,10 +170,17 @@ async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>, readers: &Readers) {
     leptos::task::spawn_local({
         let (entry, readers, done) = (entry.clone(), readers.clone(), done.clone());
         async move {
-            let read = reader.read().await;
-            readers.put_back(&entry.name, reader);
+            let read = member.reader.read().await.map(|c| c.map(Rc::new));
+            if let (Ok(Some(cluster)), Some(_)) = (&read, &entry.render) {
+                member.drift.changed(cluster.clone());
+            }
             let took = (js_sys::Date::now() - started).max(0.0) as u32;
-            set_row(row, &entry, read, took);
+            let drift = match &read {
+                Ok(_) => member.drift.cell(&entry).await,
+                Err(_) => None,
+            };
+            readers.put_back(&entry.name, member);
+            set_row(row, &entry, read, drift, took);
             done.set(true);
         }
     });
@@ -173,15 +192,17 @@ async fn read_row(entry: &ClusterEntry, row: RwSignal<Row>, readers: &Readers) {
         let late = ApiError::Timeout {
             seconds: DEADLINE_SECONDS,
         };
-        set_row(row, entry, Err(late), deadline_ms as u32);
+        set_row(row, entry, Err(late), None, deadline_ms as u32);
     }
 }
 
-/// Makes a read into its row and sets it when it differs.
+/// Makes a read, and its drift when its entry names a render, into its row and sets it when it
+/// differs.
 fn set_row(
     row: RwSignal<Row>,
     entry: &ClusterEntry,
-    read: Result<Option<fluxlens_core::model::Cluster>, ApiError>,
+    read: Result<Option<Rc<fluxlens_core::model::Cluster>>, ApiError>,
+    drift: Option<DriftCell>,
     took: u32,
 ) {
     let now = js_sys::Date::now() as i64;
@@ -189,7 +210,7 @@ fn set_row(
     let next = match read {
         // Nothing changed since the last read: the same facts, read again now.
         Ok(None) => match last.facts.clone() {
-            Some(facts) => Row::read(entry, facts, now, took),
+            Some(facts) => Row::read(entry, Facts { drift, ..facts }, now, took),
             None => last.clone(),
         },
         Ok(Some(cluster)) => match fluxlens_core::load::partial_load(&cluster.report) {
@@ -200,7 +221,11 @@ fn set_row(
             }
             _ => {
                 let analysis = Analysis::of(&cluster, None);
-                Row::read(entry, Facts::of(&cluster, &analysis), now, took)
+                let facts = Facts {
+                    drift,
+                    ..Facts::of(&cluster, &analysis)
+                };
+                Row::read(entry, facts, now, took)
             }
         },
         Err(e) => Row::failed(Some(&last), entry, &e, now, took),

@@ -6,6 +6,7 @@
 pub mod drift;
 mod endpoints;
 pub mod fleet;
+mod fleet_drift;
 pub mod last_visit;
 pub mod loader;
 pub mod object_events;

@@ -29,6 +29,8 @@ pub fn open_link(fleet: FleetState, text: &str) {
                     name: r.name.clone(),
                     labels: r.labels.clone(),
                     ui: r.ui.clone(),
+                    render: r.render.clone(),
+                    revision: r.revision.clone(),
                 })
                 .collect();
             fleet.list.set(Some(Ok(ClusterList {

@@ -1,13 +1,14 @@
 //! The fleet table: one row per cluster, with the stable hooks tests and embedders read
 //! (`data-cluster`, `data-state`, `data-flux-version`, `data-variant`, `data-root`,
 //! `data-root-verified`, `data-git-oci-stage`, `data-storage-stage`,
-//! `data-distribution-stage`, `data-critical`, `data-high`). Each cell reads its own memo of
-//! the row, so a poll that moves one number re-renders that number.
+//! `data-distribution-stage`, `data-critical`, `data-high`, and with renders `data-drift`,
+//! `data-drift-worst`). Each cell reads its own memo of the row, so a poll that moves one
+//! number re-renders that number.
 
 use super::theme::ThemeState;
 use crate::state::FleetState;
 use fluxlens_core::fleet::table::SortKey;
-use fluxlens_core::fleet::{Facts, Row, RowState, StageCell, TableQuery};
+use fluxlens_core::fleet::{DriftCell, Facts, Row, RowState, StageCell, TableQuery};
 use leptos::prelude::*;
 
 /// The hub's header: brand, the fleet's freshness, theme.
@@ -94,10 +95,20 @@ pub fn FleetTable(
         })
     };
     let group_label = move || query.with(|q| q.group.clone());
+    // The drift column is there when the hub names a render for any cluster.
+    let with_drift = Memo::new(move |_| {
+        fleet.list.with(
+            |l| matches!(l, Some(Ok(list)) if list.clusters.iter().any(|c| c.render.is_some())),
+        )
+    });
+    let width = move || COLUMNS.len() + usize::from(with_drift.get());
     view! {
         <table class="fl-table fl-fleet" data-fleet-table="">
             <thead>
-                <tr>{COLUMNS.iter().map(|c| header(c, query, set_query)).collect_view()}</tr>
+                <tr>
+                    {COLUMNS.iter().map(|c| header(c, query, set_query)).collect_view()}
+                    {move || with_drift.get().then(|| view! { <th scope="col">"Drift"</th> })}
+                </tr>
             </thead>
             <For
                 each=move || order.get()
@@ -112,7 +123,7 @@ pub fn FleetTable(
                             };
                             view! {
                                 <tr class="fl-fleet__group">
-                                    <th scope="rowgroup" colspan=COLUMNS.len()>
+                                    <th scope="rowgroup" colspan=width>
                                         {shown}
                                     </th>
                                 </tr>
@@ -125,7 +136,7 @@ pub fn FleetTable(
                             {names
                                 .iter()
                                 .filter_map(|n| row_of(n))
-                                .map(|row| view! { <FleetRow row now /> })
+                                .map(|row| view! { <FleetRow row now with_drift /> })
                                 .collect_view()}
                         </tbody>
                     }
@@ -194,7 +205,7 @@ fn of_row(shown: Shown, f: fn(&Row) -> String) -> impl Fn() -> String + Copy {
 
 /// One cluster's row.
 #[component]
-fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
+fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>, with_drift: Memo<bool>) -> impl IntoView {
     let name = row.with_untracked(|r| r.name.clone());
     let shown: Shown = Memo::new(move |_| {
         row.with(|r| Row {
@@ -216,6 +227,8 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
             data-critical=fact(shown, |f| f.critical().to_string())
             data-high=fact(shown, |f| f.high().to_string())
             data-failing=fact(shown, |f| f.failing.to_string())
+            data-drift=fact(shown, |f| f.drift.as_ref().map(|d| d.hook()).unwrap_or_default())
+            data-drift-worst=fact(shown, drift_worst)
         >
             <th scope="row">{name_cell(row)}</th>
             <td>
@@ -326,7 +339,51 @@ fn FleetRow(row: RwSignal<Row>, now: RwSignal<f64>) -> impl IntoView {
                     )}
                 </a>
             </td>
+            {move || with_drift.get().then(|| drift_cell(shown))}
         </tr>
+    }
+}
+
+fn drift_worst(f: &Facts) -> String {
+    match &f.drift {
+        Some(DriftCell::Judged(c)) => c.worst().map_or("none", |s| s.as_str()).into(),
+        _ => String::new(),
+    }
+}
+
+/// The drift against the render its entry names, linked to its dashboard's drift view.
+fn drift_cell(shown: Shown) -> impl IntoView {
+    let text = move || {
+        shown.with(
+            |r| match (&r.render, r.facts.as_ref().and_then(|f| f.drift.as_ref())) {
+                (None, _) => "no render named".to_string(),
+                (Some(_), None) if r.facts.is_none() => String::new(),
+                (Some(_), None) => "not judged yet".to_string(),
+                (Some(_), Some(d)) => d.phrase(),
+            },
+        )
+    };
+    let href = move || shown.with(Row::drift_href);
+    let not_compared = fact(shown, |f| match &f.drift {
+        Some(DriftCell::Judged(c)) if c.not_compared > 0 => {
+            format!("{} not compared", c.not_compared)
+        }
+        _ => String::new(),
+    });
+    view! {
+        <td data-count="drift">
+            {move || match href() {
+                Some(href) => {
+                    view! {
+                        <a href=href rel="external">
+                            {text}
+                        </a>
+                    }
+                        .into_any()
+                }
+                None => view! { <span class="fl-fleet__note">{text}</span> }.into_any(),
+            }} <span class="fl-fleet__note">{not_compared}</span>
+        </td>
     }
 }
 

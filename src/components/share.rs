@@ -40,6 +40,7 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
                     opened.cluster,
                     opened.verdicts,
                 ))));
+                state.drift_read.update(|r| r.carried = opened.drift);
                 state.update_status(|s| {
                     s.source = Source::Snapshot(SnapshotInfo {
                         captured_at: captured,
@@ -68,9 +69,10 @@ struct Encoded {
 
 crate::chunks::in_chunk! { fluxlens_snapshot:
     /// Captures and encodes the data shown; why not, when redaction cannot be completed.
-    fn encode(data: Arc<Loaded>, view: SnapshotView, drop_messages: bool) -> Result<Encoded, String> {
+    fn encode(data: Arc<Loaded>, shared: Shared) -> Result<Encoded, String> {
+        let Shared { view, drop_messages, drift } = shared;
         let options = SnapshotOptions { view, drop_messages };
-        snapshot::capture(&data.cluster, options)
+        snapshot::capture_with(&data.cluster, options, drift.as_ref())
             .map(|snap| Encoded {
                 text: snapshot::encode(&snap),
                 redacted: snap.redacted,
@@ -80,10 +82,23 @@ crate::chunks::in_chunk! { fluxlens_snapshot:
     }
 }
 
+/// What a snapshot is made of besides the data: the view it is taken from, whether messages
+/// are dropped, and the drift view's judgement when it shows one.
+struct Shared {
+    view: SnapshotView,
+    drop_messages: bool,
+    drift: Option<fluxlens_core::analyses::drift::Judged>,
+}
+
 /// The data shown, encoded; `None` (the user told why) when it cannot be.
 async fn encode_current(state: AppState, drop_messages: bool) -> Option<Encoded> {
     let data = state.data.get_untracked()?;
-    let answer = encode(data, current_view(), drop_messages).await;
+    let shared = Shared {
+        view: current_view(),
+        drop_messages,
+        drift: state.drift_read.with_untracked(|r| r.shown.clone()),
+    };
+    let answer = encode(data, shared).await;
     match answer.unwrap_or_else(|ChunkFailed| Err(CHUNK_FAILED.to_string())) {
         Ok(encoded) => Some(encoded),
         Err(why) => {

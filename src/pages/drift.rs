@@ -30,7 +30,11 @@ enum Shown {
     Failed(String),
     Judged {
         label: String,
-        url: Option<String>,
+        /// Set when it is the judgement a snapshot carried: when that snapshot was taken.
+        carried_at: Option<String>,
+        /// The query a row's link starts with (`render=…&revision=…`), for a render with an
+        /// address.
+        link: Option<String>,
         drift: Drift,
         /// Declared objects the lists lack, not yet answered by the server.
         confirming: usize,
@@ -39,8 +43,18 @@ enum Shown {
     },
 }
 
-/// The page's query: `render` (a same-origin URL), `object` (the row to show).
-fn query(search: &str) -> (Option<String>, Option<String>) {
+/// The page's query.
+#[derive(Clone, PartialEq)]
+struct Params {
+    /// A render on the page's origin.
+    render: Option<String>,
+    /// The row to show (`Kind/ns/name`).
+    object: Option<String>,
+    /// The commit the render was made from (`main@sha1:…`): DRIFT-05 judges the root's.
+    revision: Option<String>,
+}
+
+fn query(search: &str) -> Params {
     let pairs = fluxlens_core::util::query::parse_query(search.trim_start_matches('?'));
     let get = |k: &str| {
         pairs
@@ -49,7 +63,11 @@ fn query(search: &str) -> (Option<String>, Option<String>) {
             .map(|(_, v)| v.clone())
             .filter(|v| !v.is_empty())
     };
-    (get("render"), get("object"))
+    Params {
+        render: get("render"),
+        object: get("object"),
+        revision: get("revision"),
+    }
 }
 
 /// `/drift`: does the cluster run what the repository says? A render read from files picked
@@ -62,13 +80,29 @@ pub fn DriftPage() -> impl IntoView {
     let location = crate::router::use_location();
     let params = Memo::new(move |_| query(&location.search.get()));
     let picked: RwSignal<Option<Result<Texts, String>>> = RwSignal::new(None);
+    // An opened snapshot's judgement, shown until a render is picked here.
+    let carried = Memo::new(move |_| match picked.with(Option::is_none) {
+        true => state.drift_read.with(|r| r.carried.clone()),
+        false => None,
+    });
     Effect::new(move |_| {
-        let url = params.with(|(r, _)| r.clone());
+        // A snapshot's carried judgement needs no render: none is fetched for it.
+        let url = match carried.with(Option::is_none) {
+            true => params.with(|p| p.render.clone()),
+            false => None,
+        };
         if state.drift_wanted.with_untracked(|w| w.render_url != url) {
             state.drift_wanted.update(|w| w.render_url = url);
         }
     });
-    let texts = Memo::new(move |_| picked.get().or_else(|| from_url(state, params)));
+    let texts = Memo::new(move |_| {
+        picked
+            .get()
+            .or_else(|| match carried.with(Option::is_none) {
+                true => from_url(state, params),
+                false => None,
+            })
+    });
     let declared = Memo::new(move |_| {
         texts.get().map(|t| {
             t.and_then(|t| {
@@ -79,7 +113,11 @@ pub fn DriftPage() -> impl IntoView {
         })
     });
     ask_unlisted(state, declared);
-    let shown = Memo::new(move |_| shown(state, declared));
+    let shown = Memo::new(move |_| match carried.get() {
+        Some(judged) => carried_shown(state, judged),
+        None => shown(state, declared, params.with(|p| p.revision.clone())),
+    });
+    keep_shown(state, shown, params);
     Effect::new(move |_| {
         if shown.with(|s| {
             matches!(
@@ -99,17 +137,14 @@ pub fn DriftPage() -> impl IntoView {
                 <code>"flate build"</code> " writes): it is read in this browser and sent nowhere."
             </p>
             <RenderPicker picked=picked />
-            {move || body(shown.get(), params.with(|(_, o)| o.clone()))}
+            {move || body(shown.get(), params.with(|p| p.object.clone()))}
         </section>
     }
 }
 
 /// The render fetched for the `render` parameter, once it has arrived.
-fn from_url(
-    state: AppState,
-    params: Memo<(Option<String>, Option<String>)>,
-) -> Option<Result<Texts, String>> {
-    let url = params.with(|(r, _)| r.clone())?;
+fn from_url(state: AppState, params: Memo<Params>) -> Option<Result<Texts, String>> {
+    let url = params.with(|p| p.render.clone())?;
     state.drift_read.with(|r| match &r.render {
         Some((u, text)) if *u == url => Some(text.clone().map(|text| {
             let name = url.rsplit('/').next().unwrap_or("render.yaml");
@@ -144,7 +179,7 @@ fn ask_unlisted(state: AppState, declared: DeclaredMemo) {
     });
 }
 
-fn shown(state: AppState, declared: DeclaredMemo) -> Shown {
+fn shown(state: AppState, declared: DeclaredMemo, revision: Option<String>) -> Shown {
     let Some(declared) = declared.get() else {
         return match state.drift_wanted.with(|w| w.render_url.clone()) {
             Some(url) => Shown::Waiting(format!("Reading {url}…")),
@@ -166,32 +201,99 @@ fn shown(state: AppState, declared: DeclaredMemo) -> Shown {
         let Some(d) = d else {
             return Shown::Waiting("Waiting for cluster data…".into());
         };
+        let rendered = revision.as_deref().and_then(drift::Commit::parse);
+        let carried_at = None;
         let drift = drift::judge(&drift::Input {
             declared: &c,
             live: &d.cluster,
             asked: &asked,
-            rendered: None,
+            rendered: rendered.as_ref(),
             behind: None,
         });
-        let live = drift
-            .findings
-            .iter()
-            .map(|f| {
-                let status = d
-                    .cluster
-                    .get(&f.subject)
-                    .map_or("absent", |o| o.status.as_str());
-                (f.subject.clone(), status.to_string())
-            })
-            .collect();
+        let live = live_status(&drift, &d.cluster);
+        let enc = fluxlens_core::util::query::encode;
+        let link = texts.url.map(|u| match &revision {
+            Some(r) => format!("render={}&revision={}", enc(&u), enc(r)),
+            None => format!("render={}", enc(&u)),
+        });
         Shown::Judged {
             label: texts.label,
-            url: texts.url,
+            carried_at,
+            link,
             drift,
             confirming,
             live,
         }
     })
+}
+
+/// The live status of each finding's subject (`absent` when the cluster lacks it).
+fn live_status(drift: &Drift, cluster: &Cluster) -> BTreeMap<ObjectKey, String> {
+    drift
+        .findings
+        .iter()
+        .map(|f| {
+            let status = cluster
+                .get(&f.subject)
+                .map_or("absent", |o| o.status.as_str());
+            (f.subject.clone(), status.to_string())
+        })
+        .collect()
+}
+
+/// A snapshot's carried judgement, beside the snapshot's own statuses; its rows link nowhere
+/// (a link would leave the snapshot for the live cluster).
+fn carried_shown(state: AppState, judged: drift::Judged) -> Shown {
+    let taken = state.data.with(|d| {
+        d.as_ref().map(|d| {
+            (
+                d.cluster.notes.captured_at_ms,
+                live_status(&judged.drift, &d.cluster),
+            )
+        })
+    });
+    let (at, live) = taken.unwrap_or_default();
+    let label = match &judged.revision {
+        Some(r) => format!("{} (made from {r})", judged.render),
+        None => judged.render,
+    };
+    Shown::Judged {
+        label,
+        carried_at: Some(at.map_or("unknown time".into(), crate::clock::dated)),
+        link: None,
+        drift: judged.drift,
+        confirming: 0,
+        live,
+    }
+}
+
+/// Publishes what the view shows, so that a snapshot taken now carries it; nothing once the
+/// view closes.
+fn keep_shown(state: AppState, shown: Memo<Shown>, params: Memo<Params>) {
+    Effect::new(move |_| {
+        let judged = shown.with(|s| match s {
+            Shown::Judged {
+                label,
+                carried_at,
+                drift,
+                confirming,
+                ..
+            } => Some(drift::Judged {
+                render: label.clone(),
+                revision: match carried_at {
+                    Some(_) => None,
+                    None => params.with(|p| p.revision.clone()),
+                },
+                drift: drift.clone(),
+                unconfirmed: *confirming,
+            }),
+            _ => None,
+        });
+        if state.drift_read.with_untracked(|r| r.shown != judged) {
+            state.drift_read.update(|r| r.shown = judged);
+        }
+    });
+    on_cleanup(move || state.drift_read.update(|r| r.shown = None));
 }
 
 fn body(shown: Shown, selected: Option<String>) -> AnyView {
@@ -216,17 +318,33 @@ fn body(shown: Shown, selected: Option<String>) -> AnyView {
         .into_any(),
         Shown::Judged {
             label,
-            url,
+            carried_at,
+            link,
             drift,
             confirming,
             live,
-        } => judged(&label, url, &drift, confirming, &live, selected).into_any(),
+        } => {
+            let carried = carried_at.map(|at| {
+                view! {
+                    <p class="fl-notice" data-notice="drift-carried">
+                        {format!(
+                            "As judged when this snapshot was taken ({at}): the render itself is not in the snapshot; the Live column shows the snapshot's statuses.",
+                        )}
+                    </p>
+                }
+            });
+            view! {
+                {carried}
+                {judged(&label, link, &drift, confirming, &live, selected)}
+            }
+            .into_any()
+        }
     }
 }
 
 fn judged(
     label: &str,
-    url: Option<String>,
+    link: Option<String>,
     d: &Drift,
     confirming: usize,
     live: &BTreeMap<ObjectKey, String>,
@@ -258,7 +376,7 @@ fn judged(
     let rows: Vec<_> = d
         .findings
         .iter()
-        .map(|f| row(f, live, url.as_deref(), selected.as_deref()))
+        .map(|f| row(f, live, link.as_deref(), selected.as_deref()))
         .collect();
     let not_compared = (!d.not_compared.is_empty()).then(|| {
         let items: Vec<_> = d
@@ -320,7 +438,7 @@ fn judged(
 fn row(
     f: &Finding,
     live: &BTreeMap<ObjectKey, String>,
-    url: Option<&str>,
+    link: Option<&str>,
     selected: Option<&str>,
 ) -> AnyView {
     let key = f.subject.to_string();
@@ -330,13 +448,9 @@ fn row(
         .unwrap_or_else(|| "absent".into());
     let status_attr = status.clone();
     let is_selected = selected == Some(key.as_str());
-    let link = url.map(|u| {
-        let q = format!(
-            "render={}&object={}",
-            fluxlens_core::util::query::encode(u),
-            fluxlens_core::util::query::encode(&key)
-        );
-        crate::base::href(&format!("/drift?{q}"))
+    let link = link.map(|q| {
+        let object = fluxlens_core::util::query::encode(&key);
+        crate::base::href(&format!("/drift?{q}&object={object}"))
     });
     let object = match link {
         Some(href) => view! {

@@ -158,9 +158,12 @@ fn render_fleet(text: &str) -> Result<String, String> {
 fn the_fleet_kit_forwards_each_clusters_reads_only_and_publishes_no_upstream() {
     let conf = render_fleet(
         r#"{"clusters":[{"name":"prod-eu","url":"http://10.0.1.20:9080","labels":{"wave":2},"timeout":12},
-        {"name":"lab","url":"https://flux.lab.internal/web","ui":"https://flux.lab.example"}]}"#,
+        {"name":"lab","url":"https://flux.lab.internal/web","ui":"https://flux.lab.example",
+         "render":"/renders/lab.yaml","revision":"main@sha1:0a1b2c3d4e5f"}]}"#,
     )
     .unwrap();
+    // The renders the file names are files, a missing one a 404 (never the app's page).
+    assert!(conf.contains("location ^~ /renders/ {\n        try_files $uri =404;"));
     for name in ["prod-eu", "lab"] {
         // One exact location per allowed endpoint, its one method (api/mod.rs pins the same
         // list against the standalone template).
@@ -209,6 +212,15 @@ fn the_fleet_kit_forwards_each_clusters_reads_only_and_publishes_no_upstream() {
         list.clusters[1].ui.as_deref(),
         Some("https://flux.lab.example")
     );
+    assert_eq!(
+        list.clusters[1].render.as_deref(),
+        Some("/renders/lab.yaml")
+    );
+    assert_eq!(
+        list.clusters[1].revision.as_deref(),
+        Some("main@sha1:0a1b2c3d4e5f")
+    );
+    assert_eq!(list.clusters[0].render, None);
     for leak in ["10.0.1.20", "flux.lab.internal", "timeout", "url"] {
         assert!(!json.contains(leak), "{leak} in {json}");
     }
@@ -248,6 +260,18 @@ fn the_fleet_kit_refuses_what_could_change_the_config_with_why() {
         (
             r#"{"clusters":[{"name":"a","url":"http://x"},{"name":"a","url":"http://y"}]}"#,
             "listed twice",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","render":"/api/v1/resources"}]}"#,
+            "render must be",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","render":"/renders/../index.html"}]}"#,
+            "render must be",
+        ),
+        (
+            r#"{"clusters":[{"name":"a","url":"http://x","revision":"main"}]}"#,
+            "revision must be",
         ),
         (r#"{"clusters":[]}"#, "no 'clusters' list"),
         ("{", "not valid JSON"),

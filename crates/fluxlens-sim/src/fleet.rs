@@ -9,7 +9,11 @@
 //! ```
 //! `scenario` is a scenario name or `synthetic:N` / `synthetic-healthy:N`; `faults` takes the
 //! flags of `/__sim/faults` (`down`, `oidc`, `latency-ms`, …), also changeable at runtime at
-//! `/clusters/<name>/__sim/faults`.
+//! `/clusters/<name>/__sim/faults`. `"render": true` publishes the cluster's render (its
+//! scenario as a repository holds it, fixed at start) at `/renders/<name>.yaml` and names it in
+//! `/clusters.json`, as a hub given renders does; a path names that one instead (one nothing
+//! serves, to see a row whose render is unreadable); `"revision"` names the commit it was made
+//! from.
 
 use crate::faults::Faults;
 use crate::http::{self, AppState};
@@ -32,6 +36,20 @@ struct MemberSpec {
     labels: BTreeMap<String, String>,
     #[serde(default)]
     faults: BTreeMap<String, String>,
+    #[serde(default)]
+    render: RenderSpec,
+    #[serde(default)]
+    revision: Option<String>,
+}
+
+/// `"render"` of a member: `true` (its own, published), or a path to name instead.
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+enum RenderSpec {
+    #[default]
+    None,
+    Own(bool),
+    Path(String),
 }
 
 #[derive(Debug, Deserialize)]
@@ -44,6 +62,11 @@ pub struct Member {
     pub name: String,
     pub labels: BTreeMap<String, String>,
     pub state: Arc<AppState>,
+    /// The render `/clusters.json` names for it, and whether it is its own (published at
+    /// `/renders/<name>.yaml`).
+    pub render: Option<String>,
+    pub publish: bool,
+    pub revision: Option<String>,
 }
 
 /// The simulated fleet.
@@ -76,21 +99,39 @@ impl Fleet {
                     return Err(format!("fleet.json: {}: unknown fault {k}", m.name));
                 }
             }
+            let render = match m.render {
+                RenderSpec::Own(true) => Some(format!("/renders/{}.yaml", m.name)),
+                RenderSpec::Path(ref p) => Some(p.clone()),
+                _ => None,
+            };
             members.push(Member {
                 name: m.name,
                 labels: m.labels,
                 state: AppState::new(store, faults, dist.clone()),
+                publish: matches!(m.render, RenderSpec::Own(true)),
+                render,
+                revision: m.revision,
             });
         }
         Ok(Fleet { members })
     }
 
-    /// `/clusters.json` as the deploy kit writes it: names and labels, nothing else.
+    /// `/clusters.json` as the deploy kit writes it: names and labels, and the render each
+    /// published one should run.
     pub fn clusters_json(&self) -> serde_json::Value {
         let clusters: Vec<serde_json::Value> = self
             .members
             .iter()
-            .map(|m| serde_json::json!({"name": m.name, "labels": m.labels}))
+            .map(|m| {
+                let mut e = serde_json::json!({"name": m.name, "labels": m.labels});
+                if let Some(r) = &m.render {
+                    e["render"] = r.clone().into();
+                }
+                if let Some(r) = &m.revision {
+                    e["revision"] = r.clone().into();
+                }
+                e
+            })
             .collect();
         serde_json::json!({ "clusters": clusters })
     }
@@ -126,6 +167,14 @@ fn store_of(scenario: &str, resolve: &impl Fn(&str) -> PathBuf) -> Result<Store,
 /// that answers as the kit's fleet site does (there is none), and the app for every other path.
 pub fn router(fleet: &Fleet, hub: Arc<AppState>) -> Router {
     let listing = fleet.clusters_json().to_string();
+    let renders: Arc<BTreeMap<String, String>> = Arc::new(
+        fleet
+            .members
+            .iter()
+            .filter(|m| m.publish)
+            .map(|m| (format!("{}.yaml", m.name), m.state.render.clone()))
+            .collect(),
+    );
     let mut r = Router::new()
         .route(
             "/clusters.json",
@@ -135,6 +184,10 @@ pub fn router(fleet: &Fleet, hub: Arc<AppState>) -> Router {
             }),
         )
         .route("/api/{*path}", any(no_root_api))
+        .route(
+            "/renders/{file}",
+            get(move |p| render_of(renders.clone(), p)),
+        )
         .route(
             "/",
             get(|| async { axum::response::Redirect::to("/fleet") }),
@@ -154,6 +207,26 @@ fn json(body: String) -> Response<Body> {
     r.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
+    );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
+}
+
+/// A published render, as the hub's web server serves a file (`no-cache`: a merge changes it).
+async fn render_of(
+    renders: Arc<BTreeMap<String, String>>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+) -> Response<Body> {
+    let Some(text) = renders.get(&file) else {
+        let mut r = Response::new(Body::from("no such render\n"));
+        *r.status_mut() = StatusCode::NOT_FOUND;
+        return r;
+    };
+    let mut r = Response::new(Body::from(text.clone()));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/yaml"),
     );
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));

@@ -138,3 +138,45 @@ fn the_demo_fleets_rows_say_what_each_cluster_is() {
     assert_eq!(homelab.root_verified, Verified::No);
     assert!(homelab.objects > 200);
 }
+
+#[tokio::test]
+async fn a_hub_given_renders_names_each_and_serves_it_and_the_row_counts_no_drift_against_it() {
+    let dir = std::env::temp_dir().join(format!("fluxlens-fleet-renders-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("fleet.json"),
+        r#"{"clusters":[{"name":"a","scenario":"demo","render":true,"revision":"main@sha1:4c1d9e0b7a3f"},
+            {"name":"b","scenario":"demo","render":"/renders/missing.yaml"},{"name":"c","scenario":"demo"}]}"#,
+    )
+    .unwrap();
+    let fleet = Fleet::from_dir(&dir, None, |n| scenarios().join(n)).unwrap();
+    let list = fluxlens_core::fleet::clusters::parse(
+        &body(send(&fleet, "GET", "/clusters.json").await).await,
+    )
+    .unwrap();
+    let renders: Vec<Option<&str>> = list.clusters.iter().map(|c| c.render.as_deref()).collect();
+    assert_eq!(
+        renders,
+        [Some("/renders/a.yaml"), Some("/renders/missing.yaml"), None]
+    );
+    assert_eq!(
+        list.clusters[0].revision.as_deref(),
+        Some("main@sha1:4c1d9e0b7a3f")
+    );
+    let served = send(&fleet, "GET", "/renders/a.yaml").await;
+    assert_eq!(served.status(), StatusCode::OK);
+    let text = body(served).await;
+    assert_eq!(text, fleet.members[0].state.render);
+    assert_eq!(
+        send(&fleet, "GET", "/renders/missing.yaml").await.status(),
+        StatusCode::NOT_FOUND
+    );
+    // The row's count, as the app makes it: the cluster read as its loader reads it, judged
+    // against the render the hub serves for it.
+    let store = crate::store::Store::from_dir(&scenarios().join("demo")).unwrap();
+    let live = crate::truth::load(&store, &Mode::default());
+    let declared = fluxlens_core::fleet::drift::declared("/renders/a.yaml", &text).unwrap();
+    let cell = fluxlens_core::fleet::drift::judge(&declared, &live, &Default::default(), None);
+    assert_eq!(cell.hook(), "0", "{}", cell.phrase());
+    assert_eq!(cell.phrase(), "in sync: 190 objects compared");
+}

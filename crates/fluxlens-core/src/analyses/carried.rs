@@ -180,7 +180,7 @@ pub fn replacement(condition_type: &str, status: &str, message: &str) -> String 
 }
 
 /// A finding with every dropped message cut out of its text.
-fn without(mut f: Finding, dropped: &[String]) -> Finding {
+pub(crate) fn without(mut f: Finding, dropped: &[String]) -> Finding {
     let cut = |s: &mut String| {
         for m in dropped {
             if s.contains(m.as_str()) {

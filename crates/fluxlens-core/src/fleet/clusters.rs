@@ -1,6 +1,7 @@
-//! `/clusters.json`, the hub's list of clusters: names and labels only (the deploy kit never
-//! writes an upstream URL or credential there). Read tolerantly: an entry whose name cannot be a
-//! path segment is set aside with why, never fetched.
+//! `/clusters.json`, the hub's list of clusters: names, labels, and what the fleet file publishes
+//! by choice (a cluster's own UI, the render it should run); the deploy kit never writes an
+//! upstream URL or credential there. Read tolerantly: an entry whose name cannot be a path
+//! segment is set aside with why, never fetched.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -13,7 +14,7 @@ pub const MAX_CLUSTERS: usize = 500;
 pub const MAX_LABELS: usize = 32;
 
 /// One cluster of the fleet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClusterEntry {
     pub name: String,
     #[serde(default)]
@@ -22,6 +23,13 @@ pub struct ClusterEntry {
     /// (an address users reach, never the hub's upstream), `http(s)://` only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ui: Option<String>,
+    /// The render the cluster should run, a path on the hub's own origin (`/renders/prod.yaml`):
+    /// its fleet row counts the drift against it (`crate::analyses::drift`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<String>,
+    /// The commit that render was made from (`main@sha1:…`), for DRIFT-05.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
 }
 
 impl ClusterEntry {
@@ -97,20 +105,30 @@ fn entry(item: &serde_json::Value) -> Result<ClusterEntry, String> {
             labels.insert(clip(k), clip(&value));
         }
     }
-    let ui = item
-        .get("ui")
-        .and_then(|u| u.as_str())
-        .filter(|u| {
-            (u.starts_with("https://") || u.starts_with("http://"))
-                && u.len() <= 2048
-                && !u.chars().any(|c| c.is_whitespace() || c.is_control())
-        })
+    let ui = text_of(item, "ui")
+        .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
+        .map(str::to_string);
+    let render = text_of(item, "render")
+        // A path, not an address: the hub's origin is not known here.
+        .filter(|r| crate::render::same_origin_path(r, "https://hub.invalid").is_ok())
+        .map(str::to_string);
+    let revision = text_of(item, "revision")
+        .filter(|r| crate::analyses::drift::Commit::parse(r).is_some())
         .map(str::to_string);
     Ok(ClusterEntry {
         name: name.to_string(),
         labels,
         ui,
+        render,
+        revision,
     })
+}
+
+/// A short, printable string field of an entry.
+fn text_of<'a>(item: &'a serde_json::Value, field: &str) -> Option<&'a str> {
+    item.get(field)
+        .and_then(|u| u.as_str())
+        .filter(|u| u.len() <= 2048 && !u.chars().any(|c| c.is_whitespace() || c.is_control()))
 }
 
 fn clip(s: &str) -> String {
@@ -148,6 +166,24 @@ mod tests {
         assert_eq!(ui.clusters[0].ui.as_deref(), Some("https://flux.a.example"));
         assert_eq!(ui.clusters[1].ui, None, "only http(s) links");
         assert!(parse(r#"{"x":1}"#).is_err());
+        let renders = parse(
+            r#"[{"name":"a","render":"/renders/a.yaml","revision":"main@sha1:0123456789abcdef"},
+            {"name":"b","render":"https://evil.example/b.yaml","revision":"main"},
+            {"name":"c","render":"/clusters/c/api/v1/resources"},{"name":"d","render":"//evil.example/d"}]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            renders.clusters[0].render.as_deref(),
+            Some("/renders/a.yaml")
+        );
+        assert_eq!(
+            renders.clusters[0].revision.as_deref(),
+            Some("main@sha1:0123456789abcdef")
+        );
+        assert_eq!(renders.clusters[1].render, None, "a path on the hub only");
+        assert_eq!(renders.clusters[1].revision, None, "a commit, not a branch");
+        assert_eq!(renders.clusters[2].render, None, "never the API");
+        assert_eq!(renders.clusters[3].render, None, "never another host");
         assert_eq!(parse(r#"[{"name":"b"}]"#).unwrap().clusters.len(), 1);
     }
 }

@@ -7,7 +7,7 @@ use crate::util::time::format_rfc3339;
 use serde_json::{Value, json};
 
 /// The columns, in order (CSV header, Markdown header, JSON keys).
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 27] = [
     "cluster",
     "labels",
     "state",
@@ -32,6 +32,8 @@ pub const COLUMNS: [&str; 25] = [
     "medium",
     "low",
     "missing_refs",
+    "drift",
+    "drift_worst",
     "problem",
 ];
 
@@ -111,8 +113,20 @@ fn values(r: &Row) -> Vec<Cell> {
         ]),
         None => out.extend((0..18).map(|_| Cell::Unknown)),
     }
+    out.extend(drift(r));
     out.push(Cell::Text(r.problem.clone().unwrap_or_default()));
     out
+}
+
+/// Drift's findings and the worst of them: unknown without a render, or before a judgement.
+fn drift(r: &Row) -> [Cell; 2] {
+    match r.facts.as_ref().and_then(|f| f.drift.as_ref()) {
+        Some(super::DriftCell::Judged(c)) => [
+            Cell::Number(c.total() as u64),
+            Cell::Text(c.worst().map_or("none", |s| s.as_str()).into()),
+        ],
+        _ => [Cell::Unknown, Cell::Unknown],
+    }
 }
 
 /// The header every format carries: when, and for which target.

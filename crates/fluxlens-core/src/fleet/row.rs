@@ -168,6 +168,9 @@ pub struct Facts {
     /// 1 HelmRelease failed"); `None` when nothing was found.
     #[serde(default)]
     pub changed: Option<String>,
+    /// Drift against the render the fleet entry names; `None` when it names none.
+    #[serde(default)]
+    pub drift: Option<super::DriftCell>,
 }
 
 /// What the FluxInstance last applied and whether it is Ready at it: an upgrade has landed on a
@@ -238,6 +241,7 @@ impl Facts {
             incomplete: incomplete(cluster),
             applied: applied(cluster),
             changed: changed(cluster),
+            drift: None,
         }
     }
 
@@ -354,6 +358,11 @@ pub struct Row {
     /// The cluster's own UI, when the fleet file publishes it.
     #[serde(default)]
     pub ui: Option<String>,
+    /// The render its fleet entry names, and the commit it was made from.
+    #[serde(default)]
+    pub render: Option<String>,
+    #[serde(default)]
+    pub revision: Option<String>,
     pub state: RowState,
     /// Why the last read failed, as the page says it.
     pub problem: Option<String>,
@@ -376,6 +385,8 @@ impl Row {
             name: entry.name.clone(),
             labels: entry.labels.clone(),
             ui: entry.ui.clone(),
+            render: entry.render.clone(),
+            revision: entry.revision.clone(),
             state: RowState::Loading,
             problem: None,
             updated_at_ms: None,
@@ -451,6 +462,22 @@ impl Row {
     /// The row's dashboard (`/clusters/<name>/`).
     pub fn dashboard(&self) -> String {
         format!("/clusters/{}/", self.name)
+    }
+
+    /// Its drift view on its dashboard, judging the render its entry names.
+    pub fn drift_href(&self) -> Option<String> {
+        let enc = crate::util::query::encode;
+        let render = self.render.as_deref()?;
+        let revision = self
+            .revision
+            .as_deref()
+            .map(|r| format!("&revision={}", enc(r)))
+            .unwrap_or_default();
+        Some(format!(
+            "{}drift?render={}{revision}",
+            self.dashboard(),
+            enc(render)
+        ))
     }
 
     /// Whether its root source is a GitRepository (still syncing from Git).

@@ -12,7 +12,7 @@ fn entry(name: &str, labels: &[(&str, &str)]) -> ClusterEntry {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect::<BTreeMap<_, _>>(),
-        ui: None,
+        ..Default::default()
     }
 }
 

@@ -52,7 +52,7 @@ pub enum Distance {
 }
 
 /// The judgement.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     /// Worst first.
     pub findings: Vec<Finding>,
@@ -68,6 +68,30 @@ impl Drift {
     /// Whether anything reaches `threshold`.
     pub fn fails(&self, threshold: crate::analyses::finding::Severity) -> bool {
         self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}
+
+/// A judgement as a snapshot carries it: what the drift view showed when the snapshot was taken
+/// (the render itself stays with the sender).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Judged {
+    /// The render's address, or the names of the files picked.
+    pub render: String,
+    /// The commit it was made from, when the page was told (`revision=`).
+    #[serde(default)]
+    pub revision: Option<String>,
+    pub drift: Drift,
+    /// Declared objects the lists lacked that the server had not answered for yet.
+    #[serde(default)]
+    pub unconfirmed: usize,
+}
+
+impl Judged {
+    /// The judgement with every message in `dropped` cut out (a snapshot without messages).
+    pub fn without(mut self, dropped: &[String]) -> Judged {
+        let cut = |f| crate::analyses::carried::without(f, dropped);
+        self.drift.findings = self.drift.findings.into_iter().map(cut).collect();
+        self
     }
 }
 

@@ -6,6 +6,7 @@ pub mod kept;
 mod reduce;
 
 use crate::analyses::carried::{self, CarriedVerdicts, Verdicts};
+use crate::analyses::drift::Judged;
 
 use crate::model::{Answer, Cluster, CrdAccess, LoadNotes, ObjectKey};
 use crate::util::base64url;
@@ -31,6 +32,7 @@ pub enum SnapshotView {
     Migrations,
     Compliance,
     Overview,
+    Drift,
 }
 
 impl SnapshotView {
@@ -41,6 +43,7 @@ impl SnapshotView {
             "signatures" => SnapshotView::Signatures,
             "migrations" => SnapshotView::Migrations,
             "compliance" => SnapshotView::Compliance,
+            "drift" => SnapshotView::Drift,
             _ => SnapshotView::Overview,
         }
     }
@@ -88,6 +91,9 @@ pub struct Snapshot {
     /// Set when messages were dropped: the findings the sender's page showed.
     #[serde(default)]
     pub verdicts: Option<CarriedVerdicts>,
+    /// The drift view's judgement when the snapshot was taken from it with a render open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift: Option<Judged>,
     /// How many values `capture` redacted (shown before a link is copied; not encoded).
     #[serde(skip)]
     pub redacted: usize,
@@ -98,12 +104,29 @@ pub struct Snapshot {
 pub struct Opened {
     pub cluster: Cluster,
     pub verdicts: Option<Verdicts>,
+    /// The drift judgement it carried.
+    pub drift: Option<Judged>,
 }
 
 /// Builds the snapshot of a loaded cluster from the API objects it was built from.
 /// Fails closed: when redaction cannot be completed nothing is returned to share (#23).
 pub fn capture(cluster: &Cluster, opts: SnapshotOptions) -> Result<Snapshot, SnapshotError> {
-    let mut snap = redacted(reduced(cluster, opts), crate::util::redact::redact_json)?;
+    capture_with(cluster, opts, None)
+}
+
+/// [`capture`], carrying the drift view's judgement (through the same redaction, and without
+/// the dropped messages when they are dropped).
+pub fn capture_with(
+    cluster: &Cluster,
+    opts: SnapshotOptions,
+    drift: Option<&Judged>,
+) -> Result<Snapshot, SnapshotError> {
+    let mut plain = reduced(cluster, opts);
+    plain.drift = drift.map(|j| match opts.drop_messages {
+        true => j.clone().without(&messages(cluster)),
+        false => j.clone(),
+    });
+    let mut snap = redacted(plain, crate::util::redact::redact_json)?;
     // Against what the receiver computes from exactly what it receives (redacted).
     if let Some(v) = snap.verdicts.take() {
         let receiver = snap.clone().into_cluster();
@@ -155,6 +178,7 @@ fn reduced(cluster: &Cluster, opts: SnapshotOptions) -> Snapshot {
         unconfirmed: cluster.notes.unconfirmed.clone(),
         instance_events,
         verdicts,
+        drift: None,
         redacted: 0,
     }
 }
@@ -205,6 +229,7 @@ impl Snapshot {
         Opened {
             cluster: c,
             verdicts,
+            drift: self.drift,
         }
     }
 
@@ -404,6 +429,70 @@ mod tests {
         let mut c = Cluster::new(report, objs, CrdAccess::Forbidden);
         c.notes.captured_at_ms = Some(1_764_000_000_000);
         c
+    }
+
+    #[test]
+    fn a_snapshot_carries_the_drift_judgement_redacted_and_without_dropped_messages() {
+        use crate::analyses::drift::{Drift, Judged};
+        let c = demo_cluster(40);
+        let said = messages(&c)
+            .into_iter()
+            .next()
+            .expect("a condition message");
+        let subject = c.objects()[0].key.clone();
+        let finding = crate::analyses::finding::Finding {
+            rule: "DRIFT-01".into(),
+            severity: crate::analyses::finding::Severity::High,
+            subject: subject.clone(),
+            message: format!("declared and absent: its applier fails ({said})"),
+            evidence: vec!["source https://bot:hunter2@git.example.com/fleet".into()],
+            remediation: "flux get kustomizations".into(),
+            reason: String::new(),
+            members: vec![],
+        };
+        let judged = Judged {
+            render: "/renders/prod.yaml".into(),
+            revision: Some("main@sha1:0123456789ab".into()),
+            drift: Drift {
+                findings: vec![finding],
+                compared: 39,
+                in_sync: 39,
+                not_compared: vec![("Kustomization/x/y".into(), "not visible".into())],
+            },
+            unconfirmed: 1,
+        };
+        for drop_messages in [false, true] {
+            let opts = SnapshotOptions {
+                view: SnapshotView::Drift,
+                drop_messages,
+            };
+            let link = encode(&capture_with(&c, opts, Some(&judged)).unwrap());
+            let opened = decode(&link).unwrap().open();
+            let carried = opened.drift.expect("carried");
+            assert_eq!(carried.render, judged.render);
+            assert_eq!(carried.revision, judged.revision);
+            assert_eq!(carried.unconfirmed, 1);
+            assert_eq!(
+                (carried.drift.compared, carried.drift.not_compared.len()),
+                (39, 1)
+            );
+            let f = &carried.drift.findings[0];
+            assert_eq!(f.subject, subject);
+            assert!(!f.evidence[0].contains("hunter2"), "{}", f.evidence[0]);
+            assert_eq!(f.message.contains(&said), !drop_messages, "{}", f.message);
+        }
+        let plain = decode(&encode(
+            &capture(
+                &c,
+                SnapshotOptions {
+                    view: SnapshotView::Graph,
+                    drop_messages: false,
+                },
+            )
+            .unwrap(),
+        ));
+        assert_eq!(plain.unwrap().open().drift, None);
+        assert_eq!(SnapshotView::parse("drift"), SnapshotView::Drift);
     }
 
     #[test]
