@@ -50,6 +50,10 @@ def build(target):
     env = dict(os.environ)
     linker = f"CARGO_TARGET_{target.upper().replace('-', '_')}_LINKER"
     env[linker] = "rust-lld"
+    # ring (rustls's crypto, for --live https://) has C and assembly: clang cross-compiles them
+    # for both targets with no musl sysroot (ring's build.rs), llvm-ar archives them.
+    env[f"CC_{target.replace('-', '_')}"] = "clang"
+    env[f"AR_{target.replace('-', '_')}"] = "llvm-ar"
     env["CARGO_PROFILE_RELEASE_STRIP"] = "symbols"
     subprocess.run(
         ["cargo", "build", "--release", "--locked", "-q", "-p", "fluxlens-check", "--target", target],

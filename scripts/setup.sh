@@ -18,13 +18,14 @@ BROTLI_MODULES="/usr/lib/nginx/modules/ngx_http_brotli_static_module.so /usr/lib
 if [ -z "${FLUXLENS_BUILD_ONLY:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v nginx >/dev/null \
    || ! command -v brotli >/dev/null || ! ls $BROTLI_MODULES >/dev/null 2>&1 || ! python3 -c 'import yaml' 2>/dev/null \
    || ! command -v qemu-aarch64-static >/dev/null || ! command -v buildah >/dev/null || ! command -v mmdebstrap >/dev/null \
-   || ! command -v podman >/dev/null; }; then
-  say "installing chromium, chromium-driver, nginx with brotli's static and filter modules, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap (apt)"
+   || ! command -v podman >/dev/null || ! command -v clang >/dev/null || ! command -v llvm-ar >/dev/null; }; then
+  say "installing chromium, chromium-driver, nginx with brotli's static and filter modules, brotli, python3-yaml, qemu-user-static, buildah, podman, mmdebstrap, clang, llvm (apt)"
   $SUDO apt-get update -qq
   # qemu-user-static runs the arm64 release binary in make test (scripts/release-test.sh);
   # buildah, podman and mmdebstrap build the deploy image from Debian's packages (image-test.sh).
+  # clang and llvm-ar build ring's C for the plugin's static musl binaries (scripts/release.py).
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver nginx-light \
-    libnginx-mod-http-brotli-static libnginx-mod-http-brotli-filter brotli python3-yaml qemu-user-static buildah podman mmdebstrap >/dev/null
+    libnginx-mod-http-brotli-static libnginx-mod-http-brotli-filter brotli python3-yaml qemu-user-static buildah podman mmdebstrap clang llvm >/dev/null
 fi
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown || { say "adding wasm32 target"; rustup target add wasm32-unknown-unknown; }

@@ -8,8 +8,8 @@ pub const USAGE: &str = "\
 usage: fluxlens-check [--base BASE] [--format markdown|json|github|sarif] [--profile upstream|enterprise|fips]
                       [--fail-on info|low|medium|high|critical] HEAD
        fluxlens-check --clusters DIR [--format …] [--profile …] [--fail-on …]
-       fluxlens-check drift --live URL [--cookie C | --token T] [--revision SHA] [--repo DIR]
-                      [--format …] [--fail-on …] RENDER
+       fluxlens-check drift --live URL [--cookie C | --token T] [--ca-file PEM] [--revision SHA]
+                      [--repo DIR] [--format …] [--fail-on …] RENDER
 
 Runs fluxlens's rules over the rendered manifests of a change (HEAD, and BASE when given: a
 YAML or JSON file, or a directory of them) and reports what the change adds. With --clusters,
@@ -18,7 +18,9 @@ touches, then each touched cluster's report; the exit code is the worst cluster'
 drift judges a render (what `check` takes as HEAD) against a live Flux Operator status API,
 read-only: what is declared and absent, what runs undeclared, the delivery fields and verify
 that differ, the commit the root applied. --cookie (FLUXLENS_COOKIE) is the operator's session
-cookie, --token (FLUXLENS_TOKEN) a bearer for a proxy in front; neither is ever printed.
+cookie, --token (FLUXLENS_TOKEN) a bearer for a proxy in front; neither is ever printed. An
+https:// address is verified against Mozilla's roots, or only the CAs of --ca-file
+(FLUXLENS_CA_FILE) for a private one; verification is never turned off.
 Exit: 0 nothing added at or above --fail-on (default high), 1 something is, 2 unreadable input.";
 
 /// How the output is written.
@@ -48,6 +50,8 @@ pub struct DriftArgs {
     /// The status API's address.
     pub live: String,
     pub auth: Auth,
+    /// The CAs an `https://` address is verified against instead of Mozilla's roots (PEM).
+    pub ca_file: Option<PathBuf>,
     /// The commit the render was made from.
     pub revision: Option<String>,
     /// A clone that holds both commits, to count how far apart they are.
@@ -103,8 +107,9 @@ fn fail_on_of(v: &str) -> Result<Severity, String> {
     ))
 }
 
-/// `drift --live URL [--cookie C] [--token T] [--revision SHA] [--repo DIR] RENDER`; `env`
-/// reads FLUXLENS_COOKIE and FLUXLENS_TOKEN where no flag gives them.
+/// `drift --live URL [--cookie C] [--token T] [--ca-file PEM] [--revision SHA] [--repo DIR]
+/// RENDER`; `env` reads FLUXLENS_COOKIE, FLUXLENS_TOKEN and FLUXLENS_CA_FILE where no flag
+/// gives them.
 pub fn parse_drift(
     args: Vec<std::ffi::OsString>,
     env: impl Fn(&str) -> Option<String>,
@@ -113,12 +118,14 @@ pub fn parse_drift(
     let mut p = lexopt::Parser::from_args(args);
     let (mut live, mut cookie, mut token, mut revision, mut repo, mut render) =
         (None, None, None, None, None, None);
+    let mut ca_file = None;
     let (mut format, mut fail_on) = (Format::Markdown, Severity::High);
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
             Long("live") => live = Some(text(&mut p)?),
             Long("cookie") => cookie = Some(text(&mut p)?),
             Long("token") => token = Some(text(&mut p)?),
+            Long("ca-file") => ca_file = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
             Long("revision") => revision = Some(text(&mut p)?),
             Long("repo") => repo = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
             Long("format") => format = format_of(&text(&mut p)?)?,
@@ -138,9 +145,15 @@ pub fn parse_drift(
             .or_else(|| env("FLUXLENS_TOKEN"))
             .filter(|t| !t.is_empty()),
     };
+    let ca_file = ca_file.or_else(|| {
+        env("FLUXLENS_CA_FILE")
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from)
+    });
     Ok(Command::Drift(DriftArgs {
         live,
         auth,
+        ca_file,
         revision,
         repo,
         render,

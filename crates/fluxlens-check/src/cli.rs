@@ -12,8 +12,8 @@ pub const PLUGIN_USAGE: &str = "\
 usage: flux lens check [--base BASE] [--format markdown|json|github|sarif]
                        [--profile upstream|enterprise|fips] [--fail-on info|low|medium|high|critical] HEAD
        flux lens check --clusters DIR [--format …] [--profile …] [--fail-on …]
-       flux lens drift --live URL [--cookie C | --token T] [--revision SHA] [--repo DIR]
-                       [--format …] [--fail-on …] RENDER
+       flux lens drift --live URL [--cookie C | --token T] [--ca-file PEM] [--revision SHA]
+                       [--repo DIR] [--format …] [--fail-on …] RENDER
        flux lens version
 
 fluxlens as a Flux CLI plugin: `flux lens check` is fluxlens-check (its flags, output and exit
@@ -111,6 +111,7 @@ fn complete(words: &[OsString]) -> String {
                 "--live",
                 "--cookie",
                 "--token",
+                "--ca-file",
                 "--revision",
                 "--repo",
                 "--format",
@@ -265,6 +266,7 @@ mod tests {
             panic!("not a drift command")
         };
         assert_eq!(d.auth.token.as_deref(), Some("from-env"));
+        assert_eq!(d.ca_file, None);
         assert_eq!(
             (d.auth.cookie, d.revision.as_deref()),
             (None, Some("abc1234"))
@@ -287,6 +289,16 @@ mod tests {
             Ok(Command::Drift(_))
         ));
         assert_eq!(complete(&os(&["drift", "--li"])), "--live\n:4\n");
+        assert_eq!(complete(&os(&["drift", "--ca"])), "--ca-file\n:4\n");
+        let ca_env = |name: &str| (name == "FLUXLENS_CA_FILE").then(|| "/etc/ca.pem".to_string());
+        let with_ca = |flags: &[&str]| match args::parse_drift(os(flags), ca_env) {
+            Ok(Command::Drift(d)) => d.ca_file,
+            other => panic!("not a drift command: {other:?}"),
+        };
+        let from_env = with_ca(&["--live", "https://x", "r.yaml"]);
+        assert_eq!(from_env, Some(std::path::PathBuf::from("/etc/ca.pem")));
+        let from_flag = with_ca(&["--live", "https://x", "--ca-file", "mine.pem", "r.yaml"]);
+        assert_eq!(from_flag, Some(std::path::PathBuf::from("mine.pem")));
     }
 
     #[test]

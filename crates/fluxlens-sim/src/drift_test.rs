@@ -37,6 +37,7 @@ fn args(url: &str, render: &Path) -> DriftArgs {
     DriftArgs {
         live: url.to_string(),
         auth: Auth::default(),
+        ca_file: None,
         revision: None,
         repo: None,
         render: render.to_path_buf(),
@@ -336,4 +337,122 @@ async fn a_root_verify_patch_that_missed_is_fail_open_on_the_live_root() {
             .remediation
             .contains("spec.kustomize.patches")
     );
+}
+
+/// The test CA's files (`testdata/tls/README.md`).
+fn tls_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/tls")
+        .join(name)
+}
+
+/// A TLS front for the plain server at `backend` (`http://host:port`) on a free port, with the
+/// test CA's certificate for localhost: what an ingress before the operator's web server is to
+/// the command line. One request a connection, relayed whole.
+fn tls_front(backend: &str) -> u16 {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer> = CertificateDer::pem_file_iter(tls_file("leaf.pem"))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let key = PrivateKeyDer::from_pem_file(tls_file("leaf.key")).unwrap();
+    // The crate's one provider (ring, as the command line's).
+    let config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    let config = Arc::new(config);
+    let backend = backend.trim_start_matches("http://").to_string();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for tcp in listener.incoming().flatten() {
+            let (config, backend) = (config.clone(), backend.clone());
+            // A refused handshake ends its connection only.
+            std::thread::spawn(move || relay(config, tcp, &backend));
+        }
+    });
+    port
+}
+
+fn relay(
+    config: Arc<rustls::ServerConfig>,
+    tcp: std::net::TcpStream,
+    backend: &str,
+) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    let conn = rustls::ServerConnection::new(config).map_err(std::io::Error::other)?;
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    let request = read_request(&mut tls)?;
+    let mut up = std::net::TcpStream::connect(backend)?;
+    up.write_all(&request)?;
+    let mut answer = Vec::new();
+    up.read_to_end(&mut answer)?;
+    tls.write_all(&answer)?;
+    tls.conn.send_close_notify();
+    tls.flush()
+}
+
+/// One HTTP/1.1 request, with `Connection: close` so that the server's answer ends with its
+/// connection.
+fn read_request(r: &mut impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if r.read(&mut byte)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let lines: Vec<&str> = head
+        .trim_end()
+        .split("\r\n")
+        .filter(|l| !l.to_ascii_lowercase().starts_with("connection:"))
+        .collect();
+    let length = lines
+        .iter()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    r.read_exact(&mut body)?;
+    let mut out = format!("{}\r\nConnection: close\r\n\r\n", lines.join("\r\n")).into_bytes();
+    out.extend(body);
+    Ok(out)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_https_address_is_verified_against_the_ca_given_and_refused_without_it() {
+    let s = state("demo");
+    let render = render_of(&s, "demo-tls");
+    let plain = serve(s.clone()).await;
+    let port = tls_front(&plain);
+    // Through the front, with its CA: the same judgement as over plain HTTP.
+    let mut a = args(&format!("https://localhost:{port}"), &render);
+    a.ca_file = Some(tls_file("ca.pem"));
+    let j = drift(a).await.unwrap();
+    assert!(j.drift.findings.is_empty(), "{:?}", rules(&j));
+    assert_eq!(j.drift.compared, s.store.read().unwrap().entries.len());
+    // Without it, Mozilla's roots do not know the test CA: the run stops and says what to do.
+    let err = drift(args(&format!("https://localhost:{port}"), &render))
+        .await
+        .unwrap_err();
+    assert!(err.contains("--ca-file"), "{err}");
+    assert!(err.to_lowercase().contains("certificate"), "{err}");
+    assert!(!err.contains("try again"), "{err}");
+    // A certificate for another name is refused even with the CA (the leaf names localhost
+    // and 127.0.0.1 only).
+    let mut other = args(&format!("https://127.0.0.2:{port}"), &render);
+    other.ca_file = Some(tls_file("ca.pem"));
+    assert!(drift(other).await.is_err());
+    // A file that holds no certificate says so before anything is asked.
+    let mut bad = args(&format!("https://localhost:{port}"), &render);
+    bad.ca_file = Some(tls_file("README.md"));
+    let err = drift(bad).await.unwrap_err();
+    assert!(err.contains("holds no PEM certificate"), "{err}");
 }

@@ -10,7 +10,9 @@ use fluxlens_core::wire::error::{ApiError, classify, decode};
 use fluxlens_core::wire::inventory::InventoryObjectsResponse;
 use fluxlens_core::wire::report::FluxReport;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Duration;
+use ureq::tls::{PemItem, RootCerts, TlsConfig, TlsProvider};
 
 /// One answer may be at most this large (a batch of 500 full objects is a few MB).
 const MAX_ANSWER_BYTES: u64 = 64 << 20;
@@ -40,10 +42,43 @@ fn userinfo_end(url: &str) -> Option<(usize, usize)> {
     Some((scheme_end, scheme_end + at))
 }
 
+/// The CAs an `https://` address is verified against: Mozilla's roots, or only the
+/// certificates of `ca_file` (a private CA's). Verification is never turned off.
+fn trusted(ca_file: Option<&Path>) -> Result<RootCerts, String> {
+    let Some(path) = ca_file else {
+        return Ok(RootCerts::WebPki);
+    };
+    let shown = path.display();
+    let pem = std::fs::read(path).map_err(|e| format!("--ca-file {shown}: {e}"))?;
+    let mut certs = Vec::new();
+    for item in ureq::tls::parse_pem(&pem) {
+        match item {
+            Ok(PemItem::Certificate(c)) => certs.push(c),
+            Ok(_) => {} // a key beside the certificates is not trusted, nor needed
+            Err(e) => return Err(format!("--ca-file {shown}: not PEM certificates ({e})")),
+        }
+    }
+    if certs.is_empty() {
+        return Err(format!("--ca-file {shown}: holds no PEM certificate"));
+    }
+    Ok(RootCerts::from(certs))
+}
+
+/// A refused certificate, with what to do: rustls's verdict reaches here inside an I/O error,
+/// named by its text ("invalid peer certificate: UnknownIssuer").
+fn with_tls_hint(error: String) -> String {
+    match error.contains("certificate") {
+        true => format!(
+            "{error}; a server whose certificate a private CA signed is verified with --ca-file (its CA's PEM)"
+        ),
+        false => error,
+    }
+}
+
 impl Api {
-    /// The API at `url` (`http://host:port`, the operator's web server or a proxy on this
-    /// machine); the error says why an address cannot be used.
-    pub fn new(url: &str, auth: Auth) -> Result<Api, String> {
+    /// The API at `url` (`http://` or `https://`: the operator's web server, an ingress or a
+    /// proxy in front); the error says why an address cannot be used.
+    pub fn new(url: &str, auth: Auth, ca_file: Option<&Path>) -> Result<Api, String> {
         let base = url.trim_end_matches('/').to_string();
         if userinfo_end(&base).is_some() {
             return Err(format!(
@@ -51,19 +86,22 @@ impl Api {
                 printable(&base)
             ));
         }
-        if base.starts_with("https://") {
+        let host = base
+            .strip_prefix("https://")
+            .or_else(|| base.strip_prefix("http://"));
+        if host.is_none_or(str::is_empty) {
             return Err(format!(
-                "--live {base}: this build speaks plain HTTP only; reach the API through a port-forward (kubectl -n flux-system port-forward svc/flux-operator 9080:9080, then --live http://127.0.0.1:9080)"
-            ));
-        }
-        if !base.starts_with("http://") || base.len() <= "http://".len() {
-            return Err(format!(
-                "--live {}: not an http:// address",
+                "--live {}: not an http:// or https:// address",
                 printable(&base)
             ));
         }
+        let tls = TlsConfig::builder()
+            .provider(TlsProvider::Rustls)
+            .root_certs(trusted(ca_file)?)
+            .build();
         let seconds = fluxlens_core::load::REQUEST_TIMEOUT_SECONDS;
         let agent = ureq::Agent::config_builder()
+            .tls_config(tls)
             .timeout_global(Some(Duration::from_secs(seconds.into())))
             .http_status_as_error(false)
             // A redirect of an API read is a sign-in page: said, not followed.
@@ -103,7 +141,7 @@ impl Api {
             ureq::Error::Timeout(_) => ApiError::Timeout {
                 seconds: fluxlens_core::load::REQUEST_TIMEOUT_SECONDS,
             },
-            other => ApiError::Network(other.to_string()),
+            other => ApiError::Network(with_tls_hint(other.to_string())),
         })?;
         let status = resp.status().as_u16();
         let content_type = resp
@@ -196,12 +234,14 @@ mod tests {
             "http://127.0.0.1:9080/x"
         );
         assert_eq!(printable("http://127.0.0.1:9080"), "http://127.0.0.1:9080");
-        let Err(e) = Api::new("http://admin:hunter2@127.0.0.1:9080", Auth::default()) else {
+        let Err(e) = Api::new("http://admin:hunter2@127.0.0.1:9080", Auth::default(), None) else {
             panic!("accepted credentials in the address")
         };
         assert!(!e.contains("hunter2"), "{e}");
-        assert!(Api::new("https://flux.example.com", Auth::default()).is_err());
-        assert!(Api::new("127.0.0.1:9080", Auth::default()).is_err());
-        assert!(Api::new("http://127.0.0.1:9080/", Auth::default()).is_ok());
+        assert!(Api::new("https://flux.example.com", Auth::default(), None).is_ok());
+        assert!(Api::new("https://", Auth::default(), None).is_err());
+        assert!(Api::new("ftp://flux.example.com", Auth::default(), None).is_err());
+        assert!(Api::new("127.0.0.1:9080", Auth::default(), None).is_err());
+        assert!(Api::new("http://127.0.0.1:9080/", Auth::default(), None).is_ok());
     }
 }

@@ -37,12 +37,13 @@ pub fn judge(args: &DriftArgs) -> Result<Judged, String> {
     };
     let tree = crate::tree_at(&args.render).map_err(|e| e.to_string())?;
     let declared = model(&tree, Assume::Nothing, &BTreeSet::new());
-    let api = live::Api::new(&args.live, args.auth.clone())?;
+    let api = live::Api::new(&args.live, args.auth.clone(), args.ca_file.as_deref())?;
     // The dashboard retries what may pass; a run says it and stops (its caller retries).
     let at = |e: fluxlens_core::wire::error::ApiError| {
         let text = e.to_string();
         let text = text.strip_suffix("; retrying").unwrap_or(&text);
-        match e.retryable() {
+        // A refused certificate is refused again: what to do is said instead (live.rs).
+        match e.retryable() && !text.contains("--ca-file") {
             true => format!("{}: {text} (try again)", api.address()),
             false => format!("{}: {text}", api.address()),
         }
