@@ -765,7 +765,7 @@ fn a_deletion_with_its_namespace_that_leaves_a_dependant_fails() {
         assert!(!md.contains(never), "{never}: {md}");
     }
     assert!(
-        md.contains("1 object never reconciles after the merge"),
+        md.contains("1 object never reaches its new spec after the merge:\n- "),
         "{md}"
     );
     // The same dependant on a namespace no render ever held stays "not in this render".

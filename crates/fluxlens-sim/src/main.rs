@@ -3,6 +3,8 @@
 
 mod args;
 mod clocks;
+#[cfg(test)]
+mod clusters_test;
 mod computed;
 #[cfg(test)]
 mod conformance;

@@ -225,11 +225,24 @@ fn order(out: &mut String, r: &Report) {
             fluxlens_core::analyses::verdict::plural(o.waves.len(), "wave")
         ));
     } else {
+        // Each with its chain here: a chain a finding holds is not always one this change
+        // added (an object nothing applies is no finding), so "see below" could point at nothing.
         out.push_str(&format!(
-            "{} never {} after the merge (the findings below hold the chain of waits).\n",
+            "{} never {} {} new spec after the merge:\n",
             fluxlens_core::analyses::verdict::plural(o.stuck.len(), "object"),
-            fluxlens_core::util::words::agree(o.stuck.len(), "reconciles", "reconcile")
+            fluxlens_core::util::words::agree(o.stuck.len(), "reaches", "reach"),
+            fluxlens_core::util::words::agree(o.stuck.len(), "its", "their")
         ));
+        for s in o.stuck.iter().take(8) {
+            let chain = fluxlens_core::analyses::order::describe(&s.object, &s.chain);
+            out.push_str(&format!("- {}\n", cell(&chain)));
+        }
+        if o.stuck.len() > 8 {
+            out.push_str(&format!("- … {} in all\n", o.stuck.len()));
+        }
+        out.push_str(
+            "\nWhat does, wave by wave (the root Kustomization runs first at its current spec, applying the repository):\n",
+        );
     }
     for (i, w) in o.waves.iter().enumerate().take(8) {
         let names: Vec<String> = w.iter().take(8).map(|k| cell(&k.to_string())).collect();
