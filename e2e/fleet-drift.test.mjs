@@ -14,9 +14,9 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const CLUSTERS = [
-  { name: 'prod-eu', scenario: 'demo', render: true, labels: { env: 'prod' } },
-  { name: 'broken', scenario: 'demo', render: '/renders/missing.yaml', labels: { env: 'prod' } },
-  { name: 'lab', scenario: 'enterprise-fips', labels: { env: 'dev' } },
+  { name: 'prod-eu', scenario: 'demo', render: true, labels: { env: 'prod', wave: '1' } },
+  { name: 'broken', scenario: 'demo', render: '/renders/missing.yaml', labels: { env: 'prod', wave: '1' } },
+  { name: 'lab', scenario: 'enterprise-fips', labels: { env: 'dev', wave: '2' } },
 ];
 
 const control = (sim, cluster, q) =>
@@ -30,7 +30,7 @@ test('each row counts drift against its render as it happens, and links to the s
   const sim = await startSim(['--scenario', dir]);
   try {
     const page = await newPage(browser);
-    await page.goto(`${sim.base}/fleet?poll=2`);
+    await page.goto(`${sim.base}/fleet?poll=2&waves=wave`);
     await page.locator('tr[data-cluster="prod-eu"][data-drift="0"]').waitFor({ timeout: 30000 });
     const cell = row(page, 'prod-eu').locator('td[data-count="drift"]');
     assert.match(await cell.textContent(), /in sync: 190 objects compared/);
@@ -47,6 +47,10 @@ test('each row counts drift against its render as it happens, and links to the s
     await control(sim, 'prod-eu', 'set-spec?object=Kustomization/flux-system/tenants&field=suspend&value=true');
     await page.locator('tr[data-cluster="prod-eu"][data-drift="1"]').waitFor({ timeout: 30000 });
     assert.equal(await row(page, 'prod-eu').getAttribute('data-drift-worst'), 'high');
+    // A wave goes on only once the one before runs its renders.
+    const held = await page.locator('li[data-wave="2"]').textContent();
+    assert.match(held, /prod-eu \(.*?drifts from its render \(1 finding at high or critical\)/);
+    assert.match(held, /broken \(.*?its render \/renders\/missing\.yaml cannot be read/);
     // A deletion: absent only once the cluster's server answered NotFound for that key.
     await control(sim, 'prod-eu', 'delete?object=Kustomization/flux-system/infra-controllers');
     await page.waitForFunction(() => Number(document.querySelector('tr[data-cluster="prod-eu"]')?.dataset.drift) >= 2, null, { timeout: 30000 });

@@ -78,6 +78,9 @@ static COLUMNS: [Column; 11] = [
     column("Changed (24 h)", None),
 ];
 
+/// The drift column, there when the hub names a render for any cluster.
+static DRIFT_COLUMN: Column = column("Drift", Some(SortKey::Drift));
+
 /// The table: sortable headers, then the rows by group (one group unless `group=` is set).
 #[component]
 pub fn FleetTable(
@@ -107,7 +110,7 @@ pub fn FleetTable(
             <thead>
                 <tr>
                     {COLUMNS.iter().map(|c| header(c, query, set_query)).collect_view()}
-                    {move || with_drift.get().then(|| view! { <th scope="col">"Drift"</th> })}
+                    {move || with_drift.get().then(|| header(&DRIFT_COLUMN, query, set_query))}
                 </tr>
             </thead>
             <For

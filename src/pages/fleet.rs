@@ -148,6 +148,7 @@ fn sort_choices(labels: &[String]) -> Vec<(String, String)> {
         (SortKey::High, "high findings"),
         (SortKey::Missing, "missing references"),
         (SortKey::Updated, "last read"),
+        (SortKey::Drift, "drift against the render"),
     ];
     let mut out: Vec<(String, String)> = columns
         .into_iter()

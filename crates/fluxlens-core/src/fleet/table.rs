@@ -17,6 +17,8 @@ pub enum SortKey {
     High,
     Missing,
     Updated,
+    /// Drift against the render: the worst severities first.
+    Drift,
     /// A label's value.
     Label(String),
 }
@@ -34,6 +36,7 @@ impl SortKey {
             "high" => SortKey::High,
             "missing" => SortKey::Missing,
             "updated" => SortKey::Updated,
+            "drift" => SortKey::Drift,
             _ => SortKey::Label(s.strip_prefix("label:").filter(|k| !k.is_empty())?.into()),
         })
     }
@@ -50,6 +53,7 @@ impl SortKey {
             SortKey::High => "high".into(),
             SortKey::Missing => "missing".into(),
             SortKey::Updated => "updated".into(),
+            SortKey::Drift => "drift".into(),
             SortKey::Label(k) => format!("label:{k}"),
         }
     }
@@ -196,9 +200,21 @@ fn compare(key: &SortKey, a: &Row, b: &Row) -> Ordering {
         SortKey::High => facts(a, super::Facts::high).cmp(&facts(b, super::Facts::high)),
         SortKey::Missing => facts(a, |f| f.missing_refs).cmp(&facts(b, |f| f.missing_refs)),
         SortKey::Updated => a.updated_at_ms.cmp(&b.updated_at_ms),
+        SortKey::Drift => drift_rank(a).cmp(&drift_rank(b)),
         SortKey::Label(k) => super::waves::natural(a.labels.get(k).map_or("", String::as_str)).cmp(
             &super::waves::natural(b.labels.get(k).map_or("", String::as_str)),
         ),
+    }
+}
+
+/// Drift's findings, critical first: a row without a judgement ranks as none.
+fn drift_rank(r: &Row) -> [usize; 5] {
+    match r.facts.as_ref().and_then(|f| f.drift.as_ref()) {
+        Some(super::DriftCell::Judged(c)) => {
+            let f = c.findings;
+            [f[4], f[3], f[2], f[1], f[0]]
+        }
+        _ => [0; 5],
     }
 }
 

@@ -406,3 +406,57 @@ fn a_row_leads_with_what_fails_now() {
         f.failing_now()
     );
 }
+
+/// #70: with a render named, a cluster holds its wave back until it runs that render — no drift
+/// at or above high, a render that could be read, a judgement made; without one, drift is never
+/// a reason.
+#[test]
+fn a_cluster_given_a_render_holds_its_wave_back_while_it_drifts_from_it() {
+    let drifting = |cell: Option<DriftCell>| {
+        let mut r = row("canary", &[("wave", "1")], "v2.7.5");
+        r.render = Some("/renders/canary.yaml".into());
+        r.facts.as_mut().unwrap().drift = cell;
+        waves::holds_back(&r, Some("v2.7.5"))
+            .into_iter()
+            .filter(|w| w.contains("render"))
+            .collect::<Vec<_>>()
+    };
+    let counted = |findings: [usize; 5]| {
+        Some(DriftCell::Judged(DriftCount {
+            findings,
+            compared: 40,
+            in_sync: 38,
+            not_compared: 0,
+        }))
+    };
+    assert_eq!(drifting(counted([2, 0, 1, 0, 0])), Vec::<String>::new());
+    assert_eq!(
+        drifting(counted([0, 0, 0, 1, 1])),
+        ["drifts from its render (2 findings at high or critical)"]
+    );
+    assert_eq!(
+        drifting(Some(DriftCell::Unreadable("404".into()))),
+        ["its render /renders/canary.yaml cannot be read"]
+    );
+    assert_eq!(
+        drifting(None),
+        ["drift against /renders/canary.yaml not judged yet"]
+    );
+    // Sorted by drift, descending: the critical first, then the high, then none.
+    let with = |name: &str, cell: Option<DriftCell>| {
+        let mut r = row(name, &[], "v2.7.5");
+        r.facts.as_mut().unwrap().drift = cell;
+        r
+    };
+    let rows = [
+        with("none", None),
+        with("high", counted([0, 0, 0, 3, 0])),
+        with("critical", counted([0, 0, 0, 0, 1])),
+    ];
+    let q = TableQuery::parse("sort=drift&dir=desc");
+    let order: Vec<&str> = q.apply(&rows).iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(order, ["critical", "high", "none"]);
+    let plain = row("canary", &[("wave", "1")], "v2.7.5");
+    let reasons = waves::holds_back(&plain, Some("v2.7.5"));
+    assert!(reasons.iter().all(|w| !w.contains("render")), "{reasons:?}");
+}

@@ -95,7 +95,27 @@ pub fn holds_back(row: &Row, target: Option<&str>) -> Vec<String> {
             why.extend(not_landed.iter().cloned());
         }
     }
+    why.extend(drift_holds_back(row));
     why
+}
+
+/// With a render named, a cluster is done only when it runs it: no drift at or above high
+/// (a suspend, a verify not enforced, another branch), and a render that could be read.
+fn drift_holds_back(row: &Row) -> Option<String> {
+    let named = row.render.as_deref()?;
+    match row.facts.as_ref().and_then(|f| f.drift.as_ref()) {
+        None => Some(format!("drift against {named} not judged yet")),
+        Some(super::DriftCell::Unreadable(_)) => Some(format!("its render {named} cannot be read")),
+        Some(super::DriftCell::Judged(c)) => {
+            let high = c.findings[3] + c.findings[4];
+            (high > 0).then(|| {
+                format!(
+                    "drifts from its render ({} at high or critical)",
+                    crate::util::words::plural(high, "finding")
+                )
+            })
+        }
+    }
 }
 
 /// The waves of `rows` by `label`, in order, each with whether it may go.
