@@ -129,6 +129,12 @@ test('the commit a render was made from (revision=) judges the root\'s commit, a
     assert.match(await commit.textContent(), /ffffffffffff/);
     const href = await commit.locator('a[href^="/drift"]').getAttribute('href');
     assert.ok(href.includes(`revision=${encodeURIComponent(other)}`), href);
+    // A revision that names no commit is said, never silently dropped.
+    await page.goto(`${sim.base}${RENDER}&revision=main`);
+    const notCompared = page.locator('[data-drift="not-compared"]');
+    await notCompared.waitFor();
+    assert.match(await notCompared.textContent(), /revision=main: names no Git commit/);
+    assert.equal(await page.locator('tr[data-rule="DRIFT-05"]').count(), 0);
     assert.deepEqual(page.errors, []);
   } finally { await cleanup(browser, sim); }
 });

@@ -203,13 +203,20 @@ fn shown(state: AppState, declared: DeclaredMemo, revision: Option<String>) -> S
         };
         let rendered = revision.as_deref().and_then(drift::Commit::parse);
         let carried_at = None;
-        let drift = drift::judge(&drift::Input {
+        let mut drift = drift::judge(&drift::Input {
             declared: &c,
             live: &d.cluster,
             asked: &asked,
             rendered: rendered.as_ref(),
             behind: None,
         });
+        if let Some(r) = revision.as_deref().filter(|_| rendered.is_none()) {
+            let why =
+                "names no Git commit (a SHA, or BRANCH@sha1:SHA): the root's commit is not judged";
+            drift
+                .not_compared
+                .push((format!("revision={r}"), why.into()));
+        }
         let live = live_status(&drift, &d.cluster);
         let enc = fluxlens_core::util::query::encode;
         let link = texts.url.map(|u| match &revision {
