@@ -12,6 +12,8 @@
 #                             a mounted ConfigMap), unless FLUXLENS_FLEET holds the text itself
 #   FLUXLENS_KIT_DIR          fleet: deploy/render.py and its templates (/usr/share/fluxlens-kit)
 #   FLUXLENS_APP_DIR          fleet: the built app (/usr/share/fluxlens)
+#   FLUXLENS_RENDERS_DIR      fleet: the renders the fleet file names, served at /renders/
+#                             (/etc/fluxlens/renders, a mounted ConfigMap)
 #   FLUXLENS_API              the flux-operator web server (http://flux-operator.flux-system.svc:9080)
 #   FLUXLENS_UI               beside-operator: the operator UI (default: FLUXLENS_API)
 #   FLUXLENS_FRAME_ANCESTORS  who may embed fluxlens in an iframe ('self')
@@ -59,7 +61,8 @@ if [ "$mode" = fleet ]; then
   [ -r "$file" ] || fail "fleet: no fleet file at $file (mount one, or set FLUXLENS_FLEET)"
   brotli_flag=""
   [ -f "$brotli_static" ] && [ -f "$brotli_filter" ] && brotli_flag=--brotli
-  python3 "$kit/render.py" --dist "$app" --fleet "$file" --listen "$listen" \
+  renders=${FLUXLENS_RENDERS_DIR:-/etc/fluxlens/renders}
+  python3 "$kit/render.py" --dist "$app" --fleet "$file" --listen "$listen" --renders "$renders" \
     --frame-ancestors "$ancestors" $brotli_flag --out "$run/site.conf" || exit 2
 else
   sed -e "s|http://FLUXLENS-API.invalid|$api|g" -e "s|http://FLUXLENS-UI.invalid|$ui|g" \

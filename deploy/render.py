@@ -14,6 +14,8 @@ p.add_argument("--dist", required=True)
 p.add_argument("--api", help="the flux-operator web server (one cluster)")
 p.add_argument("--fleet", help="a fleet file (YAML or JSON): clusters with name, url, labels, timeout, ui")
 p.add_argument("--listen", default="8080")
+p.add_argument("--renders", default="/etc/fluxlens/renders",
+               help="with --fleet: the folder served at /renders/, where the renders the fleet file names are (a mounted ConfigMap)")
 p.add_argument("--root", help="where nginx finds the built app, when it differs from --dist (a Docker build)")
 p.add_argument("--frame-ancestors", default="'self'")
 p.add_argument("--out", default="-")
@@ -30,7 +32,7 @@ if bool(a.api) == bool(a.fleet):
 html = open(os.path.join(a.dist, "index.html"), encoding="utf-8").read()
 scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
 hashes = " ".join(dict.fromkeys("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts))
-for name, value in [("frame-ancestors", a.frame_ancestors)]:
+for name, value in [("frame-ancestors", a.frame_ancestors), ("renders", a.renders)]:
     if any(c in value for c in ";\n{}"):
         sys.exit(f"render.py: --{name} must not contain ; newline or braces")
 template = "fluxlens-fleet.conf.template" if a.fleet else "fluxlens-subpath.conf.template" if a.subpath else "fluxlens.conf.template"
@@ -48,6 +50,7 @@ api = (a.api or "http://unused.invalid").rstrip("/")
 types = re.search(r"\n    gzip_types ([^;]+);", conf).group(1)
 brotli = "\n    ".join(["brotli_static on;", "brotli on;", "brotli_comp_level 6;", f"brotli_types {types};"])
 values = {"@LISTEN@": a.listen, "@DIST@": a.root or os.path.abspath(a.dist), "@API@": api, "@FRAME_ANCESTORS@": a.frame_ancestors, "@SCRIPT_HASHES@": hashes,
+          "@RENDERS@": os.path.abspath(a.renders).rstrip("/"),
           "@UI@": (a.ui or api).rstrip("/"), "@PLUGIN@": a.plugin_root or os.path.join(here, "plugin"),
           "@BROTLI@": brotli if a.brotli else "# brotli: not enabled (render with --brotli where the modules are loaded)"}
 for k, v in values.items():

@@ -19,7 +19,7 @@ const CLUSTERS = [
   { name: 'edge-1', scenario: 'demo', labels: { env: 'prod', wave: '3' } },
   { name: 'partner', scenario: 'multitenant', labels: { env: 'prod', wave: '3' }, faults: { oidc: '1' }, ui: 'https://flux.partner.example' },
 ];
-let browser, sim, nginx, base, deadPort;
+let browser, sim, nginx, base, deadPort, renders;
 
 before(async () => {
   browser = await launch();
@@ -29,18 +29,24 @@ before(async () => {
   deadPort = await freePort();
   // The kit's fleet file: each cluster's web server, reachable from the hub only; edge-1's
   // server is down (nothing listens on its port).
+  // The renders folder a CI job would fill: prod-eu's render as its repository holds it;
+  // prod-us names one that is not there.
+  renders = mkdtempSync(join(tmpdir(), 'fluxlens-renders-'));
+  writeFileSync(join(renders, 'prod-eu.yaml'), await (await fetch(`${sim.base}/clusters/prod-eu/__sim/render.yaml`)).text());
+  const rendered = { 'prod-eu': '/renders/prod-eu.yaml', 'prod-us': '/renders/prod-us.yaml' };
   const fleet = CLUSTERS.map((c) => ({
     name: c.name,
     url: c.name === 'edge-1' ? `http://127.0.0.1:${deadPort}` : `${sim.base}/clusters/${c.name}`,
     labels: c.labels,
     timeout: 10,
     ...(c.ui ? { ui: c.ui } : {}),
+    ...(rendered[c.name] ? { render: rendered[c.name] } : {}),
   }));
   const file = join(dir, 'kit-fleet.yaml');
   writeFileSync(file, `# YAML, as a platform team writes it\n${JSON.stringify({ clusters: fleet })}\n`);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', `${ROOT}dist`, '--fleet', file, '--listen', `127.0.0.1:${port}`, '--brotli']).toString();
+  const site = execFileSync('python3', [`${ROOT}deploy/render.py`, '--dist', `${ROOT}dist`, '--fleet', file, '--listen', `127.0.0.1:${port}`, '--brotli', '--renders', renders]).toString();
   nginx = await startNginx(site, port);
 });
 
@@ -249,5 +255,24 @@ test('each cluster row says what changed in the 24 hours before its read, and li
   assert.equal(await cell.locator('a').getAttribute('href'), '/clusters/prod-eu/changes?since=24h');
   // The down cluster, never read: no phrase invented.
   assert.equal(await page.locator('tr[data-cluster="edge-1"] [data-changed]').getAttribute('data-changed'), '');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the hub serves the renders its fleet file names, and each row counts its drift against its own', async () => {
+  const served = await fetch(`${base}/renders/prod-eu.yaml`);
+  assert.equal(served.status, 200);
+  assert.equal(served.headers.get('content-type'), 'application/yaml');
+  assert.equal(served.headers.get('cache-control'), 'no-cache');
+  // A missing render is a 404, never the app's page in its place.
+  assert.equal((await fetch(`${base}/renders/prod-us.yaml`)).status, 404);
+  const page = await newPage(browser);
+  await page.goto(`${base}/fleet`);
+  const counted = page.locator('tr[data-cluster="prod-eu"]:not([data-drift=""])');
+  await counted.waitFor({ timeout: 60000 });
+  assert.match(await counted.getAttribute('data-drift'), /^\d+$/);
+  assert.match(await counted.locator('td[data-count="drift"]').textContent(), /objects compared/);
+  await page.locator('tr[data-cluster="prod-us"][data-drift="unreadable"]').waitFor({ timeout: 60000 });
+  assert.match(await page.locator('tr[data-cluster="prod-us"] td[data-count="drift"]').textContent(), /\/renders\/prod-us\.yaml answered 404/);
+  assert.match(await page.locator('tr[data-cluster="canary"] td[data-count="drift"]').textContent(), /no render named/);
   assert.deepEqual(page.errors, []);
 });

@@ -163,7 +163,7 @@ fn the_fleet_kit_forwards_each_clusters_reads_only_and_publishes_no_upstream() {
     )
     .unwrap();
     // The renders the file names are files, a missing one a 404 (never the app's page).
-    assert!(conf.contains("location ^~ /renders/ {\n        try_files $uri =404;"));
+    assert!(conf.contains("location ^~ /renders/ {\n        alias /etc/fluxlens/renders/;"));
     for name in ["prod-eu", "lab"] {
         // One exact location per allowed endpoint, its one method (api/mod.rs pins the same
         // list against the standalone template).
@@ -302,6 +302,10 @@ fn the_fleet_overlay_runs_fleet_mode_with_the_file_where_the_entrypoint_reads_it
     assert!(entrypoint.contains("file=${FLUXLENS_FLEET_FILE:-/etc/fluxlens/fleet/fleet.yaml}"));
     assert!(patches[1].contains("mountPath: /etc/fluxlens/fleet"));
     assert!(patches[1].contains(&format!("name: {}", generated["name"].as_str().unwrap())));
+    // The renders, optional, where the entrypoint serves them from by default.
+    assert!(entrypoint.contains("renders=${FLUXLENS_RENDERS_DIR:-/etc/fluxlens/renders}"));
+    assert!(patches[1].contains("mountPath: /etc/fluxlens/renders"));
+    assert!(patches[1].contains("name: fluxlens-renders, optional: true"));
     // The example fleet file renders.
     let conf = render_fleet(&read("deploy/kubernetes-fleet/fleet.yaml")).unwrap();
     assert_eq!(conf.matches("    # cluster ").count(), 3);
