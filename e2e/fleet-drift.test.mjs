@@ -49,7 +49,7 @@ test('each row counts drift against its render as it happens, and links to the s
     assert.equal(await row(page, 'prod-eu').getAttribute('data-drift-worst'), 'high');
     // A wave goes on only once the one before runs its renders.
     const held = await page.locator('li[data-wave="2"]').textContent();
-    assert.match(held, /prod-eu \(.*?drifts from its render \(1 finding at high or critical\)/);
+    assert.match(held, /prod-eu \(.*?drifts from its render: 1 finding at high or critical/);
     assert.match(held, /broken \(.*?its render \/renders\/missing\.yaml cannot be read/);
     // A deletion: absent only once the cluster's server answered NotFound for that key.
     await control(sim, 'prod-eu', 'delete?object=Kustomization/flux-system/infra-controllers');

@@ -432,7 +432,7 @@ fn a_cluster_given_a_render_holds_its_wave_back_while_it_drifts_from_it() {
     assert_eq!(drifting(counted([2, 0, 1, 0, 0])), Vec::<String>::new());
     assert_eq!(
         drifting(counted([0, 0, 0, 1, 1])),
-        ["drifts from its render (2 findings at high or critical)"]
+        ["drifts from its render: 2 findings at high or critical"]
     );
     assert_eq!(
         drifting(Some(DriftCell::Unreadable("404".into()))),

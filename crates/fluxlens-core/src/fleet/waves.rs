@@ -110,7 +110,7 @@ fn drift_holds_back(row: &Row) -> Option<String> {
             let high = c.findings[3] + c.findings[4];
             (high > 0).then(|| {
                 format!(
-                    "drifts from its render ({} at high or critical)",
+                    "drifts from its render: {} at high or critical",
                     crate::util::words::plural(high, "finding")
                 )
             })
