@@ -90,12 +90,16 @@ test('the signatures table sorts by a column in the URL, keeps its header in vie
     await page.reload();
     await table.waitFor();
     assert.deepEqual(await blast(), down);
-    // Sticky header: after scrolling the table's box, the header row is still at its top.
-    const scroller = page.locator('.fl-scroll').first();
-    const before = await scroller.boundingBox();
-    await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight; });
-    const head = await table.locator('thead th').first().boundingBox();
-    assert.ok(Math.abs(head.y - before.y) < 2, `header at ${head.y}, box at ${before.y}`);
+    // Sticky header: after scrolling the table's box, the header row is still at its top. Both
+    // read in one frame once the load has settled: a notice above the table that goes as the
+    // load completes moved the box between two reads (failed once on a fresh clone).
+    await page.waitForFunction(() => performance.getEntriesByName('fluxlens:load-settled').length > 0, null, { timeout: 10000 });
+    const { head, box } = await page.locator('.fl-scroll').first().evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+      const th = el.querySelector('thead th');
+      return { head: th.getBoundingClientRect().y, box: el.getBoundingClientRect().y };
+    });
+    assert.ok(Math.abs(head - box) < 2, `header at ${head}, box at ${box}`);
     // A long revision is shortened; the full value is its title and the copy button's label.
     const digest = table.locator('tr[data-node-id="OCIRepository/apps/broad-identity"] [data-digest]').first();
     const full = await digest.getAttribute('data-digest');
