@@ -4,6 +4,7 @@
 //! the same sign-in rule as the last visit's copy (`kept`): dropped whenever the server turns
 //! the user away, never shown to a user signed out since.
 
+use super::snapshot::forms;
 use super::snapshot::{SnapshotError, seal, unseal_within};
 use crate::analyses::changes::digest::VisitDigest;
 use crate::wire::auth::AuthProvider;
@@ -29,6 +30,12 @@ pub struct Visits {
     identity: Option<String>,
     pub list: Vec<VisitDigest>,
 }
+
+forms::json_form!(Visits {
+    signed_in: or_default, set;
+    identity: maybe, set;
+    list: need_list, set;
+});
 
 impl Visits {
     /// Adds the digest of a read at `now_ms` (replacing the newest when it is within the hour),
@@ -69,7 +76,7 @@ impl Visits {
         self.signed_in = super::snapshot::kept::sign_in(cookie) == Some(true);
         self.identity = super::snapshot::kept::identity(report);
         loop {
-            let text = seal(PREFIX, &serde_json::to_vec(self).ok()?);
+            let text = seal(PREFIX, &forms::to_text(&*self));
             if text.len() <= MAX_VISITS_BYTES {
                 return Some(text);
             }
@@ -89,8 +96,7 @@ impl Visits {
         now: &crate::wire::FluxReport,
     ) -> Result<Visits, SnapshotError> {
         let json = unseal_within(PREFIX, text, MAX_VISITS_BYTES)?;
-        let v: Visits =
-            serde_json::from_str(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))?;
+        let v: Visits = forms::from_text(&json, "kept visits").map_err(SnapshotError::Invalid)?;
         let kept_for = v.identity.as_deref();
         if super::snapshot::kept::admits(v.signed_in, kept_for, cookie, Some(now)) {
             Ok(v)

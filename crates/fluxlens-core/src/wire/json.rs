@@ -92,6 +92,28 @@ impl ToJson for u64 {
     }
 }
 
+impl FromJson for u32 {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_u64().and_then(|n| u32::try_from(n).ok())
+    }
+}
+impl ToJson for u32 {
+    fn to_json(&self) -> Value {
+        Value::from(*self)
+    }
+}
+
+impl FromJson for usize {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_u64().and_then(|n| usize::try_from(n).ok())
+    }
+}
+impl ToJson for usize {
+    fn to_json(&self) -> Value {
+        Value::from(*self as u64)
+    }
+}
+
 /// Always `Some`: a mismatched inner value is `None`, so `Option` fields never fail.
 impl<T: FromJson> FromJson for Option<T> {
     fn from_json(v: &Value) -> Option<Self> {

@@ -8,6 +8,7 @@
 //! answered and the `auth-provider` cookie it wrote says the user is signed in. The app drops
 //! the copy whenever the server turns the user away.
 
+use super::forms;
 use super::{Snapshot, SnapshotError, SnapshotOptions, SnapshotView, reduced, seal, unseal_within};
 use crate::model::Cluster;
 use crate::wire::FluxReport;
@@ -35,6 +36,13 @@ struct Kept {
     anonymous: bool,
     snapshot: Snapshot,
 }
+
+forms::json_form!(Kept {
+    signed_in: need, set;
+    identity: maybe, set;
+    anonymous: or_default, set;
+    snapshot: need, set;
+});
 
 /// Whether a sign-in guards the API, from the `auth-provider` cookie: `None` without one (the
 /// server asks for no sign-in), else whether the user is signed in.
@@ -106,7 +114,7 @@ pub fn keep(cluster: &Cluster, cookie: Option<&AuthProvider>) -> Option<String> 
         anonymous: shows_before_an_answer(cookie),
         snapshot: reduced(cluster, opts),
     };
-    let text = seal(PREFIX, &serde_json::to_vec(&kept).ok()?);
+    let text = seal(PREFIX, &super::forms::to_text(&kept));
     (text.len() <= MAX_KEPT).then_some(text)
 }
 
@@ -131,8 +139,8 @@ pub fn reopen(
     answered: Option<&FluxReport>,
 ) -> Result<Cluster, NotShown> {
     let json = unseal_within(PREFIX, text, MAX_KEPT).map_err(NotShown::Unreadable)?;
-    let kept: Kept = serde_json::from_str(&json)
-        .map_err(|e| NotShown::Unreadable(SnapshotError::Invalid(e.to_string())))?;
+    let kept: Kept = super::forms::from_text(&json, "kept copy")
+        .map_err(|e| NotShown::Unreadable(SnapshotError::Invalid(e)))?;
     if !admits(kept.signed_in, kept.identity.as_deref(), cookie, answered) {
         return Err(NotShown::SignedOut);
     }
@@ -183,6 +191,24 @@ mod tests {
         assert_eq!(back.objects().len(), c.objects().len());
         assert_eq!(back.notes.captured_at_ms, Some(1_764_000_000_000));
         assert_eq!(back.report.spec.distribution, c.report.spec.distribution);
+    }
+
+    /// The copy's form is the derive's (`forms`): one kept before the forms reopens, and the
+    /// derive reads one kept now.
+    #[test]
+    fn a_copy_kept_in_the_derives_form_reopens_and_the_derive_reads_one_kept_now() {
+        let c = cluster();
+        let text = keep(&c, None).unwrap();
+        let json = unseal_within(PREFIX, &text, MAX_KEPT).unwrap();
+        let now: Kept = serde_json::from_str(&json).unwrap();
+        let before = seal(PREFIX, &serde_json::to_vec(&now).unwrap());
+        let back = reopen(&before, None, Some(&me())).unwrap();
+        assert_eq!(back.objects().len(), c.objects().len());
+        assert_eq!(
+            serde_json::to_value(&now).unwrap(),
+            crate::wire::json::ToJson::to_json(&now),
+            "the same form"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! deflated, checksummed and versioned, as `fl1.<base64url>`. Decoding is bounded in input
 //! size and decompressed size, and every failure is a clear message.
 
+pub(crate) mod forms;
 pub mod kept;
 mod reduce;
 
@@ -189,11 +190,11 @@ fn redacted(
     snap: Snapshot,
     redact: impl Fn(&mut serde_json::Value) -> usize,
 ) -> Result<Snapshot, SnapshotError> {
-    let mut v = serde_json::to_value(&snap)
-        .map_err(|e| SnapshotError::Redaction(format!("the snapshot could not be walked ({e})")))?;
+    use crate::wire::json::{FromJson, ToJson};
+    let mut v = snap.to_json();
     let n = redact(&mut v);
-    let mut clean: Snapshot = serde_json::from_value(v).map_err(|e| {
-        SnapshotError::Redaction(format!("the redacted snapshot did not read back ({e})"))
+    let mut clean = Snapshot::from_json(&v).ok_or_else(|| {
+        SnapshotError::Redaction("the redacted snapshot did not read back".into())
     })?;
     clean.redacted = n;
     Ok(clean)
@@ -295,7 +296,7 @@ pub fn digest_of(
 
 /// Encodes as `fl1.<base64url(version · checksum · deflate(json))>`.
 pub fn encode(s: &Snapshot) -> String {
-    seal(PREFIX, &serde_json::to_vec(s).unwrap_or_default())
+    seal(PREFIX, &forms::to_text(s))
 }
 
 /// The envelope of every share link: `<prefix><base64url(version · checksum · deflate(json))>`.
@@ -350,7 +351,7 @@ impl std::fmt::Display for SnapshotError {
 /// Decodes a snapshot, bounded in input and output size.
 pub fn decode(text: &str) -> Result<Snapshot, SnapshotError> {
     let json = unseal(PREFIX, text)?;
-    serde_json::from_str(&json).map_err(|e| SnapshotError::Invalid(e.to_string()))
+    forms::from_text(&json, "snapshot").map_err(SnapshotError::Invalid)
 }
 
 /// Opens [`seal`]'s envelope: the JSON text, bounded in input and output size.
