@@ -58,7 +58,10 @@ export async function visit(browser, url, profile, ready, warm, prepare = async 
   cdp.on('Network.loadingFinished', (e) => {
     bytes += e.encodedDataLength;
     const r = requests.get(e.requestId);
-    if (r) r.done = e.timestamp;
+    if (r) {
+      r.done = e.timestamp;
+      r.bytes = e.encodedDataLength;
+    }
   });
   const timeline = () => [...requests.values()]
     .filter((r) => r.done !== undefined && origin !== null)
@@ -67,9 +70,33 @@ export async function visit(browser, url, profile, ready, warm, prepare = async 
   await page.goto(url);
   await page.waitForFunction(ready, null, { timeout: 120000 });
   const atView = bytes;
+  for (const r of requests.values()) if (r.bytes !== undefined) r.beforeView = true;
   // A bench's wait, not a test's: the visit's next seconds are what is measured.
   if (tailMs) await page.waitForTimeout(tailMs);
-  return { context, page, bytes: () => atView, visitBytes: tailMs ? bytes : null, timeline };
+  // What the whole visit moved, by what it is and whether it came before the view or after.
+  const shares = () => {
+    const out = {};
+    for (const r of requests.values()) {
+      if (r.bytes === undefined) continue;
+      const key = `${shareOf(r.url, r.method)}${r.beforeView ? '' : ', after the view'}`;
+      out[key] = (out[key] || 0) + r.bytes;
+    }
+    return out;
+  };
+  return { context, page, bytes: () => atView, visitBytes: tailMs ? bytes : null, visitShares: tailMs ? shares() : null, timeline };
+}
+
+/** What a request of a visit is, for the whole visit's account (#71 item 2). */
+export function shareOf(url, method) {
+  const path = new URL(url).pathname;
+  if (path.startsWith('/api/')) return `API ${method} ${path.replace(/^\/api\/v1\//, '')}`;
+  if (/_bg\.wasm$/.test(path)) return 'main wasm module';
+  if (/\.wasm$/.test(path)) return 'wasm chunks';
+  if (/\.m?js$/.test(path)) return 'scripts';
+  if (/\.css$/.test(path)) return 'styles';
+  if (/\.(woff2?|ttf|otf)$/.test(path)) return 'fonts';
+  if (path === '/' || /\.html$/.test(path)) return 'page';
+  return 'other files';
 }
 
 /** The critical path of a visit complete at `complete` ms: walking back from it, the request
@@ -120,11 +147,11 @@ export async function measure(browser, base, profile, lastVisit, warm = false, t
   // Complete: the overview shows every card and finding (on a second visit, from the last
   // visit's data, marked not live); live: the first live read has landed (`data-ready`).
   const ready = () => window.__factsAt && performance.getEntriesByName('fluxlens:view-rendered').length > 0 && performance.getEntriesByName('fluxlens:data-ready').length > 0;
-  const { context, page, bytes, visitBytes, timeline } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare, tailMs);
+  const { context, page, bytes, visitBytes, visitShares, timeline } = await visit(browser, `${base}/?poll=600`, profile, ready, warm, prepare, tailMs);
   const t = await page.evaluate(() => ({ facts: window.__factsAt, dataReady: performance.getEntriesByName('fluxlens:data-ready')[0].startTime, complete: performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, live: Math.max(performance.getEntriesByName('fluxlens:view-rendered')[0].startTime, performance.getEntriesByName('fluxlens:data-ready')[0].startTime) }));
   await context.close();
   const path = criticalPath(timeline(), t.complete, { 'data-ready': t.dataReady, 'view-rendered': t.complete });
-  return { ...t, wasmEncoding, bytes: bytes(), visitBytes, path };
+  return { ...t, wasmEncoding, bytes: bytes(), visitBytes, visitShares, path };
 }
 
 // The Flux Operator UI's dashboard beside fluxlens (#28), when its production build is given:
@@ -168,10 +195,10 @@ export async function measureOperator(browser, base, profile, warm, tailMs = 0) 
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
   };
-  const { context, page, bytes, visitBytes, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare, tailMs);
+  const { context, page, bytes, visitBytes, visitShares, timeline } = await visit(browser, `${base}/`, profile, done, warm, prepare, tailMs);
   const { complete, inDom } = await page.evaluate(() => ({ complete: window.__completeAt, inDom: window.__inDomAt }));
   await context.close();
-  return { complete, inDom, bytes: bytes(), visitBytes, path: criticalPath(timeline(), complete) };
+  return { complete, inDom, bytes: bytes(), visitBytes, visitShares, path: criticalPath(timeline(), complete) };
 }
 
 /**

@@ -45,6 +45,7 @@ async function fluxlensRows(browser, sim) {
         warm: median(warm.map((r) => r.complete)),
         bytes: median(cold.map((r) => r.bytes)),
         visitBytes: whole.visitBytes,
+        visitShares: whole.visitShares,
       };
     }
   } finally { nginx.kill(); }
@@ -63,7 +64,7 @@ async function operatorRows(browser, sim) {
       for (let i = 0; i < RUNS; i++) cold.push(await measureOperator(browser, base, profile, false));
       for (let i = 0; i < RUNS; i++) warm.push(await measureOperator(browser, base, profile, true));
       const whole = await measureOperator(browser, base, profile, false, TAIL_MS);
-      out[profile] = { complete: medianRun(cold, 'complete'), inDom: median(cold.map((r) => r.inDom)), warm: median(warm.map((r) => r.complete)), bytes: median(cold.map((r) => r.bytes)), visitBytes: whole.visitBytes };
+      out[profile] = { complete: medianRun(cold, 'complete'), inDom: median(cold.map((r) => r.inDom)), warm: median(warm.map((r) => r.complete)), bytes: median(cold.map((r) => r.bytes)), visitBytes: whole.visitBytes, visitShares: whole.visitShares };
     }
   } finally { nginx.kill(); }
   return out;
@@ -105,10 +106,20 @@ for (const { scenario, fl, op } of results) {
     if (op) paths.push(`- ${scenario}, ${p}, Flux Operator UI (complete ${ms(op[p].complete.complete)} ms): ${pathLine(op[p].complete.path)}`);
   }
 }
+md += `\nWhat each whole cold visit moved (Fast 4G, KB as the browser counted them), by what it is; "after the view" is what the page fetched in the ${TAIL_MS / 1000} s after its view was complete:\n\n${sharesTable(results)}\n`;
 md += `\nCritical paths of the median cold runs (ms from the document's request; each request is the one that finished last before the next step started; "main thread" is script, model, analyses and rendering between them):\n\n${paths.join('\n')}\n`;
 md += `\nBoth views are complete once painted (the next frame after the content is in the page, then a task): fluxlens's \`fluxlens:view-rendered\`, the operator dashboard's text "Flux Distribution" and "Flux Components" in its \`<main>\`. In the DOM, before that frame, the operator's cold view was at: ${results.filter((r) => r.op).map((r) => `${r.scenario} ${ms(r.op['Fast 4G'].inDom)} ms (Fast 4G), ${ms(r.op['Slow 4G'].inDom)} ms (Slow 4G)`).join('; ')}.\n`;
 md += `\nThe whole cold visit counts every byte the browser moved (DevTools' encoded lengths, Fast 4G) from the page's request until ${TAIL_MS / 1000} s after the view was complete: what a page fetches after its view is paid for all the same.\n`;
 md += `\nTargets (#71): first facts ≤ 0.6×; overview complete cold ≤ 1.1× on Fast 4G and ≤ 1.25× on Slow 4G; warm ≤ 0.85×; at real size (homelab-large) no worse than before #71; a whole cold visit moves no more bytes than the operator UI's (≤ 1.0×).\n<!-- load-scenarios:end -->`;
+/** One row per kind of file, one column per scenario and app (the whole cold visit, Fast 4G). */
+function sharesTable(rows) {
+  const cols = rows.flatMap((r) => [[`${r.scenario}: fluxlens`, r.fl['Fast 4G'].visitShares], ...(r.op ? [[`${r.scenario}: Flux Operator UI`, r.op['Fast 4G'].visitShares]] : [])]);
+  const kinds = [...new Set(cols.flatMap(([, s]) => Object.keys(s || {})))].sort();
+  let t = `| what | ${cols.map(([c]) => c).join(' | ')} |\n|---|${cols.map(() => '---').join('|')}|\n`;
+  for (const k of kinds) t += `| ${k} | ${cols.map(([, s]) => (s && s[k] ? kb(s[k]) : '—')).join(' | ')} |\n`;
+  return t + `| **all** | ${cols.map(([, s]) => kb(Object.values(s || {}).reduce((a, b) => a + b, 0))).join(' | ')} |\n`;
+}
+
 const file = `${ROOT}BENCHMARKS.md`;
 const cur = readFileSync(file, 'utf8');
 writeFileSync(file, cur.includes('<!-- load-scenarios:start')
