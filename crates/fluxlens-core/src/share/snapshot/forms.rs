@@ -324,5 +324,4 @@ pub(crate) fn from_text<T: FromJson>(text: &str, what: &str) -> Result<T, String
 }
 
 #[cfg(test)]
-#[path = "forms_tests.rs"]
 mod tests;
