@@ -72,10 +72,17 @@ def targets(base: list, text: str):
 
 def edges_of(src: Path) -> dict:
     """parent module -> {(a, b)}: sibling a names sibling b (tests left out)."""
+    files = {f: f.read_text() for f in src.rglob("*.rs")}
+    # Files a `#[cfg(test)] #[path = "…"] mod name;` names are tests too (the path is relative
+    # to the declaring file's folder).
+    test_files = {
+        (f.parent / m.group(1)).resolve()
+        for f, text in files.items()
+        for m in re.finditer(r"#\[cfg\(test\)\]\s*#\[path\s*=\s*\"([^\"]+)\"\]", text)
+    }
     modules = {}
-    for f in src.rglob("*.rs"):
-        text = f.read_text()
-        if re.search(r"^#!\[cfg\(test\)\]", text, re.M):
+    for f, text in files.items():
+        if re.search(r"^#!\[cfg\(test\)\]", text, re.M) or f.resolve() in test_files:
             continue
         modules[tuple(module_path(src, f))] = strip_tests(text)
     # Modules declared `#[cfg(test)] mod name;` (and what is below them) are tests.

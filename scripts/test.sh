@@ -31,7 +31,11 @@ cyc=$(mktemp -d); printf 'use crate::b::X;\n' >"$cyc/a.rs"; printf 'use crate::a
 if python3 scripts/module-cycles.py "$cyc" >/dev/null; then echo "the cycle check missed a cycle"; exit 1; fi
 lay=$(mktemp -d); printf 'use crate::b::X;\n' >"$lay/a.rs"; printf '\n' >"$lay/b.rs"
 if python3 scripts/module-cycles.py --layers "$lay=a,b" >/dev/null; then echo "the layer check missed a breach"; exit 1; fi
-rm -rf "$cyc" "$lay"
+# A test module kept in a file of its own (`#[cfg(test)] #[path = "…"] mod tests;`) is a test too.
+tst=$(mktemp -d); mkdir "$tst/s"; printf 'pub mod f;\n' >"$tst/s/mod.rs"; printf 'use crate::s::f;\n' >"$tst/b.rs"
+printf '#[cfg(test)]\n#[path = "f_tests.rs"]\nmod tests;\n' >"$tst/s/f.rs"; printf 'use crate::b::X;\n' >"$tst/s/f_tests.rs"
+if ! python3 scripts/module-cycles.py "$tst" >/dev/null; then echo "the cycle check counted a test file as code"; exit 1; fi
+rm -rf "$cyc" "$lay" "$tst"
 # No function longer than a screen or two (#48: 150 lines).
 python3 scripts/long-functions.py src crates
 long=$(mktemp -d); { echo 'fn f() {'; for i in $(seq 151); do echo '    x();'; done; echo '}'; } >"$long/a.rs"
