@@ -3,9 +3,14 @@
 # wasm-bindgen tests in headless Chromium, and Playwright end-to-end tests on the simulator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's time is kept and printed at the end (#71: a fresh clone's run stays under 20 min).
+timings=()
+current="setup (scripts/setup.sh)"
+began=$SECONDS
+step_done() { timings+=("$(printf '%5ds  %s' $((SECONDS - began)) "$current")"); }
+step() { step_done; current="$*"; began=$SECONDS; printf '\n\033[1m== %s\033[0m\n' "$*"; }
 scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "architecture (one HTTP door; core free of leptos/web-sys/gloo; no module cycles)"
 # Only src/api/ may talk HTTP; views reach it through the loaders' state (the app starts the
@@ -85,3 +90,6 @@ node --test bench/
 step "end-to-end (Playwright on the simulator)"
 # Two files at a time (this machine has two cores; each file starts its own simulator and browser).
 node --test --test-concurrency=2 e2e/
+step_done
+printf '\n\033[1m== time by step (%d s in all)\033[0m\n' "$SECONDS"
+printf '%s\n' "${timings[@]}"
