@@ -19,6 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+TEST_DECL = re.compile(r"#\[cfg\(test\)\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;")
 GROUP = re.compile(r"\b(crate|super|self)::\{([^;]*?)\}", re.S)
 
 
@@ -72,24 +73,23 @@ def targets(base: list, text: str):
 
 def edges_of(src: Path) -> dict:
     """parent module -> {(a, b)}: sibling a names sibling b (tests left out)."""
-    files = {f: f.read_text() for f in src.rglob("*.rs")}
-    # Files a `#[cfg(test)] #[path = "…"] mod name;` names are tests too (the path is relative
-    # to the declaring file's folder).
-    test_files = {
-        (f.parent / m.group(1)).resolve()
-        for f, text in files.items()
-        for m in re.finditer(r"#\[cfg\(test\)\]\s*#\[path\s*=\s*\"([^\"]+)\"\]", text)
+    texts = {f: strip_tests(f.read_text()) for f in src.rglob("*.rs")}
+    # Modules declared `#[cfg(test)] mod name;` (and what is below them) are tests; under a
+    # `#[path = "…"]` among its attributes the file it names is (relative to the declaring
+    # file's folder, as rustc reads it).
+    tests, test_files = set(), set()
+    for f, text in texts.items():
+        for m in TEST_DECL.finditer(text):
+            path = re.search(r'#\[path\s*=\s*"([^"]+)"\]', m.group(1))
+            if path:
+                test_files.add((f.parent / path.group(1)).resolve())
+            else:
+                tests.add(tuple(module_path(src, f)) + (m.group(2),))
+    modules = {
+        tuple(module_path(src, f)): text
+        for f, text in texts.items()
+        if not re.search(r"^#!\[cfg\(test\)\]", text, re.M) and f.resolve() not in test_files
     }
-    modules = {}
-    for f, text in files.items():
-        if re.search(r"^#!\[cfg\(test\)\]", text, re.M) or f.resolve() in test_files:
-            continue
-        modules[tuple(module_path(src, f))] = strip_tests(text)
-    # Modules declared `#[cfg(test)] mod name;` (and what is below them) are tests.
-    tests = set()
-    for mod, text in list(modules.items()):
-        for m in re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text):
-            tests.add(mod + (m.group(1),))
     modules = {m: t for m, t in modules.items() if not any(m[: len(t)] == t for t in tests)}
     known = set(modules)
     edges = defaultdict(set)  # parent -> {(a, b)}
